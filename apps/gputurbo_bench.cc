@@ -1,0 +1,273 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gputurbo-bench: decoder throughput in information bits per second over the cartesian
+// product of the K, batch, iterations, algorithm, subblocks and guard axes.
+
+#include "cli.h"
+
+#include <gnuradio/gputurbo/engine/channel.h>
+
+#include <chrono>
+#include <iostream>
+
+namespace {
+
+using namespace gputurbo;
+
+const char* const program = "gputurbo-bench";
+
+std::vector<cli::option> options()
+{
+    auto o = cli::decoder_options(true);
+    const std::vector<cli::option> more = {
+        { "batch", "N,...", "64", "codewords per decode call" },
+        { "device", "N", "0", "GPU index (ignored by the CPU backends)" },
+        cli::section("Measurement"),
+        { "mode",
+          "MODE",
+          "end-to-end",
+          "end-to-end (host buffers in, bits out) or kernel (GPU kernels alone)" },
+        { "input", "TYPE", "float", "LLR input type: float (int8 is not supported yet)" },
+        { "ebn0", "DB", "1.0", "Eb/N0 of the noisy codewords fed to the decoder" },
+        { "seconds", "S", "2", "minimum measuring time per configuration" },
+        { "seed", "N", "1", "random seed of the codewords" },
+        cli::section("Output (the table always goes to stdout)"),
+        { "json",
+          "FILE",
+          "",
+          "write the results as JSON: one object, or a list for several configurations" },
+    };
+    o.insert(o.end(), more.begin(), more.end());
+    return o;
+}
+
+template <class T, class Parse>
+std::vector<T> axis(const cli::args& a, const std::string& flag, Parse parse)
+{
+    std::vector<T> values;
+    for (const auto& item : cli::split_list(flag, a.get(flag)))
+        values.push_back(parse(item));
+    return values;
+}
+
+struct setup
+{
+    decoder_config config;
+    std::size_t batch;
+};
+
+int bench_main(int argc, char** argv)
+{
+    cli::args a(
+        program,
+        "Measures the throughput of the LTE turbo decoder: `batch` noisy codewords "
+        "are made once,\ndecoded once to warm up, then decoded again and again for "
+        "--seconds. Throughput is\nK * batch * calls / elapsed information bits "
+        "per second.\nK, batch, iterations, algorithm, subblocks and guard take "
+        "comma-separated "
+        "lists;\nevery combination runs.",
+        options());
+    a.parse(argc, argv);
+    if (a.flag("help")) {
+        std::cout << a.help();
+        return 0;
+    }
+
+    const decoder_config base = cli::config_from(a, true);
+    const auto Ks = axis<int>(a, "K", [](const std::string& s) {
+        return int(cli::to_int("K", s, lte::min_block_size, lte::max_block_size));
+    });
+    const auto batches = axis<std::size_t>(a, "batch", [](const std::string& s) {
+        return std::size_t(cli::to_int("batch", s, 1, 1 << 20));
+    });
+    const auto iterations = axis<int>(a, "iterations", [](const std::string& s) {
+        return int(cli::to_int("iterations", s, 1, max_iterations));
+    });
+    const auto algorithms = axis<algorithm>(a, "algorithm", [](const std::string& s) {
+        return cli::to_enum("algorithm", s, parse_algorithm);
+    });
+    const auto subblocks = axis<int>(a, "subblocks", [](const std::string& s) {
+        return int(cli::to_int("subblocks", s, 1, lte::max_block_size));
+    });
+    const auto guards = axis<guard>(a, "guard", [](const std::string& s) {
+        return cli::to_enum("guard", s, parse_guard);
+    });
+
+    const std::string mode = a.get("mode");
+    if (mode != "end-to-end" && mode != "kernel")
+        throw cli::usage_error("--mode: unknown mode '" + mode +
+                               "': use end-to-end or kernel");
+    const std::string input = a.get("input");
+    if (input == "int8")
+        throw cli::usage_error("--input int8: the decoder takes float LLRs only for now; "
+                               "use --input float");
+    if (input != "float")
+        throw cli::usage_error("--input: unknown type '" + input + "': use float");
+    const int device_index = int(cli::to_int("device", a.get("device"), 0, 1023));
+    const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
+    const double seconds = cli::to_double("seconds", a.get("seconds"));
+    if (seconds < 0.0 || seconds > 86400.0)
+        throw cli::usage_error("--seconds: use 0 ... 86400");
+    const std::uint64_t seed = cli::to_count("seed", a.get("seed"));
+    const std::string backend = a.get("backend");
+    if (a.given("json"))
+        cli::check_output_path("json", a.get("json"));
+
+    // Every configuration is checked before the first one runs.
+    std::vector<setup> setups;
+    for (const int K : Ks)
+        for (const std::size_t batch : batches)
+            for (const int it : iterations)
+                for (const algorithm algo : algorithms)
+                    for (const int P : subblocks)
+                        for (const guard g : guards) {
+                            decoder_config c = base;
+                            c.K = K;
+                            c.iterations = it;
+                            c.algo = algo;
+                            c.subblocks = P;
+                            c.guarding = g;
+                            c.validate();
+                            setups.push_back({ c, batch });
+                        }
+
+    const bool tty = cli::stderr_is_terminal();
+    std::vector<cli::json> results;
+    std::vector<std::vector<std::string>> rows;
+    std::string device_line;
+    for (std::size_t i = 0; i < setups.size(); ++i) {
+        const decoder_config& c = setups[i].config;
+        const std::size_t batch = setups[i].batch;
+        if (tty)
+            std::cerr << cli::format(
+                             "\r[%zu/%zu] K=%d batch=%zu iterations=%d %s P=%d %s\033[K",
+                             i + 1,
+                             setups.size(),
+                             c.K,
+                             batch,
+                             c.iterations,
+                             to_string(c.algo),
+                             c.subblocks,
+                             to_string(c.guarding))
+                      << std::flush;
+        const auto dec = make_decoder(c, backend);
+        if (mode == "kernel") // no backend times its kernels apart from the transfers yet
+            throw std::invalid_argument("--mode kernel: backend '" + dec->backend() +
+                                        "' can only be timed end-to-end; use --mode "
+                                        "end-to-end");
+        device_line = dec->backend() + ": " + dec->device();
+
+        channel_setup ch;
+        ch.K = c.K;
+        ch.ebn0_db = ebn0;
+        ch.seed = seed;
+        ch.out_layout = c.input_layout;
+        // CRC stop rules only stop early on frames that carry that CRC.
+        if (c.early_stop == stop_rule::crc24a)
+            ch.crc = lte::crc24::a;
+        else if (c.early_stop == stop_rule::crc24b)
+            ch.crc = lte::crc24::b;
+        std::vector<std::uint8_t> sent(batch * c.K), bits(batch * c.K);
+        std::vector<float> llrs(batch * lte::codeword_length(c.K));
+        std::vector<codeword_status> status(batch);
+        make_noisy_frames(ch, 0, batch, sent.data(), llrs.data(), c.threads);
+
+        dec->decode(llrs.data(), batch, bits.data(), status.data()); // warm-up
+        std::uint64_t bit_errors = 0, iteration_sum = 0;
+        for (std::size_t k = 0; k < sent.size(); ++k)
+            bit_errors += (sent[k] ^ bits[k]) & 1u;
+        for (const auto& s : status)
+            iteration_sum += s.iterations;
+
+        std::uint64_t calls = 0;
+        double elapsed = 0.0;
+        const auto start = std::chrono::steady_clock::now();
+        do {
+            dec->decode(llrs.data(), batch, bits.data(), status.data());
+            ++calls;
+            elapsed =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                    .count();
+        } while (elapsed < seconds);
+        const double rate = double(c.K) * batch * calls / elapsed;
+        const double avg_iterations = double(iteration_sum) / batch;
+
+        auto r = cli::json::object();
+        r.set("backend", dec->backend())
+            .set("device", dec->device())
+            .set("device_index", device_index)
+            .set("mode", "end-to-end")
+            .set("input", input)
+            .set("K", c.K)
+            .set("iterations", c.iterations)
+            .set("algorithm", to_string(c.algo))
+            .set("scaling", double(c.scaling))
+            .set("subblocks", c.subblocks)
+            .set("guard", to_string(c.guarding))
+            .set("guard_window", c.guard_window)
+            .set("early_stop", to_string(c.early_stop))
+            .set("threshold", double(c.stop_threshold))
+            .set("batch", batch)
+            .set("threads", c.threads)
+            .set("ebn0_db", ebn0)
+            .set("avg_iterations", avg_iterations)
+            .set("bit_errors", bit_errors)
+            .set("calls", calls)
+            .set("seconds", elapsed)
+            .set("info_bits_per_second", rate)
+            .set("commit", cli::source_commit())
+            .set("timestamp", cli::utc_timestamp());
+        results.push_back(std::move(r));
+        rows.push_back({ std::to_string(c.K),
+                         std::to_string(batch),
+                         std::to_string(c.iterations),
+                         to_string(c.algo),
+                         std::to_string(c.subblocks),
+                         to_string(c.guarding),
+                         cli::format("%.2f", avg_iterations),
+                         std::to_string(bit_errors),
+                         std::to_string(calls),
+                         cli::format("%.2f", elapsed),
+                         cli::format("%.2f", rate / 1e6) });
+    }
+    if (tty)
+        std::cerr << "\r\033[K" << std::flush;
+
+    std::cout << "# gputurbo-bench: backend " << device_line
+              << "; mode end-to-end, input " << input << ", Eb/N0 " << ebn0
+              << " dB; commit " << cli::source_commit() << "\n";
+    cli::print_table(std::cout,
+                     { "K",
+                       "batch",
+                       "iter",
+                       "algorithm",
+                       "P",
+                       "guard",
+                       "avg iter",
+                       "bit errors",
+                       "calls",
+                       "seconds",
+                       "Mbit/s" },
+                     rows);
+    std::cout << std::flush;
+
+    if (a.given("json")) { // one configuration: one object; several: a list
+        auto list = cli::json::array();
+        for (const auto& r : results)
+            list.push(r);
+        cli::write_text_file(a.get("json"),
+                             results.size() == 1 ? results.front().dump() : list.dump());
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    return gputurbo::cli::run_main(program, [&] { return bench_main(argc, argv); });
+}

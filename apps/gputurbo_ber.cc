@@ -1,0 +1,365 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gputurbo-ber: BER/FER of the LTE turbo decoder over BPSK/AWGN at several Eb/N0.
+
+#include "cli.h"
+
+#include <gnuradio/gputurbo/engine/channel.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+using namespace gputurbo;
+namespace fs = std::filesystem;
+
+const char* const program = "gputurbo-ber";
+
+std::vector<cli::option> options()
+{
+    auto o = cli::decoder_options(false);
+    const std::vector<cli::option> more = {
+        cli::section("Channel and stopping"),
+        { "ebn0",
+          "DB",
+          "0:1.0:0.25",
+          "Eb/N0 points in dB: a comma-separated list, or START:STOP:STEP with STOP "
+          "included" },
+        { "min-frame-errors",
+          "N",
+          "100",
+          "a point ends once this many frames failed ..." },
+        { "max-frames", "N", "10000", "... or once this many frames were sent" },
+        { "stop-at-zero",
+          "",
+          "",
+          "skip the remaining points after one without any bit error" },
+        { "batch", "N", "0", "codewords per decode call, 0 = chosen from K" },
+        { "seed", "N", "1", "random seed; frame i of a point depends only on (seed, i)" },
+        cli::section(
+            "Output (the table always goes to stdout; progress to stderr on a terminal)"),
+        { "json", "FILE", "", "write the configuration and the points as JSON" },
+        { "csv", "FILE", "", "write the points as CSV" },
+        { "plot",
+          "FILE.png",
+          "",
+          "plot BER and FER vs Eb/N0 with gputurbo-plot, which needs python3 with "
+          "matplotlib (GPUTURBO_PYTHON overrides the interpreter)" },
+    };
+    o.insert(o.end(), more.begin(), more.end());
+    return o;
+}
+
+// --- Plotting through apps/gputurbo-plot ---------------------------------------------
+
+std::string shell_quote(const std::string& word)
+{
+    std::string q = "'";
+    for (const char ch : word)
+        q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+}
+
+//! Exit status of the command; 127 when the shell found no such program.
+int run_command(const std::vector<std::string>& words)
+{
+    std::string line;
+    for (const auto& w : words)
+        line += shell_quote(w) + " ";
+    const int status = std::system(line.c_str());
+    if (status == -1)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string plot_python()
+{
+    if (const char* env = std::getenv("GPUTURBO_PYTHON"); env && *env)
+        return env;
+    // The interpreter chosen at build time, unless this machine lacks it.
+    const std::string built = GPUTURBO_PLOT_PYTHON;
+    std::error_code ec;
+    if (fs::path(built).is_absolute() && !fs::exists(built, ec))
+        return "python3";
+    return built;
+}
+
+std::string plot_script()
+{
+    std::vector<fs::path> candidates;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) // the build tree and the install tree both keep it next to the binary
+        candidates.push_back(exe.parent_path() / "gputurbo-plot");
+    candidates.push_back(fs::path(GPUTURBO_INSTALL_BINDIR) / "gputurbo-plot");
+    for (const auto& c : candidates)
+        if (fs::exists(c, ec))
+            return c.string();
+    throw std::runtime_error("--plot: cannot find gputurbo-plot in " +
+                             candidates.front().parent_path().string() + " or " +
+                             GPUTURBO_INSTALL_BINDIR);
+}
+
+// Checked before measuring, so that a missing matplotlib does not cost a long run.
+void check_plot_tools(const std::string& python, const std::string& script)
+{
+    const int rc = run_command({ python, script, "--check" });
+    if (rc == 127)
+        throw std::runtime_error("--plot: cannot run the Python interpreter '" + python +
+                                 "'; install python3 with matplotlib, or set "
+                                 "GPUTURBO_PYTHON to one that has it");
+    if (rc != 0)
+        throw std::runtime_error("--plot: '" + python + " " + script +
+                                 "' cannot plot (see above); install matplotlib (apt "
+                                 "install python3-matplotlib), or set GPUTURBO_PYTHON to "
+                                 "an interpreter that has it");
+}
+
+// --- Progress and results ------------------------------------------------------------
+
+class progress_line
+{
+public:
+    progress_line(bool enabled, const ber_run& run, std::size_t index, std::size_t count)
+        : d_enabled(enabled), d_run(run), d_index(index), d_count(count)
+    {
+    }
+
+    void update(const ber_point& p, bool final)
+    {
+        if (!d_enabled)
+            return;
+        // Redrawing after every batch of small codewords would flood the terminal.
+        const auto now = std::chrono::steady_clock::now();
+        if (!final && now - d_last < std::chrono::milliseconds(100))
+            return;
+        d_last = now;
+        const double done =
+            std::min(1.0,
+                     std::max(double(p.frames) / d_run.max_frames,
+                              double(p.frame_errors) / d_run.min_frame_errors));
+        const int width = 20, filled = int(done * width + 0.5);
+        const double rate = p.decode_seconds > 0 ? p.bits / p.decode_seconds / 1e6 : 0.0;
+        std::cerr << cli::format("\rEb/N0 %5.2f dB (%zu/%zu) [%s%s] frames %llu/%llu  "
+                                 "frame errors %llu/%llu  BER %.2e  %.2f Mbit/s\033[K",
+                                 d_run.ebn0_db,
+                                 d_index + 1,
+                                 d_count,
+                                 std::string(filled, '#').c_str(),
+                                 std::string(width - filled, '-').c_str(),
+                                 (unsigned long long)p.frames,
+                                 (unsigned long long)d_run.max_frames,
+                                 (unsigned long long)p.frame_errors,
+                                 (unsigned long long)d_run.min_frame_errors,
+                                 p.ber(),
+                                 rate)
+                  << (final ? "\n" : "") << std::flush;
+    }
+
+private:
+    bool d_enabled;
+    ber_run d_run;
+    std::size_t d_index, d_count;
+    std::chrono::steady_clock::time_point d_last;
+};
+
+double info_rate(const ber_point& p)
+{
+    return p.decode_seconds > 0 ? p.bits / p.decode_seconds : 0.0;
+}
+
+cli::json point_json(const ber_point& p)
+{
+    auto j = cli::json::object();
+    j.set("ebn0_db", p.ebn0_db)
+        .set("ber", p.ber())
+        .set("fer", p.fer())
+        .set("bit_errors", p.bit_errors)
+        .set("bits", p.bits)
+        .set("frame_errors", p.frame_errors)
+        .set("frames", p.frames)
+        .set("avg_iterations", p.avg_iterations())
+        .set("decode_seconds", p.decode_seconds)
+        .set("info_bits_per_second", info_rate(p));
+    return j;
+}
+
+std::string csv(const std::vector<ber_point>& points)
+{
+    std::string out =
+        "ebn0_db,ber,fer,bit_errors,bits,frame_errors,frames,avg_iterations,"
+        "decode_seconds,info_bits_per_second\n";
+    for (const auto& p : points)
+        out += cli::format("%.15g,%.10g,%.10g,%llu,%llu,%llu,%llu,%.6g,%.6g,%.6g\n",
+                           p.ebn0_db,
+                           p.ber(),
+                           p.fer(),
+                           (unsigned long long)p.bit_errors,
+                           (unsigned long long)p.bits,
+                           (unsigned long long)p.frame_errors,
+                           (unsigned long long)p.frames,
+                           p.avg_iterations(),
+                           p.decode_seconds,
+                           info_rate(p));
+    return out;
+}
+
+int ber_main(int argc, char** argv)
+{
+    cli::args a(program,
+                "Measures the bit and frame error rates of the LTE turbo decoder over a "
+                "BPSK/AWGN channel,\none Eb/N0 point after the other (Eb/N0 counts the "
+                "code rate K/(3K+12)).",
+                options());
+    a.parse(argc, argv);
+    if (a.flag("help")) {
+        std::cout << a.help();
+        return 0;
+    }
+
+    const decoder_config config = cli::config_from(a, false);
+    const std::vector<double> ebn0 = cli::to_range("ebn0", a.get("ebn0"));
+    ber_run run;
+    run.min_frame_errors = cli::to_count("min-frame-errors", a.get("min-frame-errors"));
+    run.max_frames = cli::to_count("max-frames", a.get("max-frames"));
+    if (run.min_frame_errors == 0 || run.max_frames == 0)
+        throw cli::usage_error("--min-frame-errors and --max-frames must be at least 1");
+    run.seed = cli::to_count("seed", a.get("seed"));
+    run.batch = std::size_t(cli::to_int("batch", a.get("batch"), 0, 1 << 20));
+    for (const char* f : { "json", "csv", "plot" })
+        if (a.given(f))
+            cli::check_output_path(f, a.get(f));
+
+    config.validate(); // the engine's word on K, P, g, scaling … before anything slow
+    std::string python, script;
+    if (a.given("plot")) {
+        python = plot_python();
+        script = plot_script();
+        check_plot_tools(python, script);
+    }
+    const std::string backend_requested = a.get("backend");
+    const auto dec = make_decoder(config, backend_requested);
+
+    std::cout << cli::format("# gputurbo-ber: K=%d R=%.4f %s",
+                             config.K,
+                             code_rate(config.K),
+                             to_string(config.algo))
+              << (config.algo == algorithm::scaled_max_log
+                      ? cli::format("(%g)", config.scaling)
+                      : "")
+              << cli::format(" %d it P=%d %s/%d early-stop %s",
+                             config.iterations,
+                             config.subblocks,
+                             to_string(config.guarding),
+                             config.guard_window,
+                             to_string(config.early_stop))
+              << "\n# backend " << dec->backend() << ": " << dec->device() << "; commit "
+              << cli::source_commit() << "\n"
+              << std::flush;
+
+    auto cfg = cli::json::object();
+    cfg.set("K", config.K)
+        .set("code_rate", code_rate(config.K))
+        .set("iterations", config.iterations)
+        .set("algorithm", to_string(config.algo))
+        .set("scaling", double(config.scaling))
+        .set("subblocks", config.subblocks)
+        .set("guard", to_string(config.guarding))
+        .set("guard_window", config.guard_window)
+        .set("early_stop", to_string(config.early_stop))
+        .set("threshold", double(config.stop_threshold))
+        .set("threads", config.threads)
+        .set("batch", run.batch)
+        .set("min_frame_errors", run.min_frame_errors)
+        .set("max_frames", run.max_frames)
+        .set("seed", run.seed)
+        .set("backend_requested", backend_requested)
+        .set("backend", dec->backend())
+        .set("device", dec->device())
+        .set("commit", cli::source_commit())
+        .set("timestamp", cli::utc_timestamp());
+    std::string json_path = a.get("json");
+    const bool temporary = a.given("plot") && !a.given("json");
+    if (temporary)
+        json_path = (fs::temp_directory_path() /
+                     cli::format("gputurbo-ber-%d.json", int(getpid())))
+                        .string();
+    // Rewritten after every point, so that an interrupted run keeps what it measured.
+    auto save = [&](const std::vector<ber_point>& points) {
+        auto pts = cli::json::array();
+        for (const auto& p : points)
+            pts.push(point_json(p));
+        auto doc = cli::json::object();
+        doc.set("config", cfg).set("points", std::move(pts));
+        if (!json_path.empty())
+            cli::write_text_file(json_path, doc.dump());
+        if (a.given("csv"))
+            cli::write_text_file(a.get("csv"), csv(points));
+    };
+
+    const bool tty = cli::stderr_is_terminal();
+    std::vector<ber_point> points;
+    for (std::size_t i = 0; i < ebn0.size(); ++i) {
+        ber_run r = run;
+        r.ebn0_db = ebn0[i];
+        progress_line bar(tty, r, i, ebn0.size());
+        points.push_back(
+            measure_ber(*dec, r, [&](const ber_point& p) { bar.update(p, false); }));
+        bar.update(points.back(), true);
+        save(points);
+        if (a.flag("stop-at-zero") && points.back().bit_errors == 0)
+            break;
+    }
+
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& p : points)
+        rows.push_back({ cli::format("%.2f", p.ebn0_db),
+                         cli::format("%.3e", p.ber()),
+                         cli::format("%.3e", p.fer()),
+                         std::to_string(p.bit_errors),
+                         std::to_string(p.bits),
+                         std::to_string(p.frame_errors),
+                         std::to_string(p.frames),
+                         cli::format("%.2f", p.avg_iterations()),
+                         cli::format("%.2f", info_rate(p) / 1e6) });
+    cli::print_table(std::cout,
+                     { "Eb/N0 dB",
+                       "BER",
+                       "FER",
+                       "bit errors",
+                       "bits",
+                       "frame errors",
+                       "frames",
+                       "avg iter",
+                       "Mbit/s" },
+                     rows);
+    std::cout << std::flush;
+
+    if (a.given("plot")) {
+        const int rc = run_command({ python, script, json_path, "-o", a.get("plot") });
+        if (rc != 0)
+            throw std::runtime_error("gputurbo-plot failed (exit status " +
+                                     std::to_string(rc) + "); the results are in " +
+                                     json_path);
+        if (temporary)
+            fs::remove(json_path);
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    return gputurbo::cli::run_main(program, [&] { return ber_main(argc, argv); });
+}

@@ -1,0 +1,159 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_ENGINE_DECODER_H
+#define INCLUDED_GPUTURBO_ENGINE_DECODER_H
+
+/*!
+ * \file decoder.h
+ * \brief The batched LTE turbo decoder engine: configuration, result, backend factory.
+ *
+ * LLR convention: L = ln P(bit = 0) / P(bit = 1), so a positive value means 0 (BPSK
+ * 0 -> +1). decoder_config::invert_llr takes the opposite sign. Input values are
+ * sanitised before decoding: NaN is an erasure (0), and every value is clamped to
+ * [-llr_limit, +llr_limit], so +-Inf becomes +-llr_limit.
+ *
+ * Input: n codewords of 3K+12 float LLRs each, in the layout of lte.h (interleaved
+ * triples by default). Output: n * K unpacked hard bits (one byte per bit, 0 or 1) and,
+ * optionally, one codeword_status per codeword.
+ */
+
+#include <gnuradio/gputurbo/engine/lte.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gputurbo {
+
+//! Magnitude to which input LLRs are clamped (+-Inf becomes +-llr_limit).
+constexpr float llr_limit = 1000.0f;
+
+/*!
+ * \brief SISO metric arithmetic.
+ *  - log_map: exact max*(a, b) = max(a, b) + ln(1 + e^-|a-b|).
+ *  - max_log: max*(a, b) ~ max(a, b).
+ *  - scaled_max_log: max_log whose extrinsic output is multiplied by `scaling` before it
+ *    becomes the other decoder's a-priori input.
+ */
+enum class algorithm { log_map, max_log, scaled_max_log };
+
+/*!
+ * \brief How a sub-block starts its recursions when a codeword is split in P sub-blocks.
+ *  - none: equiprobable states at each inner sub-block edge.
+ *  - pivi: alpha (beta) at the edge taken from the neighbouring sub-block in the previous
+ *    iteration.
+ *  - dstw: a training window of g stages on each side, started from equiprobable states.
+ *  - pividstw: the training windows start from the metrics stored at their far end in the
+ *    previous iteration.
+ * The first sub-block's alpha and the last one's beta are always exact.
+ */
+enum class guard { none, pivi, dstw, pividstw };
+
+/*!
+ * \brief Per-codeword early termination, checked after every full iteration.
+ *  - off: always decode `iterations` iterations.
+ *  - crc24a / crc24b: stop once the hard decisions pass the CRC (36.212 §5.1.1) whose 24
+ *    bits end the block.
+ *  - mean_llr / min_llr: stop once mean |L_app| (min |L_app|) over the K bits reaches
+ *    stop_threshold.
+ *  - hard: stop once the hard decisions equal those of the previous iteration.
+ */
+enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
+
+algorithm parse_algorithm(std::string_view name); //!< "log-map" | "max-log" | "scaled-max-log"
+guard parse_guard(std::string_view name);         //!< "none" | "pivi" | "dstw" | "pividstw"
+stop_rule parse_stop_rule(std::string_view name); //!< "off" | "crc24a" | "crc24b" | "mean-llr" | "min-llr" | "hard"
+const char* to_string(algorithm a);
+const char* to_string(guard g);
+const char* to_string(stop_rule r);
+
+/*! \brief Everything that defines a decoding. validate() says what is wrong, if anything. */
+struct decoder_config {
+    int K = 6144;                                   //!< block size, one of the 188 LTE sizes
+    algorithm algo = algorithm::scaled_max_log;     //!< SISO arithmetic
+    float scaling = 0.75f;                          //!< extrinsic factor (scaled_max_log)
+    int iterations = 6;                             //!< full iterations, 1 … 32
+    int subblocks = 1;                              //!< P: sub-blocks per codeword, divides K
+    guard guarding = guard::pividstw;               //!< sub-block edges (P > 1)
+    int guard_window = 8;                           //!< g for dstw/pividstw, 1 … K/P
+    stop_rule early_stop = stop_rule::off;          //!< per-codeword early termination
+    float stop_threshold = 40.0f;                   //!< T for mean_llr / min_llr
+    layout input_layout = layout::interleaved;      //!< order of the 3K+12 input LLRs
+    bool invert_llr = false;                        //!< true: L = ln P(1)/P(0)
+    int threads = 0;                                //!< CPU worker threads, 0 = all cores
+
+    //! Throws std::invalid_argument with a message naming the parameter and its range.
+    void validate() const;
+};
+
+constexpr int max_iterations = 32;
+
+//! What happened to one codeword.
+struct codeword_status {
+    int iterations = 0;  //!< full iterations run before its output was taken
+    bool passed = false; //!< its stop rule held at the end (always true for stop_rule::off)
+};
+
+/*!
+ * \brief A batched decoder. Not safe for concurrent calls on one object.
+ */
+class decoder
+{
+public:
+    virtual ~decoder() = default;
+
+    /*!
+     * \brief Decodes n_codewords codewords.
+     * \param llrs n_codewords * (3K+12) LLRs (see the file comment)
+     * \param n_codewords may be 0 (returns at once)
+     * \param bits n_codewords * K hard bits out
+     * \param status n_codewords results, or nullptr
+     */
+    virtual void decode(const float* llrs,
+                        std::size_t n_codewords,
+                        std::uint8_t* bits,
+                        codeword_status* status) = 0;
+
+    //! Convenience: sizes checked, vectors resized.
+    void decode(const std::vector<float>& llrs,
+                std::vector<std::uint8_t>& bits,
+                std::vector<codeword_status>* status = nullptr);
+
+    const decoder_config& config() const { return d_config; }
+
+    //! Runtime setters; each validates and throws std::invalid_argument.
+    virtual void set_iterations(int iterations);
+    virtual void set_stop_threshold(float threshold);
+
+    virtual std::string backend() const = 0; //!< "cpu", "reference", "cuda"
+    virtual std::string device() const = 0;  //!< human-readable description
+
+protected:
+    explicit decoder(const decoder_config& config);
+    decoder_config d_config;
+};
+
+/*!
+ * \brief Makes a decoder.
+ * \param backend "auto" (CUDA when built with it and a GPU is present, else the CPU),
+ *        "cpu" (SIMD over codewords, every core), "cuda", or "reference" (the exact
+ *        single-lane CPU implementation that the others are tested against; slow).
+ * Throws std::invalid_argument for a bad config or unknown backend name, and
+ * std::runtime_error, with the reason, for a backend this build or machine lacks.
+ */
+std::unique_ptr<decoder> make_decoder(const decoder_config& config,
+                                      std::string_view backend = "auto");
+
+//! Backends this build and machine can run now ("cpu", "reference", and "cuda" if usable).
+std::vector<std::string> available_backends();
+
+} // namespace gputurbo
+
+#endif

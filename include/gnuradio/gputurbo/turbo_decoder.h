@@ -1,0 +1,134 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_TURBO_DECODER_H
+#define INCLUDED_GPUTURBO_TURBO_DECODER_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gputurbo/api.h>
+
+#include <cstdint>
+#include <string>
+
+namespace gr {
+namespace gputurbo {
+
+/*!
+ * \brief Batched LTE turbo decoder (3GPP TS 36.212 §5.1.3.2).
+ * \ingroup gputurbo
+ *
+ * Input: float LLRs, 3K+12 per codeword, in the order of \p layout (the output order
+ * of turbo_encoder). Convention: L = ln P(bit = 0) / P(bit = 1), so a positive value
+ * means 0; for BPSK 0 -> +1, 1 -> -1 over AWGN, L = 2y / sigma^2. NaN is treated as an
+ * erasure (0) and every value is clamped to +-1000, so +-Inf acts as +-1000.
+ * Output: K unpacked hard bits per codeword (one byte per bit, 0 or 1).
+ *
+ * Each call decodes min(whole codewords available, output space, max_batch) codewords
+ * with one engine call. The input buffer (the output buffer of the upstream block)
+ * limits that number: give the upstream block a min_output_buffer of about
+ * 2 * max_batch * (3K+12) items for full batches.
+ *
+ * Every decoded codeword gets one stream tag on its first output bit: key "codeword",
+ * value a dict {"index": codeword number from 0 (uint64), "iterations": full iterations
+ * run (int), "passed": whether the early-stop rule held at the end (bool; always true
+ * with early_stop "off")}.
+ *
+ * Input values that do not fill a codeword when the stream ends are not decoded; their
+ * number is logged as a warning and returned by partial_items().
+ */
+class GPUTURBO_API turbo_decoder : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<turbo_decoder> sptr;
+
+    /*!
+     * \brief Makes a turbo decoder. Bad parameters raise ValueError with the reason; a
+     * backend this build or machine lacks raises RuntimeError.
+     *
+     * \param K information bits per codeword: one of the 188 LTE block sizes, 40 ... 6144
+     * \param algorithm SISO arithmetic: "log-map" (exact), "max-log", or "scaled-max-log"
+     *        (max-log with extrinsic values multiplied by \p scaling)
+     * \param iterations full turbo iterations, 1 ... 32 (the maximum when early_stop
+     *        is not "off")
+     * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
+     * \param subblocks P: each codeword is split in P sub-blocks decoded in parallel;
+     *        P must divide K (1 = no split)
+     * \param guard how sub-blocks start at inner edges when P > 1: "none", "pivi"
+     *        (edge metrics of the previous iteration), "dstw" (training windows) or
+     *        "pividstw" (training windows started from the previous iteration)
+     * \param guard_window g: training window length for "dstw"/"pividstw",
+     *        1 ... K/P (checked when P > 1)
+     * \param early_stop per-codeword early termination: "off", "crc24a", "crc24b" (the
+     *        last 24 bits of each block are its CRC), "mean-llr", "min-llr" (mean or
+     *        minimum |L| of the K bits reaches \p stop_threshold) or "hard" (decisions
+     *        unchanged since the previous iteration)
+     * \param stop_threshold threshold T for "mean-llr" and "min-llr", finite and >= 0
+     * \param layout order of the 3K+12 input LLRs: "interleaved" (triples d0_k d1_k d2_k)
+     *        or "streams" (d0 | d1 | d2)
+     * \param invert_llr true when the input uses L = ln P(1)/P(0) (positive means 1)
+     * \param backend "auto" (CUDA when built with it and a GPU is present, else the
+     *        CPU; the choice is logged), "cpu" or "cuda"
+     * \param max_batch most codewords decoded per engine call, 1 ... 16384
+     * \param threads CPU worker threads, 0 = all cores
+     */
+    static sptr make(int K,
+                     const std::string& algorithm = "scaled-max-log",
+                     int iterations = 6,
+                     float scaling = 0.75f,
+                     int subblocks = 1,
+                     const std::string& guard = "pividstw",
+                     int guard_window = 8,
+                     const std::string& early_stop = "off",
+                     float stop_threshold = 40.0f,
+                     const std::string& layout = "interleaved",
+                     bool invert_llr = false,
+                     const std::string& backend = "auto",
+                     int max_batch = 64,
+                     int threads = 0);
+
+    /*!
+     * \brief Sets the number of full iterations (the maximum with early stopping),
+     * 1 ... 32; ValueError otherwise. Applies from the next batch.
+     * \param iterations full turbo iterations
+     */
+    virtual void set_iterations(int iterations) = 0;
+
+    //! Full iterations per codeword (the maximum with early stopping).
+    virtual int iterations() const = 0;
+
+    /*!
+     * \brief Sets the threshold of the "mean-llr" and "min-llr" stop rules, finite and
+     * >= 0; ValueError otherwise. Applies from the next batch.
+     * \param threshold the new threshold T
+     */
+    virtual void set_stop_threshold(float threshold) = 0;
+
+    //! Threshold of the "mean-llr" and "min-llr" stop rules.
+    virtual float stop_threshold() const = 0;
+
+    //! Information bits per codeword (K).
+    virtual int block_size() const = 0;
+
+    //! Input LLRs per codeword (3K+12).
+    virtual int codeword_length() const = 0;
+
+    //! The engine backend in use: "cpu" or "cuda".
+    virtual std::string backend() const = 0;
+
+    //! A description of the device the backend runs on.
+    virtual std::string device() const = 0;
+
+    //! Codewords decoded since the block was made.
+    virtual std::uint64_t codewords() const = 0;
+
+    //! Input items left undecoded when the block stopped (a partial codeword), else 0.
+    virtual std::uint64_t partial_items() const = 0;
+};
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif /* INCLUDED_GPUTURBO_TURBO_DECODER_H */

@@ -1,0 +1,517 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The turbo decoder body, generic in the number of lanes (codewords decoded side by side,
+// one per SIMD lane). Included only by group_kernel_*.cc, each of which defines
+// GPUTURBO_LANES and GPUTURBO_KERNEL_NAME and is compiled for one instruction set.
+//
+// Everything here has internal linkage (an unnamed namespace), and nothing here
+// instantiates a standard-library template: an inline function emitted by two objects
+// compiled for different instruction sets must never be merged by the linker.
+//
+// Every lane runs the same float operations in the same order as the 1-lane build
+// (-ffp-contract=off), so all kernels give bit-identical results.
+
+#include "group_kernel.h"
+
+#include <cstring>
+
+#ifndef GPUTURBO_LANES
+#error "define GPUTURBO_LANES before including group_kernel_impl.h"
+#endif
+
+namespace gputurbo::cpu {
+namespace {
+
+constexpr int W = GPUTURBO_LANES;
+constexpr int S = lte::rsc::num_states;
+
+template <int N>
+struct vec_of {
+    typedef float type __attribute__((vector_size(4 * N)));
+};
+template <>
+struct vec_of<1> {
+    typedef float type;
+};
+using vf = typename vec_of<W>::type;
+
+// Templates only so that the untaken branch is not compiled for the other vf.
+template <class V>
+inline float lane(const V& v, int l)
+{
+    if constexpr (W == 1) {
+        (void)l;
+        return v;
+    } else {
+        return v[l];
+    }
+}
+
+template <class V>
+inline void set_lane(V& v, int l, float x)
+{
+    if constexpr (W == 1) {
+        (void)l;
+        v = x;
+    } else {
+        v[l] = x;
+    }
+}
+
+inline vf splat(float x)
+{
+    vf v;
+    for (int l = 0; l < W; ++l)
+        set_lane(v, l, x);
+    return v;
+}
+
+inline vf vmax(vf a, vf b) { return a > b ? a : b; }
+inline vf vmin(vf a, vf b) { return a < b ? a : b; }
+
+// ln(1 + e^-x) for x >= 0, as plain arithmetic so that every lane computes it the same
+// way. Absolute error below 1e-6; beyond x = 20 the value (< 2.1e-9) is dropped.
+inline vf log1p_exp_neg(vf x)
+{
+    const vf t = vmin(x, splat(20.0f)) * (1.0f / 16.0f);
+    // e^-t on [0, 1.25] by its Taylor series to degree 10 (Horner), then (e^-t)^16.
+    vf e = splat(1.0f);
+    for (int n = 10; n >= 1; --n)
+        e = 1.0f - e * t * (1.0f / float(n));
+    e = e * e;
+    e = e * e;
+    e = e * e;
+    e = e * e;
+    // ln(1 + e) = 2 atanh(y), y = e / (2 + e) in (0, 1/3].
+    const vf y = e / (2.0f + e);
+    const vf y2 = y * y;
+    vf sum = splat(1.0f / 15.0f);
+    for (int n = 13; n >= 1; n -= 2)
+        sum = 1.0f / float(n) + y2 * sum;
+    const vf corr = 2.0f * y * sum;
+    return x < 20.0f ? corr : splat(0.0f);
+}
+
+template <bool Exact>
+inline vf max_star(vf a, vf b)
+{
+    if constexpr (Exact) {
+        const vf d = a - b;
+        return vmax(a, b) + log1p_exp_neg(vmax(d, -d));
+    } else {
+        return vmax(a, b);
+    }
+}
+
+// Trellis tables derived from lte::rsc. A branch metric is picked from
+// g[2u + z] = { A+B, A-B, -A+B, -A-B } where A = (systematic + a-priori)/2, B = parity/2.
+struct trellis_tables {
+    int pred[S][2];        // predecessors of state s'
+    int pred_branch[S][2]; // their branch index 2u+z
+    int next[S][2];        // next state from s with input u
+    int next_branch[S][2]; // its branch index
+    int by_uz[2][2][4];    // the 4 states whose branch with input u has parity z
+};
+
+constexpr trellis_tables make_tables()
+{
+    trellis_tables t{};
+    int pred_count[S] = {};
+    int uz_count[2][2] = {};
+    for (int s = 0; s < S; ++s) {
+        for (int u = 0; u < 2; ++u) {
+            const int n = lte::rsc::next_state(s, u);
+            const int z = lte::rsc::parity(s, u);
+            t.next[s][u] = n;
+            t.next_branch[s][u] = 2 * u + z;
+            t.pred[n][pred_count[n]] = s;
+            t.pred_branch[n][pred_count[n]] = 2 * u + z;
+            ++pred_count[n];
+            t.by_uz[u][z][uz_count[u][z]++] = s;
+        }
+    }
+    return t;
+}
+
+constexpr trellis_tables tt = make_tables();
+
+constexpr float impossible = -1e30f; // metric of a state that cannot occur
+
+struct branch_metrics {
+    vf g[4];
+    vf half_parity;
+};
+
+inline branch_metrics metrics(vf sys, vf apriori, vf par)
+{
+    const vf a = (sys + apriori) * 0.5f;
+    const vf b = par * 0.5f;
+    return { { a + b, a - b, b - a, -a - b }, b };
+}
+
+template <bool Exact>
+inline void forward_step(const vf* in, vf* out, const branch_metrics& m)
+{
+    for (int s = 0; s < S; ++s)
+        out[s] = max_star<Exact>(in[tt.pred[s][0]] + m.g[tt.pred_branch[s][0]],
+                                 in[tt.pred[s][1]] + m.g[tt.pred_branch[s][1]]);
+    const vf norm = out[0]; // state 0 is always reachable: keeps the metrics bounded
+    for (int s = 0; s < S; ++s)
+        out[s] = out[s] - norm;
+}
+
+template <bool Exact>
+inline void backward_step(vf* beta, const branch_metrics& m)
+{
+    vf out[S];
+    for (int s = 0; s < S; ++s)
+        out[s] = max_star<Exact>(beta[tt.next[s][0]] + m.g[tt.next_branch[s][0]],
+                                 beta[tt.next[s][1]] + m.g[tt.next_branch[s][1]]);
+    const vf norm = out[0];
+    for (int s = 0; s < S; ++s)
+        beta[s] = out[s] - norm;
+}
+
+// Extrinsic LLR of stage k from alpha_k and beta_k+1: the a-posteriori LLR less the
+// systematic and a-priori parts (A cancels inside each max* group).
+template <bool Exact>
+inline vf extrinsic(const vf* alpha, const vf* beta, const branch_metrics& m)
+{
+    vf l[2];
+    for (int u = 0; u < 2; ++u) {
+        vf by_z[2];
+        for (int z = 0; z < 2; ++z) {
+            const int* st = tt.by_uz[u][z];
+            const vf t0 = alpha[st[0]] + beta[tt.next[st[0]][u]];
+            const vf t1 = alpha[st[1]] + beta[tt.next[st[1]][u]];
+            const vf t2 = alpha[st[2]] + beta[tt.next[st[2]][u]];
+            const vf t3 = alpha[st[3]] + beta[tt.next[st[3]][u]];
+            by_z[z] = max_star<Exact>(max_star<Exact>(t0, t1), max_star<Exact>(t2, t3));
+        }
+        l[u] = max_star<Exact>(by_z[0] + m.half_parity, by_z[1] - m.half_parity);
+    }
+    return l[0] - l[1];
+}
+
+inline void set_known_start(vf* metric)
+{
+    metric[0] = splat(0.0f);
+    for (int s = 1; s < S; ++s)
+        metric[s] = splat(impossible);
+}
+
+inline void set_equiprobable(vf* metric)
+{
+    for (int s = 0; s < S; ++s)
+        metric[s] = splat(0.0f);
+}
+
+inline void copy_metrics(vf* dst, const vf* src)
+{
+    for (int s = 0; s < S; ++s)
+        dst[s] = src[s];
+}
+
+// Edge metrics kept from one iteration to the next (pivi, pividstw): for each sub-block
+// the alpha that starts it (or its training window) and the beta that ends it.
+struct edge_store {
+    vf* alpha; // [P][S]
+    vf* beta;  // [P][S]
+};
+
+// One constituent decoder (a half-iteration) over the K stages of its trellis.
+// The a-priori input of stage k is apriori[la_index[k]] and its scaled extrinsic output
+// goes to out[out_index[k]] (identity when the index is null). When app is given,
+// app[out_index[k]] receives the a-posteriori LLR.
+struct half_iteration {
+    int K, P, g;
+    guard guarding;
+    const vf* sys; // [K+3], the last 3 are the tail
+    const vf* par; // [K+3]
+    const vf* apriori;
+    const std::uint32_t* la_index;
+    vf* out;
+    const std::uint32_t* out_index;
+    vf* app;
+    float scale;
+    vf* alpha;       // [(K/P + 1) S] scratch
+    edge_store prev; // read: metrics of the previous iteration
+    edge_store next; // written: metrics for the next iteration
+
+    vf la(int k) const { return la_index ? apriori[la_index[k]] : apriori[k]; }
+    branch_metrics bm(int k) const { return metrics(sys[k], la(k), par[k]); }
+
+    template <bool Exact>
+    void run() const
+    {
+        const int w = K / P;
+        const bool stores = guarding == guard::pivi || guarding == guard::pividstw;
+        const bool trains = guarding == guard::dstw || guarding == guard::pividstw;
+        // Offset of the stored edge metric from the sub-block edge.
+        const int edge_offset = guarding == guard::pividstw ? g : 0;
+
+        vf tail_beta[S]; // beta at stage K: the tail drives the encoder to state 0
+        set_known_start(tail_beta);
+        for (int k = K + 2; k >= K; --k)
+            backward_step<Exact>(tail_beta, metrics(sys[k], splat(0.0f), par[k]));
+
+        for (int p = 0; p < P; ++p) {
+            const int k0 = p * w, k1 = k0 + w;
+
+            // Forward recursion, alpha[j] = alpha at stage k0 + j.
+            if (p == 0)
+                set_known_start(alpha);
+            else if (stores)
+                copy_metrics(alpha, prev.alpha + p * S);
+            else
+                set_equiprobable(alpha);
+            if (p > 0 && trains) {
+                vf a[S];
+                copy_metrics(a, alpha);
+                for (int k = k0 - g; k < k0; ++k) {
+                    vf t[S];
+                    forward_step<Exact>(a, t, bm(k));
+                    copy_metrics(a, t);
+                }
+                copy_metrics(alpha, a);
+            }
+            for (int k = k0; k < k1; ++k)
+                forward_step<Exact>(alpha + (k - k0) * S, alpha + (k - k0 + 1) * S, bm(k));
+            if (stores && p + 1 < P)
+                copy_metrics(next.alpha + (p + 1) * S, alpha + (w - edge_offset) * S);
+
+            // Backward recursion with the extrinsic output.
+            vf beta[S];
+            if (p == P - 1)
+                copy_metrics(beta, tail_beta);
+            else if (stores)
+                copy_metrics(beta, prev.beta + p * S);
+            else
+                set_equiprobable(beta);
+            if (p < P - 1 && trains)
+                for (int k = k1 + g - 1; k >= k1; --k)
+                    backward_step<Exact>(beta, bm(k));
+            const int save_at = k0 + edge_offset; // stage whose beta the sub-block p-1 uses
+            if (stores && p > 0 && save_at == k1)
+                copy_metrics(next.beta + (p - 1) * S, beta);
+            for (int k = k1 - 1; k >= k0; --k) {
+                const branch_metrics m = bm(k);
+                const vf e = extrinsic<Exact>(alpha + (k - k0) * S, beta, m);
+                const int o = out_index ? int(out_index[k]) : k;
+                out[o] = e * scale;
+                if (app)
+                    app[o] = sys[k] + la(k) + e;
+                backward_step<Exact>(beta, m);
+                if (stores && p > 0 && k == save_at)
+                    copy_metrics(next.beta + (p - 1) * S, beta);
+            }
+        }
+    }
+};
+
+// Scratch layout of one group, in units of vf.
+struct layout_plan {
+    std::size_t sys[2], par[2], ext1, apriori1, app, alpha, edges, total_vf;
+    std::size_t hard_bytes; // after the vf part: [W][K] previous hard decisions + [K] scratch
+
+    explicit layout_plan(const decoder_config& c)
+    {
+        const std::size_t K = c.K, P = c.subblocks, T = K + 3;
+        std::size_t at = 0;
+        auto take = [&](std::size_t n) {
+            const std::size_t here = at;
+            at += n;
+            return here;
+        };
+        sys[0] = take(T);
+        par[0] = take(T);
+        sys[1] = take(T);
+        par[1] = take(T);
+        ext1 = take(K);
+        apriori1 = take(K);
+        app = take(K);
+        alpha = take((K / P + 1) * S);
+        edges = take(2 * 2 * 2 * P * S); // [decoder][buffer][alpha|beta][P][S]
+        total_vf = at;
+        hard_bytes = (W + 1) * K;
+    }
+    std::size_t bytes() const { return total_vf * sizeof(vf) + hard_bytes; }
+};
+
+std::size_t workspace_bytes(const decoder_config& config)
+{
+    return layout_plan(config).bytes();
+}
+
+inline float sanitize(float x, bool invert)
+{
+    if (x != x) // NaN: an erasure
+        return 0.0f;
+    x = x > llr_limit ? llr_limit : (x < -llr_limit ? -llr_limit : x);
+    return invert ? -x : x;
+}
+
+// Fills the four trellis inputs from the codewords of the group (zeros in unused lanes).
+void load_inputs(const decoder_config& c,
+                 const std::uint32_t* pi,
+                 const group_job& job,
+                 vf* sys0,
+                 vf* par0,
+                 vf* sys1,
+                 vf* par1)
+{
+    const int K = c.K;
+    const std::size_t n = lte::codeword_length(K);
+    const bool interleaved = c.input_layout == layout::interleaved;
+    for (int k = 0; k < K + 3; ++k)
+        sys0[k] = par0[k] = sys1[k] = par1[k] = splat(0.0f);
+    for (int l = 0; l < job.count; ++l) {
+        const float* cw = job.llrs + l * n;
+        auto at = [&](int stream, int k) {
+            const std::size_t i = interleaved ? 3 * std::size_t(k) + stream
+                                              : std::size_t(stream) * (K + 4) + k;
+            return sanitize(cw[i], c.invert_llr);
+        };
+        for (int k = 0; k < K; ++k) {
+            set_lane(sys0[k], l, at(0, k));
+            set_lane(par0[k], l, at(1, k));
+            set_lane(par1[k], l, at(2, k));
+        }
+        // Tail: x_K z_K x_K+1 z_K+1 x_K+2 z_K+2, then the second encoder's (§5.1.3.2.2).
+        for (int j = 0; j < 3; ++j) {
+            const int t1 = 2 * j, t2 = 6 + 2 * j;
+            set_lane(sys0[K + j], l, at(t1 % 3, K + t1 / 3));
+            set_lane(par0[K + j], l, at((t1 + 1) % 3, K + (t1 + 1) / 3));
+            set_lane(sys1[K + j], l, at(t2 % 3, K + t2 / 3));
+            set_lane(par1[K + j], l, at((t2 + 1) % 3, K + (t2 + 1) / 3));
+        }
+    }
+    for (int k = 0; k < K; ++k)
+        sys1[k] = sys0[pi[k]];
+}
+
+// Evaluates the stop rule of one lane after an iteration. hard receives its decisions.
+bool rule_holds(const decoder_config& c,
+                const vf* app,
+                int l,
+                int iteration,
+                std::uint8_t* hard,
+                std::uint8_t* previous_hard)
+{
+    const int K = c.K;
+    for (int k = 0; k < K; ++k)
+        hard[k] = lane(app[k], l) < 0.0f ? 1 : 0;
+    switch (c.early_stop) {
+    case stop_rule::off:
+        return true;
+    case stop_rule::crc24a:
+        return lte::check_crc24(lte::crc24::a, hard, K);
+    case stop_rule::crc24b:
+        return lte::check_crc24(lte::crc24::b, hard, K);
+    case stop_rule::mean_llr: {
+        double sum = 0.0;
+        for (int k = 0; k < K; ++k)
+            sum += __builtin_fabsf(lane(app[k], l));
+        return sum / K >= c.stop_threshold;
+    }
+    case stop_rule::min_llr: {
+        float least = __builtin_fabsf(lane(app[0], l));
+        for (int k = 1; k < K; ++k) {
+            const float a = __builtin_fabsf(lane(app[k], l));
+            least = a < least ? a : least;
+        }
+        return least >= c.stop_threshold;
+    }
+    case stop_rule::hard: {
+        const bool same = iteration > 1 && std::memcmp(hard, previous_hard, K) == 0;
+        std::memcpy(previous_hard, hard, K);
+        return same;
+    }
+    }
+    return false;
+}
+
+void decode_group(const decoder_config& c,
+                  const std::uint32_t* pi,
+                  const group_job& job,
+                  void* workspace)
+{
+    const layout_plan plan(c);
+    vf* ws = static_cast<vf*>(workspace);
+    std::uint8_t* previous_hard =
+        reinterpret_cast<std::uint8_t*>(ws + plan.total_vf); // [W][K]
+    std::uint8_t* hard = previous_hard + std::size_t(W) * c.K;
+
+    vf* sys0 = ws + plan.sys[0];
+    vf* par0 = ws + plan.par[0];
+    vf* sys1 = ws + plan.sys[1];
+    vf* par1 = ws + plan.par[1];
+    vf* ext1 = ws + plan.ext1;
+    vf* apriori1 = ws + plan.apriori1;
+    vf* app = ws + plan.app;
+    vf* edges = ws + plan.edges;
+    load_inputs(c, pi, job, sys0, par0, sys1, par1);
+    for (int k = 0; k < c.K; ++k)
+        apriori1[k] = splat(0.0f);
+    for (std::size_t i = 0; i < plan.total_vf - plan.edges; ++i)
+        edges[i] = splat(0.0f); // first iteration: equiprobable edges
+
+    const std::size_t PS = std::size_t(c.subblocks) * S;
+    auto store = [&](int dec, int buf) {
+        vf* base = edges + (std::size_t(dec) * 2 + buf) * 2 * PS;
+        return edge_store{ base, base + PS };
+    };
+    const float scale = c.algo == algorithm::scaled_max_log ? c.scaling : 1.0f;
+    half_iteration h[2];
+    h[0] = { c.K,    c.subblocks, c.guard_window, c.guarding, sys0,        par0,
+             apriori1, nullptr,   ext1,           nullptr,    nullptr,     scale,
+             ws + plan.alpha, {},  {} };
+    h[1] = { c.K,  c.subblocks, c.guard_window, c.guarding, sys1,        par1,
+             ext1, pi,          apriori1,       pi,         app,         scale,
+             ws + plan.alpha, {},  {} };
+
+    bool done[W];
+    int remaining = job.count;
+    for (int l = 0; l < W; ++l)
+        done[l] = l >= job.count;
+    const bool exact = c.algo == algorithm::log_map;
+    for (int it = 1; it <= c.iterations && remaining > 0; ++it) {
+        for (int d = 0; d < 2; ++d) {
+            h[d].prev = store(d, it & 1);
+            h[d].next = store(d, (it + 1) & 1);
+            if (exact)
+                h[d].run<true>();
+            else
+                h[d].run<false>();
+        }
+        const bool last = it == c.iterations;
+        if (c.early_stop == stop_rule::off && !last)
+            continue;
+        for (int l = 0; l < job.count; ++l) {
+            if (done[l])
+                continue;
+            const bool ok =
+                rule_holds(c, app, l, it, hard, previous_hard + std::size_t(l) * c.K);
+            if (!ok && !last)
+                continue;
+            std::memcpy(job.bits + std::size_t(l) * c.K, hard, c.K);
+            if (job.status)
+                job.status[l] = codeword_status{ it, ok };
+            done[l] = true;
+            --remaining;
+        }
+    }
+}
+
+} // namespace
+
+extern const group_kernel GPUTURBO_KERNEL_NAME = { GPUTURBO_KERNEL_ISA,
+                                                   W,
+                                                   &workspace_bytes,
+                                                   &decode_group };
+
+} // namespace gputurbo::cpu

@@ -1,0 +1,150 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "cpu/cpu_decoder.h"
+
+#include <gnuradio/gputurbo/engine/decoder.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace gputurbo {
+namespace {
+
+template <class Enum, std::size_t N>
+Enum parse(std::string_view what,
+           std::string_view name,
+           const std::pair<const char*, Enum> (&names)[N])
+{
+    std::string options;
+    for (const auto& [text, value] : names) {
+        if (name == text)
+            return value;
+        options += (options.empty() ? "" : ", ") + std::string(text);
+    }
+    throw std::invalid_argument("unknown " + std::string(what) + " '" + std::string(name) +
+                                "': use one of " + options);
+}
+
+template <class Enum, std::size_t N>
+const char* name_of(Enum e, const std::pair<const char*, Enum> (&names)[N])
+{
+    for (const auto& [text, value] : names)
+        if (value == e)
+            return text;
+    return "?";
+}
+
+const std::pair<const char*, algorithm> algorithm_names[] = {
+    { "log-map", algorithm::log_map },
+    { "max-log", algorithm::max_log },
+    { "scaled-max-log", algorithm::scaled_max_log },
+};
+const std::pair<const char*, guard> guard_names[] = {
+    { "none", guard::none },
+    { "pivi", guard::pivi },
+    { "dstw", guard::dstw },
+    { "pividstw", guard::pividstw },
+};
+const std::pair<const char*, stop_rule> stop_names[] = {
+    { "off", stop_rule::off },           { "crc24a", stop_rule::crc24a },
+    { "crc24b", stop_rule::crc24b },     { "mean-llr", stop_rule::mean_llr },
+    { "min-llr", stop_rule::min_llr },   { "hard", stop_rule::hard },
+};
+
+void check_iterations(int iterations)
+{
+    if (iterations < 1 || iterations > max_iterations)
+        throw std::invalid_argument("iterations=" + std::to_string(iterations) +
+                                    " is out of range: use 1 ... " +
+                                    std::to_string(max_iterations) + " full iterations");
+}
+
+void check_threshold(float threshold)
+{
+    if (!std::isfinite(threshold) || threshold < 0.0f)
+        throw std::invalid_argument("stop_threshold=" + std::to_string(threshold) +
+                                    " is invalid: use a finite value >= 0");
+}
+
+} // namespace
+
+algorithm parse_algorithm(std::string_view n) { return parse("algorithm", n, algorithm_names); }
+guard parse_guard(std::string_view n) { return parse("guard", n, guard_names); }
+stop_rule parse_stop_rule(std::string_view n) { return parse("early stop rule", n, stop_names); }
+const char* to_string(algorithm a) { return name_of(a, algorithm_names); }
+const char* to_string(guard g) { return name_of(g, guard_names); }
+const char* to_string(stop_rule r) { return name_of(r, stop_names); }
+
+void decoder_config::validate() const
+{
+    lte::qpp(K); // throws for an invalid K
+    check_iterations(iterations);
+    if (subblocks < 1 || K % subblocks != 0)
+        throw std::invalid_argument("subblocks P=" + std::to_string(subblocks) +
+                                    " must be >= 1 and divide K=" + std::to_string(K));
+    const bool windowed = guarding == guard::dstw || guarding == guard::pividstw;
+    if (subblocks > 1 && windowed && (guard_window < 1 || guard_window > K / subblocks))
+        throw std::invalid_argument(
+            "guard_window g=" + std::to_string(guard_window) + " is out of range for " +
+            to_string(guarding) + ": use 1 ... K/P = " + std::to_string(K / subblocks));
+    if (!std::isfinite(scaling) || scaling <= 0.0f || scaling > 1.0f)
+        throw std::invalid_argument("scaling=" + std::to_string(scaling) +
+                                    " is out of range: use 0 < scaling <= 1");
+    check_threshold(stop_threshold);
+    if (threads < 0)
+        throw std::invalid_argument("threads=" + std::to_string(threads) +
+                                    " is invalid: use 0 (all cores) or more");
+}
+
+decoder::decoder(const decoder_config& config) : d_config(config) { d_config.validate(); }
+
+void decoder::set_iterations(int iterations)
+{
+    check_iterations(iterations);
+    d_config.iterations = iterations;
+}
+
+void decoder::set_stop_threshold(float threshold)
+{
+    check_threshold(threshold);
+    d_config.stop_threshold = threshold;
+}
+
+void decoder::decode(const std::vector<float>& llrs,
+                     std::vector<std::uint8_t>& bits,
+                     std::vector<codeword_status>* status)
+{
+    const std::size_t n = lte::codeword_length(d_config.K);
+    if (llrs.size() % n != 0)
+        throw std::invalid_argument("decode: " + std::to_string(llrs.size()) +
+                                    " LLRs is not a whole number of codewords of 3K+12 = " +
+                                    std::to_string(n));
+    const std::size_t count = llrs.size() / n;
+    bits.resize(count * d_config.K);
+    if (status)
+        status->resize(count);
+    decode(llrs.data(), count, bits.data(), status ? status->data() : nullptr);
+}
+
+std::vector<std::string> available_backends() { return { "cpu", "reference" }; }
+
+std::unique_ptr<decoder> make_decoder(const decoder_config& config, std::string_view backend)
+{
+    config.validate();
+    if (backend == "auto" || backend == "cpu")
+        return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel(), config.threads);
+    if (backend == "reference")
+        return std::make_unique<cpu::cpu_decoder>(config, cpu::kernel_scalar, 1);
+    if (backend == "cuda")
+        throw std::runtime_error("backend 'cuda' is not available: this build of "
+                                 "gr-gputurbo has no CUDA engine yet; use 'auto' or 'cpu'");
+    throw std::invalid_argument("unknown backend '" + std::string(backend) +
+                                "': use auto, cpu, cuda or reference");
+}
+
+} // namespace gputurbo

@@ -1,0 +1,48 @@
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <pybind11/pybind11.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+namespace py = pybind11;
+
+// Headers for binding functions
+/**************************************/
+// The following comment block is used for
+// gr_modtool to insert function prototypes
+// Please do not delete
+/**************************************/
+// BINDING_FUNCTION_PROTOTYPES(
+void bind_turbo_encoder(py::module& m);
+void bind_turbo_decoder(py::module& m);
+// ) END BINDING_FUNCTION_PROTOTYPES
+
+// import_array() is a macro that returns NULL on failure, so it needs a function of
+// its own; it makes the NumPy C API usable in this module.
+void* init_numpy()
+{
+    import_array();
+    return NULL;
+}
+
+PYBIND11_MODULE(gputurbo_python, m)
+{
+    init_numpy();
+
+    // The blocks derive from gr::block: its bindings must be loaded first.
+    py::module::import("gnuradio.gr");
+
+    /**************************************/
+    // The following comment block is used for
+    // gr_modtool to insert binding function calls
+    // Please do not delete
+    /**************************************/
+    // BINDING_FUNCTION_CALLS(
+    bind_turbo_encoder(m);
+    bind_turbo_decoder(m);
+    // ) END BINDING_FUNCTION_CALLS
+}

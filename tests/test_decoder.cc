@@ -1,0 +1,363 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Decoder behaviour on every backend (one body, parametrised by backend), and the fast
+// CPU kernels against the reference on fresh random inputs.
+
+#include "test_util.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+
+using namespace gputurbo;
+using namespace gputurbo::test;
+
+namespace {
+
+class Backend : public ::testing::TestWithParam<std::string>
+{
+};
+
+std::string backend_name(const ::testing::TestParamInfo<std::string>& info)
+{
+    return info.param;
+}
+
+std::vector<float> noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, float magnitude)
+{
+    const std::size_t n = bits.size() / K;
+    std::vector<std::uint8_t> cw(n * lte::codeword_length(K));
+    lte::encode(K, bits.data(), n, cw.data());
+    std::vector<float> llrs(cw.size());
+    for (std::size_t i = 0; i < cw.size(); ++i)
+        llrs[i] = cw[i] ? -magnitude : magnitude;
+    return llrs;
+}
+
+} // namespace
+
+TEST_P(Backend, NoiselessRoundTripEveryBlockSizeEveryAlgorithm)
+{
+    std::mt19937 rng(11);
+    for (auto algo : { algorithm::log_map, algorithm::max_log, algorithm::scaled_max_log }) {
+        for (const auto& row : lte::qpp_table()) {
+            decoder_config c;
+            c.K = row.K;
+            c.algo = algo;
+            c.iterations = 2;
+            GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+            std::vector<std::uint8_t> bits(2 * row.K), out;
+            for (auto& b : bits)
+                b = rng() & 1;
+            dec->decode(noiseless_llrs(row.K, bits, 4.0f), out);
+            ASSERT_EQ(out, bits) << to_string(algo) << " K=" << row.K;
+        }
+    }
+}
+
+TEST_P(Backend, DecodesNoisyFramesAndReportsIterations)
+{
+    decoder_config c;
+    c.K = 1024;
+    c.iterations = 8;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    const auto b = make_batch(c.K, 1.5, 20, 5);
+    std::vector<std::uint8_t> out;
+    std::vector<codeword_status> status;
+    dec->decode(b.llrs, out, &status);
+    ASSERT_EQ(status.size(), 20u);
+    EXPECT_EQ(bit_errors(out, b.bits), 0u);
+    for (const auto& s : status) {
+        EXPECT_EQ(s.iterations, 8);
+        EXPECT_TRUE(s.passed); // stop rule off: nothing can fail
+    }
+}
+
+TEST_P(Backend, EarlyStopRulesStopConvergedCodewordsOnly)
+{
+    const int K = 512;
+    for (auto rule : { stop_rule::crc24a, stop_rule::crc24b, stop_rule::mean_llr,
+                       stop_rule::min_llr, stop_rule::hard }) {
+        decoder_config c;
+        c.K = K;
+        c.iterations = 16;
+        c.early_stop = rule;
+        c.stop_threshold = rule == stop_rule::min_llr ? 5.0f : 20.0f;
+        GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+        std::optional<lte::crc24> crc;
+        if (rule == stop_rule::crc24a)
+            crc = lte::crc24::a;
+        if (rule == stop_rule::crc24b)
+            crc = lte::crc24::b;
+        // Good channel: every codeword converges well before the limit.
+        const auto good = make_batch(K, 3.0, 24, 21, layout::interleaved, crc);
+        std::vector<std::uint8_t> out;
+        std::vector<codeword_status> status;
+        dec->decode(good.llrs, out, &status);
+        EXPECT_EQ(bit_errors(out, good.bits), 0u) << to_string(rule);
+        for (const auto& s : status) {
+            EXPECT_TRUE(s.passed) << to_string(rule);
+            EXPECT_LT(s.iterations, 6) << to_string(rule);
+            EXPECT_GE(s.iterations, rule == stop_rule::hard ? 2 : 1) << to_string(rule);
+        }
+        // Hopeless channel mixed with good codewords: the bad ones run to the limit and
+        // fail, the good ones still stop early.
+        auto mixed = make_batch(K, -4.0, 24, 22, layout::interleaved, crc);
+        const std::size_t n = lte::codeword_length(K);
+        for (std::size_t i = 0; i < 24; i += 2) {
+            std::copy_n(good.llrs.begin() + i * n, n, mixed.llrs.begin() + i * n);
+            std::copy_n(good.bits.begin() + i * K, K, mixed.bits.begin() + i * K);
+        }
+        dec->decode(mixed.llrs, out, &status);
+        for (std::size_t i = 0; i < 24; ++i) {
+            if (i % 2 == 0) {
+                EXPECT_TRUE(status[i].passed) << to_string(rule) << " codeword " << i;
+                EXPECT_LT(status[i].iterations, 6) << to_string(rule);
+                EXPECT_TRUE(std::equal(out.begin() + i * K, out.begin() + (i + 1) * K,
+                                       good.bits.begin() + i * K));
+            } else if (rule != stop_rule::hard) { // hard decisions may freeze on noise
+                EXPECT_FALSE(status[i].passed) << to_string(rule) << " codeword " << i;
+                EXPECT_EQ(status[i].iterations, 16) << to_string(rule);
+            }
+        }
+    }
+}
+
+TEST_P(Backend, InputSanitisingAndSignConvention)
+{
+    decoder_config c;
+    c.K = 256;
+    c.iterations = 4;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    const auto b = make_batch(c.K, 0.5, 4, 31);
+    std::vector<std::uint8_t> ref, out;
+    std::vector<codeword_status> st_ref, st;
+
+    // NaN decodes exactly like an erasure (0).
+    auto zeros = b.llrs, nans = b.llrs;
+    for (std::size_t i = 0; i < zeros.size(); i += 7) {
+        zeros[i] = 0.0f;
+        nans[i] = std::numeric_limits<float>::quiet_NaN();
+    }
+    dec->decode(zeros, ref, &st_ref);
+    dec->decode(nans, out, &st);
+    EXPECT_EQ(out, ref);
+
+    // +-Inf decodes exactly like +-llr_limit, and so does anything beyond it.
+    auto limits = b.llrs, infs = b.llrs;
+    for (std::size_t i = 0; i < limits.size(); i += 5) {
+        const bool neg = b.llrs[i] < 0;
+        limits[i] = neg ? -llr_limit : llr_limit;
+        infs[i] = (i % 10 == 0 ? std::numeric_limits<float>::infinity() : 1e30f) *
+                  (neg ? -1.0f : 1.0f);
+    }
+    dec->decode(limits, ref);
+    dec->decode(infs, out);
+    EXPECT_EQ(out, ref);
+
+    // invert_llr: negated input gives the same bits.
+    decoder_config ci = c;
+    ci.invert_llr = true;
+    GPUTURBO_MAKE_OR_SKIP(inv, ci, GetParam());
+    auto negated = b.llrs;
+    for (auto& x : negated)
+        x = -x;
+    dec->decode(b.llrs, ref);
+    inv->decode(negated, out);
+    EXPECT_EQ(out, ref);
+}
+
+TEST_P(Backend, StreamsLayoutEqualsInterleaved)
+{
+    decoder_config c;
+    c.K = 2048;
+    c.iterations = 3;
+    c.subblocks = 4;
+    GPUTURBO_MAKE_OR_SKIP(a, c, GetParam());
+    c.input_layout = layout::streams;
+    GPUTURBO_MAKE_OR_SKIP(s, c, GetParam());
+    const auto tri = make_batch(c.K, 0.7, 3, 41, layout::interleaved);
+    auto streams = tri.llrs; // the same values, reordered
+    const std::size_t n = lte::codeword_length(c.K);
+    for (std::size_t i = 0; i < 3; ++i)
+        for (int s = 0; s < 3; ++s)
+            for (int k = 0; k < c.K + 4; ++k)
+                streams[i * n + lte::codeword_index(layout::streams, c.K, s, k)] =
+                    tri.llrs[i * n + lte::codeword_index(layout::interleaved, c.K, s, k)];
+    std::vector<std::uint8_t> x, y;
+    a->decode(tri.llrs, x);
+    s->decode(streams, y);
+    EXPECT_EQ(x, y);
+    EXPECT_LT(bit_errors(x, tri.bits), tri.bits.size() / 100);
+}
+
+TEST_P(Backend, BatchCompositionAndThreadsDoNotChangeResults)
+{
+    decoder_config c;
+    c.K = 1008;
+    c.iterations = 5;
+    c.early_stop = stop_rule::mean_llr;
+    c.stop_threshold = 15.0f;
+    const auto b = make_batch(c.K, 0.6, 37, 51);
+    std::vector<std::uint8_t> all, one;
+    std::vector<codeword_status> st_all, st_one;
+    c.threads = 2;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    dec->decode(b.llrs, all, &st_all);
+    c.threads = 1;
+    GPUTURBO_MAKE_OR_SKIP(single, c, GetParam());
+    const std::size_t n = lte::codeword_length(c.K);
+    for (std::size_t i = 0; i < 37; i += 6) { // decoded alone
+        std::vector<float> llrs(b.llrs.begin() + i * n, b.llrs.begin() + (i + 1) * n);
+        single->decode(llrs, one, &st_one);
+        EXPECT_TRUE(std::equal(one.begin(), one.end(), all.begin() + i * c.K)) << i;
+        EXPECT_EQ(st_one[0].iterations, st_all[i].iterations) << i;
+        EXPECT_EQ(st_one[0].passed, st_all[i].passed) << i;
+    }
+}
+
+TEST_P(Backend, EmptyBatchAndBadSizes)
+{
+    decoder_config c;
+    c.K = 40;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    dec->decode(nullptr, 0, nullptr, nullptr); // nothing to do
+    std::vector<float> llrs(lte::codeword_length(40) + 1);
+    std::vector<std::uint8_t> out;
+    EXPECT_THROW(dec->decode(llrs, out), std::invalid_argument);
+    llrs.resize(lte::codeword_length(40));
+    EXPECT_NO_THROW(dec->decode(llrs, out)); // a later call still works
+    EXPECT_EQ(out.size(), 40u);
+}
+
+TEST_P(Backend, RuntimeSetters)
+{
+    decoder_config c;
+    c.K = 256;
+    c.iterations = 3;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    const auto b = make_batch(c.K, -1.0, 2, 61);
+    std::vector<std::uint8_t> out;
+    std::vector<codeword_status> st;
+    dec->set_iterations(7);
+    dec->decode(b.llrs, out, &st);
+    EXPECT_EQ(st[0].iterations, 7);
+    EXPECT_THROW(dec->set_iterations(0), std::invalid_argument);
+    EXPECT_THROW(dec->set_iterations(33), std::invalid_argument);
+    EXPECT_THROW(dec->set_stop_threshold(-1.0f), std::invalid_argument);
+    EXPECT_THROW(dec->set_stop_threshold(std::nanf("")), std::invalid_argument);
+    EXPECT_EQ(dec->config().iterations, 7);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBackends,
+                         Backend,
+                         ::testing::ValuesIn(all_backends),
+                         backend_name);
+
+TEST(Config, BadParametersHaveClearErrors)
+{
+    auto message = [](auto edit) {
+        decoder_config c;
+        edit(c);
+        try {
+            make_decoder(c, "cpu");
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_NE(message([](auto& c) { c.K = 6000; }).find("K=6000"), std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.iterations = 0; }).find("iterations=0"), std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.iterations = 33; }).find("1 ... 32"), std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.subblocks = 7; }).find("divide K=6144"), std::string::npos);
+    EXPECT_NE(message([](auto& c) {
+                  c.subblocks = 96;
+                  c.guard_window = 65;
+              }).find("guard_window g=65"),
+              std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.scaling = 0.0f; }).find("scaling"), std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.stop_threshold = -2.0f; }).find("stop_threshold"),
+              std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.threads = -1; }).find("threads"), std::string::npos);
+    EXPECT_THROW(make_decoder(decoder_config{}, "gpu"), std::invalid_argument);
+    EXPECT_THROW(make_decoder(decoder_config{}, "cuda"), std::runtime_error);
+    EXPECT_THROW(parse_algorithm("map"), std::invalid_argument);
+    EXPECT_EQ(parse_guard("pividstw"), guard::pividstw);
+    EXPECT_EQ(parse_stop_rule("mean-llr"), stop_rule::mean_llr);
+    EXPECT_STREQ(to_string(algorithm::scaled_max_log), "scaled-max-log");
+}
+
+// Every SIMD kernel this CPU runs gives exactly the reference's bits and statuses.
+class Kernel : public ::testing::TestWithParam<std::string>
+{
+};
+
+TEST_P(Kernel, EqualsReferenceOnRandomNoisyInput)
+{
+    struct setting {
+        algorithm algo;
+        int P;
+        guard g;
+        int window;
+        stop_rule rule;
+    };
+    const setting settings[] = {
+        { algorithm::log_map, 1, guard::none, 0, stop_rule::off },
+        { algorithm::max_log, 1, guard::none, 0, stop_rule::hard },
+        { algorithm::scaled_max_log, 1, guard::none, 0, stop_rule::mean_llr },
+        { algorithm::scaled_max_log, 16, guard::none, 0, stop_rule::off },
+        { algorithm::scaled_max_log, 16, guard::pivi, 0, stop_rule::min_llr },
+        { algorithm::max_log, 16, guard::dstw, 5, stop_rule::off },
+        { algorithm::log_map, 16, guard::pividstw, 8, stop_rule::crc24a },
+        { algorithm::scaled_max_log, 16, guard::pividstw, 64, stop_rule::crc24b },
+    };
+    ::setenv("GPUTURBO_CPU_KERNEL", GetParam().c_str(), 1);
+    std::random_device seed_source; // fresh inputs on every run; the seed is printed
+    const std::uint64_t seed = seed_source();
+    for (const auto& s : settings) {
+        decoder_config c;
+        c.K = 1024;
+        c.iterations = 6;
+        c.algo = s.algo;
+        c.subblocks = s.P;
+        c.guarding = s.g;
+        c.guard_window = s.window ? s.window : 8;
+        c.early_stop = s.rule;
+        c.stop_threshold = s.rule == stop_rule::min_llr ? 3.0f : 12.0f;
+        std::unique_ptr<decoder> fast;
+        try {
+            fast = make_decoder(c, "cpu");
+        } catch (const std::runtime_error& e) {
+            ::unsetenv("GPUTURBO_CPU_KERNEL");
+            GTEST_SKIP() << e.what();
+        }
+        auto ref = make_decoder(c, "reference");
+        std::optional<lte::crc24> crc;
+        if (s.rule == stop_rule::crc24a)
+            crc = lte::crc24::a;
+        if (s.rule == stop_rule::crc24b)
+            crc = lte::crc24::b;
+        const auto b = make_batch(c.K, 0.4, 21, seed, layout::interleaved, crc);
+        std::vector<std::uint8_t> x, y;
+        std::vector<codeword_status> sx, sy;
+        fast->decode(b.llrs, x, &sx);
+        ref->decode(b.llrs, y, &sy);
+        EXPECT_EQ(x, y) << fast->device() << " seed " << seed << " " << to_string(s.algo)
+                        << " P=" << s.P << " " << to_string(s.g);
+        for (std::size_t i = 0; i < sx.size(); ++i) {
+            EXPECT_EQ(sx[i].iterations, sy[i].iterations) << "seed " << seed;
+            EXPECT_EQ(sx[i].passed, sy[i].passed) << "seed " << seed;
+        }
+    }
+    ::unsetenv("GPUTURBO_CPU_KERNEL");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKernels,
+                         Kernel,
+                         ::testing::Values("scalar", "generic", "avx2", "avx512"),
+                         backend_name);

@@ -1,0 +1,167 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The code definition: table, interleavers, encoder against independent vectors, CRC.
+
+#include <gnuradio/gputurbo/engine/lte.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+
+using namespace gputurbo;
+
+namespace {
+
+std::string vectors_dir()
+{
+    const char* env = std::getenv("GPUTURBO_VECTORS_DIR");
+    return env && *env ? env : GPUTURBO_VECTORS_DIR;
+}
+
+std::vector<std::uint8_t> to_bits(const std::string& text)
+{
+    std::vector<std::uint8_t> bits;
+    for (char c : text)
+        bits.push_back(std::uint8_t(c - '0'));
+    return bits;
+}
+
+} // namespace
+
+TEST(LteTable, Has188IncreasingRows)
+{
+    const auto& t = lte::qpp_table();
+    ASSERT_EQ(t.size(), 188u);
+    EXPECT_EQ(t.front().K, 40);
+    EXPECT_EQ(t.back().K, 6144);
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        const int step = t[i - 1].K < 512 ? 8 : t[i - 1].K < 1024 ? 16 : t[i - 1].K < 2048 ? 32 : 64;
+        EXPECT_EQ(t[i].K - t[i - 1].K, step) << "after K=" << t[i - 1].K;
+    }
+}
+
+TEST(LteTable, InvalidBlockSizeHasClearError)
+{
+    EXPECT_FALSE(lte::is_valid_block_size(41));
+    EXPECT_TRUE(lte::is_valid_block_size(6144));
+    try {
+        lte::qpp(6000);
+        FAIL() << "K=6000 accepted";
+    } catch (const std::invalid_argument& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("K=6000"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("5952 and 6016"), std::string::npos) << msg;
+    }
+    EXPECT_THROW(lte::interleaver(0), std::invalid_argument);
+    EXPECT_THROW(lte::interleaver(6152), std::invalid_argument);
+}
+
+TEST(LteInterleaver, AllAreInversePermutations)
+{
+    for (const auto& row : lte::qpp_table()) {
+        const auto pi = lte::interleaver(row.K);
+        const auto inv = lte::deinterleaver(row.K);
+        std::vector<int> seen(row.K, 0);
+        for (int i = 0; i < row.K; ++i) {
+            ASSERT_LT(pi[i], std::uint32_t(row.K));
+            ++seen[pi[i]];
+            ASSERT_EQ(inv[pi[i]], std::uint32_t(i));
+        }
+        for (int i = 0; i < row.K; ++i)
+            ASSERT_EQ(seen[i], 1) << "K=" << row.K << " is not a permutation";
+        // Spot check the definition pi(i) = (f1 i + f2 i^2) mod K.
+        const long long i = row.K - 1;
+        EXPECT_EQ(pi[i], std::uint32_t((row.f1 * i + row.f2 * i * i) % row.K));
+    }
+}
+
+// ../shared/vectors/lte-turbo: records "<tag> <block> <bits>" from an independent encoder.
+TEST(LteEncoder, MatchesIndependentVectors)
+{
+    std::ifstream index(vectors_dir() + "/index.txt");
+    ASSERT_TRUE(index) << "cannot read " << vectors_dir() << "/index.txt";
+    int files = 0, blocks = 0;
+    for (std::string line; std::getline(index, line);) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        int K = 0, cb = 0, f1 = 0, f2 = 0;
+        std::istringstream(line) >> K >> cb >> f1 >> f2;
+        EXPECT_EQ(lte::qpp_table()[cb].K, K);
+        EXPECT_EQ(lte::qpp(K).f1, f1);
+        EXPECT_EQ(lte::qpp(K).f2, f2);
+
+        char name[32];
+        std::snprintf(name, sizeof name, "/K%04d.txt", K);
+        std::ifstream file(vectors_dir() + name);
+        ASSERT_TRUE(file) << name;
+        ++files;
+        std::map<std::string, std::map<int, std::vector<std::uint8_t>>> rec;
+        for (std::string r; std::getline(file, r);) {
+            if (r.empty() || r[0] == '#')
+                continue;
+            std::istringstream in(r);
+            std::string tag, bits;
+            int block = 0;
+            in >> tag >> block >> bits;
+            rec[tag][block] = to_bits(bits);
+        }
+        for (const auto& [block, info] : rec["info"]) {
+            ASSERT_EQ(info.size(), std::size_t(K));
+            std::vector<std::uint8_t> out(lte::codeword_length(K));
+            lte::encode(K, info.data(), 1, out.data());
+            EXPECT_EQ(out, rec["enc"][block]) << "K=" << K << " block " << block;
+            lte::encode(K, info.data(), 1, out.data(), layout::streams);
+            for (int s = 0; s < 3; ++s) {
+                const auto& d = rec["d" + std::to_string(s)][block];
+                ASSERT_EQ(d.size(), std::size_t(K + 4));
+                EXPECT_TRUE(std::equal(d.begin(), d.end(), out.begin() + s * (K + 4)))
+                    << "K=" << K << " block " << block << " stream d" << s;
+            }
+            ++blocks;
+        }
+    }
+    EXPECT_EQ(files, 6);
+    EXPECT_EQ(blocks, 18);
+}
+
+TEST(LteEncoder, BatchEqualsOneByOne)
+{
+    const int K = 104;
+    std::mt19937 rng(3);
+    std::vector<std::uint8_t> bits(5 * K);
+    for (auto& b : bits)
+        b = rng() & 1;
+    std::vector<std::uint8_t> batch(5 * lte::codeword_length(K)), one(lte::codeword_length(K));
+    lte::encode(K, bits.data(), 5, batch.data());
+    for (int n = 0; n < 5; ++n) {
+        lte::encode(K, bits.data() + n * K, 1, one.data());
+        EXPECT_TRUE(std::equal(one.begin(), one.end(), batch.begin() + n * one.size()));
+    }
+}
+
+TEST(LteCrc, AttachedCrcChecksAndDetectsErrors)
+{
+    std::mt19937 rng(7);
+    for (auto type : { lte::crc24::a, lte::crc24::b }) {
+        std::vector<std::uint8_t> bits(1024);
+        for (auto& b : bits)
+            b = rng() & 1;
+        lte::attach_crc24(type, bits.data(), bits.size());
+        EXPECT_TRUE(lte::check_crc24(type, bits.data(), bits.size()));
+        bits[100] ^= 1;
+        EXPECT_FALSE(lte::check_crc24(type, bits.data(), bits.size()));
+    }
+    // Known value: CRC-24A of the single bit 1 is the polynomial itself.
+    const std::uint8_t one = 1;
+    EXPECT_EQ(lte::crc24_parity(lte::crc24::a, &one, 1), 0x864CFBu);
+    EXPECT_EQ(lte::crc24_parity(lte::crc24::b, &one, 1), 0x800063u);
+}
