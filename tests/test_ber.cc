@@ -95,8 +95,8 @@ TEST_P(Ber, BandEveryAlgorithm)
     EXPECT_BER_IN(run(with(algorithm::scaled_max_log), 0.6, 1000, 768), 4.5e-5, 4.0e-4);
     // max-log: long run 2.3e-2 at 0.6 dB.
     EXPECT_BER_IN(run(with(algorithm::max_log), 0.6, 1000, 64), 7.5e-3, 7.0e-2);
-    // log-map: long run 1.2e-3 at 0.4 dB.
-    EXPECT_BER_IN(run(with(algorithm::log_map), 0.4, 1000, 64), 4.0e-4, 3.6e-3);
+    // log-map: long run 8.9e-4 at 0.4 dB.
+    EXPECT_BER_IN(run(with(algorithm::log_map), 0.4, 1000, 64), 3.0e-4, 2.7e-3);
 }
 
 TEST_P(Ber, BandEveryGuardAtP96)
@@ -166,9 +166,10 @@ TEST_P(Ber, SlowP96PividstwWithinFiveHundredthsOfADecibel)
         EXPECT_LE(p96.fer(), below.fer()) << "P=96 pividstw is more than 0.05 dB off at " << x;
         EXPECT_GE(p96.ber(), same.ber()) << "P=96 cannot beat P=1";
     }
-    const ber_point none = run(with(smlog, 96, guard::none), 0.8, 100, 2000);
+    const ber_point none = run(with(smlog, 96, guard::none), 0.6, 100, 2000);
     const ber_point p1 = run(with(smlog), 0.6, 200, 40000);
-    EXPECT_GT(none.ber(), 100 * p1.ber()) << "no guarding, 0.2 dB more, still far worse";
+    EXPECT_GT(none.ber(), 50 * p1.ber()) << "no guarding must be far worse";
+    EXPECT_GT(none.fer(), 0.9);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends,

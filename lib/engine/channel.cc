@@ -90,6 +90,11 @@ void make_frame(const channel_setup& setup,
 
 } // namespace
 
+std::size_t default_batch(int K)
+{
+    return std::clamp<std::size_t>(393216 / std::max(K, 1), 64, 1024);
+}
+
 double code_rate(int K) { return double(K) / double(lte::codeword_length(K)); }
 
 double noise_sigma(int K, double ebn0_db)
@@ -141,8 +146,7 @@ ber_point measure_ber(decoder& dec,
     else if (c.early_stop == stop_rule::crc24b)
         setup.crc = lte::crc24::b;
 
-    const std::size_t batch =
-        run.batch ? run.batch : std::max<std::size_t>(32, 393216 / std::size_t(c.K));
+    const std::size_t batch = run.batch ? run.batch : default_batch(c.K);
     const std::size_t len = lte::codeword_length(c.K);
     std::vector<std::uint8_t> sent(batch * c.K), decoded(batch * c.K);
     std::vector<float> llrs(batch * len);

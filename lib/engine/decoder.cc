@@ -9,11 +9,19 @@
 #include <gnuradio/gputurbo/engine/decoder.h>
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace gputurbo {
 namespace {
+
+std::string str(float x)
+{
+    std::ostringstream out;
+    out << x;
+    return out.str();
+}
 
 template <class Enum, std::size_t N>
 Enum parse(std::string_view what,
@@ -67,7 +75,7 @@ void check_iterations(int iterations)
 void check_threshold(float threshold)
 {
     if (!std::isfinite(threshold) || threshold < 0.0f)
-        throw std::invalid_argument("stop_threshold=" + std::to_string(threshold) +
+        throw std::invalid_argument("stop_threshold=" + str(threshold) +
                                     " is invalid: use a finite value >= 0");
 }
 
@@ -93,7 +101,7 @@ void decoder_config::validate() const
             "guard_window g=" + std::to_string(guard_window) + " is out of range for " +
             to_string(guarding) + ": use 1 ... K/P = " + std::to_string(K / subblocks));
     if (!std::isfinite(scaling) || scaling <= 0.0f || scaling > 1.0f)
-        throw std::invalid_argument("scaling=" + std::to_string(scaling) +
+        throw std::invalid_argument("scaling=" + str(scaling) +
                                     " is out of range: use 0 < scaling <= 1");
     check_threshold(stop_threshold);
     if (threads < 0)

@@ -72,8 +72,11 @@ struct ber_run {
     std::uint64_t min_frame_errors = 100; //!< stop once this many frames failed …
     std::uint64_t max_frames = 100000;    //!< … or this many were sent
     std::uint64_t seed = 1;
-    std::size_t batch = 0; //!< codewords per decode call; 0 picks one from K
+    std::size_t batch = 0; //!< codewords per decode call; 0: default_batch(K)
 };
+
+//! Codewords per decode call when ber_run::batch is 0: about 400k LLRs, 64 … 1024.
+std::size_t default_batch(int K);
 
 /*!
  * \brief Sends frames through the channel and the decoder until a stop condition holds.

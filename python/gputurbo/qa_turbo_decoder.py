@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+import math
+import os
+
+import numpy as np
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gputurbo
+import pmt
+
+# Encoder vectors made with srsRAN_4G's encoder (format: their README.md).
+VECTORS_DIR = os.environ.get(
+    "GPUTURBO_VECTORS_DIR",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                 "..", "..", "..", "shared", "vectors", "lte-turbo"))
+
+
+def codeword_length(K):
+    return 3 * K + 12
+
+
+def noise_sigma(K, ebn0_db):
+    """Noise std per real dimension for unit-energy BPSK at Eb/N0, rate K/(3K+12)."""
+    rate = K / codeword_length(K)
+    return math.sqrt(1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0)))
+
+
+def run_decoder(llrs, K, **kwargs):
+    """Runs LLRs through a turbo_decoder; returns (bits, decoder, tags)."""
+    tb = gr.top_block()
+    src = blocks.vector_source_f(np.asarray(llrs, dtype=np.float32).tolist(), False)
+    dec = gputurbo.turbo_decoder(K, **kwargs)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, dec, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8), dec, snk.tags()
+
+
+def loopback(bits, K, ebn0_db=None, seed=1, **kwargs):
+    """bits -> turbo_encoder -> BPSK (0 -> +1, 1 -> -1) [+ AWGN] -> LLR -> turbo_decoder.
+
+    Returns (decoded bits, decoder, tags, channel hard-decision errors).
+    """
+    n_llrs = len(bits) // K * codeword_length(K)
+    sigma = noise_sigma(K, ebn0_db) if ebn0_db is not None else 1.0
+    tb = gr.top_block()
+    src = blocks.vector_source_b(list(bits), False)
+    enc = gputurbo.turbo_encoder(K)
+    to_float = blocks.char_to_float(1, 1.0)
+    bpsk = blocks.multiply_const_ff(-2.0)
+    offset = blocks.add_const_ff(1.0)
+    noise = np.random.default_rng(seed).normal(0.0, sigma, n_llrs) \
+        if ebn0_db is not None else np.zeros(n_llrs)
+    noise_src = blocks.vector_source_f(noise.astype(np.float32).tolist(), False)
+    add = blocks.add_ff()
+    to_llr = blocks.multiply_const_ff(2.0 / sigma ** 2)
+    dec = gputurbo.turbo_decoder(K, **kwargs)
+    # Room for whole batches in front of the decoder (see turbo_decoder.h).
+    to_llr.set_min_output_buffer(2 * dec_batch(kwargs) * codeword_length(K))
+    channel = blocks.vector_sink_f()
+    snk = blocks.vector_sink_b()
+    tb.connect(src, enc, to_float, bpsk, offset, (add, 0))
+    tb.connect(noise_src, (add, 1))
+    tb.connect(add, to_llr, dec, snk)
+    tb.connect(to_llr, channel)
+    tb.run()
+    code = np.array(gputurbo_encode(bits, K))
+    channel_errors = int(np.sum((np.array(channel.data()) < 0) != (code == 1)))
+    return np.array(snk.data(), dtype=np.uint8), dec, snk.tags(), channel_errors
+
+
+def dec_batch(kwargs):
+    return kwargs.get("max_batch", 64)
+
+
+def gputurbo_encode(bits, K):
+    tb = gr.top_block()
+    src = blocks.vector_source_b(list(bits), False)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, gputurbo.turbo_encoder(K), snk)
+    tb.run()
+    return snk.data()
+
+
+def codeword_tags(tags):
+    """(offset, index, iterations, passed) of every "codeword" tag, in stream order."""
+    out = []
+    for t in sorted(tags, key=lambda t: t.offset):
+        if pmt.symbol_to_string(t.key) != "codeword":
+            continue
+        d = t.value
+        out.append((t.offset,
+                    pmt.to_uint64(pmt.dict_ref(d, pmt.intern("index"), pmt.PMT_NIL)),
+                    pmt.to_long(pmt.dict_ref(d, pmt.intern("iterations"), pmt.PMT_NIL)),
+                    pmt.to_bool(pmt.dict_ref(d, pmt.intern("passed"), pmt.PMT_NIL))))
+    return out
+
+
+class qa_turbo_decoder(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(2026)
+
+    def random_bits(self, K, count):
+        return self.rng.integers(0, 2, K * count, dtype=np.uint8)
+
+    def test_001_noiseless_loopback_many_batches(self):
+        # More codewords than max_batch: several work() calls, all decoded, in order.
+        for K, count, max_batch in ((40, 100, 16), (1008, 20, 4), (6144, 5, 2)):
+            bits = self.random_bits(K, count)
+            out, dec, tags, _ = loopback(bits, K, max_batch=max_batch)
+            self.assertEqual(dec.backend(), "cpu")
+            self.assertEqual(dec.codewords(), count)
+            self.assertEqual(dec.partial_items(), 0)
+            np.testing.assert_array_equal(out, bits, err_msg=f"K={K}")
+            self.assertEqual(len(codeword_tags(tags)), count)
+
+    def test_002_noisy_loopback(self):
+        # At 2.5 dB the channel flips about 14 % of the code bits (a lower bound keeps the
+        # test honest); six iterations correct all of them for these 60 codewords.
+        K, count = 1008, 60
+        bits = self.random_bits(K, count)
+        out, dec, tags, channel_errors = loopback(bits, K, ebn0_db=2.5, seed=5,
+                                                  max_batch=16)
+        self.assertGreater(channel_errors, 0.10 * count * codeword_length(K))
+        np.testing.assert_array_equal(out, bits)
+        self.assertEqual(len(codeword_tags(tags)), count)
+
+    def test_003_noisy_loopback_fails_at_low_snr(self):
+        # The same chain at -1 dB must show errors: the decoder does not see the bits.
+        K, count = 1008, 10
+        bits = self.random_bits(K, count)
+        out, _, _, _ = loopback(bits, K, ebn0_db=-1.0, seed=6)
+        self.assertEqual(len(out), len(bits))
+        self.assertGreater(np.sum(out != bits), 0.01 * len(bits))
+
+    def test_004_tags(self):
+        K, count = 256, 50
+        bits = self.random_bits(K, count)
+        _, _, tags, _ = loopback(bits, K, max_batch=8, iterations=4)
+        found = codeword_tags(tags)
+        self.assertEqual([t[0] for t in found], [i * K for i in range(count)])
+        self.assertEqual([t[1] for t in found], list(range(count)))
+        self.assertTrue(all(t[2] == 4 for t in found))
+        self.assertTrue(all(t[3] is True for t in found))
+        for t in tags:  # exactly the documented fields
+            if pmt.symbol_to_string(t.key) == "codeword":
+                value = pmt.to_python(t.value)
+                self.assertEqual(sorted(value), ["index", "iterations", "passed"])
+                self.assertTrue(pmt.is_uint64(
+                    pmt.dict_ref(t.value, pmt.intern("index"), pmt.PMT_NIL)))
+
+    def test_005_early_stop_status_in_tags(self):
+        # Clean LLRs reach a mean |L| of 40 in fewer than 8 iterations; an unreachable
+        # threshold runs all of them and reports the codeword as not passed.
+        K, count = 256, 10
+        bits = self.random_bits(K, count)
+        _, _, tags, _ = loopback(bits, K, iterations=8, early_stop="mean-llr")
+        found = codeword_tags(tags)
+        self.assertEqual(len(found), count)
+        self.assertTrue(all(1 <= t[2] < 8 and t[3] for t in found), found)
+
+        _, _, tags, _ = loopback(bits, K, iterations=8, early_stop="mean-llr",
+                                 stop_threshold=1e9)
+        found = codeword_tags(tags)
+        self.assertTrue(all(t[2] == 8 and not t[3] for t in found), found)
+
+    def test_006_partial_codeword(self):
+        # 7 codewords and 100 LLRs of an 8th: the 7 are decoded, the rest reported.
+        K, count, extra = 256, 7, 100
+        bits = self.random_bits(K, count + 1)
+        code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+        llrs = (1.0 - 2.0 * code) * 4.0
+        out, dec, tags = run_decoder(llrs[:count * codeword_length(K) + extra], K,
+                                     max_batch=3)
+        self.assertEqual(dec.partial_items(), extra)
+        self.assertEqual(dec.codewords(), count)
+        np.testing.assert_array_equal(out, bits[:count * K])
+        self.assertEqual(len(codeword_tags(tags)), count)
+
+        # Whole codewords only: nothing left over.
+        _, dec, _ = run_decoder(llrs[:count * codeword_length(K)], K)
+        self.assertEqual(dec.partial_items(), 0)
+
+    def test_007_bad_parameters(self):
+        cases = [
+            (dict(K=41), ValueError, "block size"),
+            (dict(K=0), ValueError, "block size"),
+            (dict(K=40, iterations=0), ValueError, "iterations"),
+            (dict(K=40, iterations=33), ValueError, "iterations"),
+            (dict(K=40, subblocks=3), ValueError, "subblocks"),
+            (dict(K=40, subblocks=2, guard="dstw", guard_window=21), ValueError,
+             "guard_window"),
+            (dict(K=40, algorithm="bcjr"), ValueError, "algorithm"),
+            (dict(K=40, guard="wide"), ValueError, "guard"),
+            (dict(K=40, early_stop="crc16"), ValueError, "stop"),
+            (dict(K=40, layout="rows"), ValueError, "layout"),
+            (dict(K=40, scaling=0.0), ValueError, "scaling"),
+            (dict(K=40, stop_threshold=-1.0), ValueError, "stop_threshold"),
+            (dict(K=40, max_batch=0), ValueError, "max_batch"),
+            (dict(K=40, threads=-1), ValueError, "threads"),
+            (dict(K=40, backend="fpga"), ValueError, "backend"),
+            (dict(K=40, backend="cuda"), RuntimeError, "cuda"),
+        ]
+        for kwargs, error, pattern in cases:
+            with self.subTest(**kwargs):
+                with self.assertRaisesRegex(error, pattern):
+                    gputurbo.turbo_decoder(**kwargs)
+        # A window as large as K/P is fine.
+        gputurbo.turbo_decoder(40, subblocks=2, guard="dstw", guard_window=20)
+
+    def test_008_nan_and_inf(self):
+        # NaN decodes like 0 (an erasure), +-Inf like +-1000 (the engine's clamp).
+        K, count = 256, 8
+        bits = self.random_bits(K, count)
+        code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+        sigma = noise_sigma(K, 4.0)
+        y = (1.0 - 2.0 * code) + self.rng.normal(0.0, sigma, len(code))
+        llrs = (2.0 * y / sigma ** 2).astype(np.float32)
+
+        erased = self.rng.random(len(llrs)) < 0.2
+        with_nan, with_zero = llrs.copy(), llrs.copy()
+        with_nan[erased], with_zero[erased] = np.nan, 0.0
+        out_nan, _, tags_nan = run_decoder(with_nan, K)
+        out_zero, _, tags_zero = run_decoder(with_zero, K)
+        np.testing.assert_array_equal(out_nan, out_zero)
+        self.assertEqual(codeword_tags(tags_nan), codeword_tags(tags_zero))
+        np.testing.assert_array_equal(out_zero, bits)  # the erasures were recoverable
+
+        # Infinities of both signs, some of them wrong, on a fifth of the values.
+        hit = self.rng.random(len(llrs)) < 0.2
+        sign = np.where(self.rng.random(len(llrs)) < 0.9, 1.0, -1.0) * \
+            np.where(code == 0, 1.0, -1.0)
+        with_inf, with_limit = llrs.copy(), llrs.copy()
+        with_inf[hit] = sign[hit] * np.inf
+        with_limit[hit] = sign[hit] * 1000.0
+        out_inf, _, tags_inf = run_decoder(with_inf, K, algorithm="log-map")
+        out_limit, _, tags_limit = run_decoder(with_limit, K, algorithm="log-map")
+        np.testing.assert_array_equal(out_inf, out_limit)
+        self.assertEqual(codeword_tags(tags_inf), codeword_tags(tags_limit))
+
+    def test_009_runtime_setters(self):
+        dec = gputurbo.turbo_decoder(40)
+        self.assertEqual(dec.iterations(), 6)
+        dec.set_iterations(3)
+        self.assertEqual(dec.iterations(), 3)
+        self.assertAlmostEqual(dec.stop_threshold(), 40.0)
+        dec.set_stop_threshold(12.5)
+        self.assertAlmostEqual(dec.stop_threshold(), 12.5)
+        for bad in (0, 33):
+            with self.assertRaisesRegex(ValueError, "iterations"):
+                dec.set_iterations(bad)
+        for bad in (-1.0, float("nan"), float("inf")):
+            with self.assertRaisesRegex(ValueError, "stop_threshold"):
+                dec.set_stop_threshold(bad)
+        self.assertEqual(dec.iterations(), 3)
+        self.assertAlmostEqual(dec.stop_threshold(), 12.5)
+
+        # The new values reach the decoding: tags report them.
+        K, count = 40, 5
+        bits = self.random_bits(K, count)
+        code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+        llrs = (1.0 - 2.0 * code) * 2.0
+        tb = gr.top_block()
+        src = blocks.vector_source_f(llrs.tolist(), False)
+        dec = gputurbo.turbo_decoder(K, early_stop="mean-llr", iterations=10)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, dec, snk)
+        dec.set_stop_threshold(1e9)  # unreachable: every codeword runs all iterations
+        dec.set_iterations(2)
+        tb.run()
+        found = codeword_tags(snk.tags())
+        self.assertEqual(len(found), count)
+        self.assertTrue(all(t[2] == 2 and not t[3] for t in found), found)
+        np.testing.assert_array_equal(np.array(snk.data()), bits)
+
+    def test_010_options_decode(self):
+        # Every algorithm, sub-blocks with each guard, the streams layout and the
+        # inverted sign convention decode clean codewords.
+        K, count = 512, 6
+        bits = self.random_bits(K, count)
+        code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+        llrs = (1.0 - 2.0 * code) * 3.0
+        for kwargs in (dict(algorithm="log-map"), dict(algorithm="max-log"),
+                       dict(subblocks=4, guard="none"), dict(subblocks=4, guard="pivi"),
+                       dict(subblocks=8, guard="dstw", guard_window=16),
+                       dict(early_stop="hard"), dict(threads=1)):
+            with self.subTest(**kwargs):
+                out, _, _ = run_decoder(llrs, K, **kwargs)
+                np.testing.assert_array_equal(out, bits)
+        out, _, _ = run_decoder(-llrs, K, invert_llr=True)
+        np.testing.assert_array_equal(out, bits)
+        out, _, _ = run_decoder(-llrs, K)  # the wrong sign convention fails
+        self.assertGreater(np.sum(out != bits), len(bits) // 4)
+
+        tb = gr.top_block()
+        src = blocks.vector_source_b(bits.tolist(), False)
+        enc = gputurbo.turbo_encoder(K, "streams")
+        to_float = blocks.char_to_float(1, 1.0)
+        to_llr = blocks.multiply_const_ff(-6.0)
+        offset = blocks.add_const_ff(3.0)
+        dec = gputurbo.turbo_decoder(K, layout="streams")
+        snk = blocks.vector_sink_b()
+        tb.connect(src, enc, to_float, to_llr, offset, dec, snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()), bits)
+
+    def test_011_srsran_vectors(self):
+        # Codewords of an encoder nobody on this project wrote decode to their blocks.
+        if "GPUTURBO_VECTORS_DIR" not in os.environ and not os.path.isdir(VECTORS_DIR):
+            self.skipTest(f"no test vectors at {VECTORS_DIR}")
+        for K in (40, 6144):
+            info, enc = [], []
+            with open(os.path.join(VECTORS_DIR, f"K{K:04d}.txt")) as f:
+                for line in f:
+                    if line.startswith(("info ", "enc ")):
+                        tag, _, text = line.split()
+                        (info if tag == "info" else enc).append(
+                            np.array([int(b) for b in text], dtype=np.uint8))
+            llrs = (1.0 - 2.0 * np.concatenate(enc)) * 5.0
+            out, _, _ = run_decoder(llrs, K)
+            np.testing.assert_array_equal(out, np.concatenate(info), err_msg=f"K={K}")
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_turbo_decoder)
