@@ -7,6 +7,7 @@
 #include <gnuradio/gputurbo/engine/lte.h>
 
 #include <algorithm>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -118,6 +119,15 @@ std::vector<std::uint32_t> deinterleaver(int K)
     return inverse;
 }
 
+const std::vector<std::uint32_t>& cached_interleaver(int K)
+{
+    static std::array<std::once_flag, num_block_sizes> made;
+    static std::array<std::vector<std::uint32_t>, num_block_sizes> tables;
+    const std::size_t row = &qpp(K) - table.data();
+    std::call_once(made[row], [&] { tables[row] = interleaver(K); });
+    return tables[row];
+}
+
 namespace {
 
 // Runs one constituent encoder over K input bits, then terminates it (§5.1.3.2.2).
@@ -151,7 +161,7 @@ void encode(int K,
             std::uint8_t* codewords,
             layout out_layout)
 {
-    const auto pi = interleaver(K);
+    const std::vector<std::uint32_t>& pi = cached_interleaver(K);
     std::vector<std::uint8_t> x(K + 3), z(K + 3), x2(K + 3), z2(K + 3);
     for (std::size_t n = 0; n < n_codewords; ++n) {
         const std::uint8_t* c = bits + n * K;

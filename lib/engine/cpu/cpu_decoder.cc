@@ -66,7 +66,7 @@ const group_kernel& best_kernel()
 cpu_decoder::cpu_decoder(const decoder_config& config, const group_kernel& kernel, int threads)
     : decoder(config),
       d_kernel(kernel),
-      d_pi(lte::interleaver(config.K)),
+      d_pi(lte::cached_interleaver(config.K)),
       d_threads(threads > 0 ? threads
                             : std::max(1, int(std::thread::hardware_concurrency()))),
       d_workspace_bytes((kernel.workspace_bytes(config) + 63) / 64 * 64)

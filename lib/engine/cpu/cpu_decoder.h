@@ -46,7 +46,7 @@ private:
     using buffer = std::unique_ptr<void, free_delete>;
 
     const group_kernel& d_kernel;
-    const std::vector<std::uint32_t> d_pi;
+    const std::vector<std::uint32_t>& d_pi;
     const int d_threads;
     const std::size_t d_workspace_bytes;
     std::vector<buffer> d_workspaces; // one per thread, made on first use

@@ -70,6 +70,9 @@ constexpr std::size_t codeword_index(layout l, int K, int stream, int k)
 //! pi(i) for i = 0 … K-1: the second encoder reads c'_i = c_{pi(i)}. Throws on invalid K.
 std::vector<std::uint32_t> interleaver(int K);
 
+//! interleaver(K), computed once per K for the life of the process (thread-safe).
+const std::vector<std::uint32_t>& cached_interleaver(int K);
+
 //! Inverse of interleaver(K): deinterleaver(K)[pi(i)] = i.
 std::vector<std::uint32_t> deinterleaver(int K);
 
