@@ -56,14 +56,13 @@ protected:
                     (unsigned long long)p.frames);
         return p;
     }
-
 };
 
-#define SKIP_IF_MISSING()                                                               \
-    do {                                                                                \
-        const auto have = available_backends();                                         \
-        if (std::find(have.begin(), have.end(), GetParam()) == have.end())              \
-            GTEST_SKIP() << "backend '" << GetParam() << "' is not available here";     \
+#define SKIP_IF_MISSING()                                                                \
+    do {                                                                                 \
+        const auto have = available_backends();                                          \
+        if (std::find(have.begin(), have.end(), GetParam()) == have.end())               \
+            GTEST_SKIP() << "backend '" << GetParam() << "' is not available here";      \
     } while (0)
 
 decoder_config with(algorithm a, int P = 1, guard g = guard::none, int window = 8)
@@ -76,11 +75,11 @@ decoder_config with(algorithm a, int P = 1, guard g = guard::none, int window = 
     return c;
 }
 
-#define EXPECT_BER_IN(point, low, high)                                                 \
-    do {                                                                                \
-        const double ber_ = (point).ber();                                              \
-        EXPECT_GE(ber_, (low));                                                         \
-        EXPECT_LE(ber_, (high));                                                        \
+#define EXPECT_BER_IN(point, low, high)                                                  \
+    do {                                                                                 \
+        const double ber_ = (point).ber();                                               \
+        EXPECT_GE(ber_, (low));                                                          \
+        EXPECT_LE(ber_, (high));                                                         \
     } while (0)
 
 } // namespace
@@ -103,11 +102,13 @@ TEST_P(Ber, BandEveryGuardAtP96)
 {
     SKIP_IF_MISSING();
     const auto smlog = algorithm::scaled_max_log;
-    // Long runs at 0.6 dB: none 3.0e-2, pivi 1.05e-3, dstw (g=8) 1.1e-3, pividstw (g=8) 2.8e-4.
+    // Long runs at 0.6 dB: none 3.0e-2, pivi 1.05e-3, dstw (g=8) 1.1e-3, pividstw
+    // (g=8) 2.8e-4.
     EXPECT_BER_IN(run(with(smlog, 96, guard::none), 0.6, 1000, 64), 1.0e-2, 9.0e-2);
     EXPECT_BER_IN(run(with(smlog, 96, guard::pivi), 0.6, 1000, 192), 3.5e-4, 3.2e-3);
     EXPECT_BER_IN(run(with(smlog, 96, guard::dstw, 8), 0.6, 1000, 192), 3.7e-4, 3.3e-3);
-    EXPECT_BER_IN(run(with(smlog, 96, guard::pividstw, 8), 0.6, 1000, 384), 9.0e-5, 8.5e-4);
+    EXPECT_BER_IN(
+        run(with(smlog, 96, guard::pividstw, 8), 0.6, 1000, 384), 9.0e-5, 8.5e-4);
 }
 
 TEST_P(Ber, LogMapBeatsMaxLogAtTheSameEbN0)
@@ -128,14 +129,16 @@ TEST_P(Ber, LogMapBeatsMaxLogAtTheSameEbN0)
 TEST_P(Ber, SlowReferenceCurveScaledMaxLog)
 {
     SKIP_IF_MISSING();
-    const struct {
+    const struct
+    {
         double ebn0, ber;
         std::uint64_t min_fe, max_frames;
     } reference[] = { { 0.6, 1.0e-4, 200, 20000 },
                       { 0.7, 5.0e-6, 100, 100000 },
                       { 0.8, 1.9e-7, 40, 400000 } };
     for (const auto& r : reference) {
-        const ber_point p = run(with(algorithm::scaled_max_log), r.ebn0, r.min_fe, r.max_frames);
+        const ber_point p =
+            run(with(algorithm::scaled_max_log), r.ebn0, r.min_fe, r.max_frames);
         EXPECT_GE(p.frame_errors, r.min_fe) << "too few frames to judge at " << r.ebn0;
         EXPECT_BER_IN(p, r.ber / 2.5, r.ber * 2.5);
     }
@@ -162,8 +165,10 @@ TEST_P(Ber, SlowP96PividstwWithinFiveHundredthsOfADecibel)
         const ber_point p96 = run(with(smlog, 96, guard::pividstw, 8), x, 200, 40000);
         const ber_point below = run(with(smlog), x - 0.05, 200, 40000);
         const ber_point same = run(with(smlog), x, 200, 40000);
-        EXPECT_LE(p96.ber(), below.ber()) << "P=96 pividstw is more than 0.05 dB off at " << x;
-        EXPECT_LE(p96.fer(), below.fer()) << "P=96 pividstw is more than 0.05 dB off at " << x;
+        EXPECT_LE(p96.ber(), below.ber())
+            << "P=96 pividstw is more than 0.05 dB off at " << x;
+        EXPECT_LE(p96.fer(), below.fer())
+            << "P=96 pividstw is more than 0.05 dB off at " << x;
         EXPECT_GE(p96.ber(), same.ber()) << "P=96 cannot beat P=1";
     }
     const ber_point none = run(with(smlog, 96, guard::none), 0.6, 100, 2000);

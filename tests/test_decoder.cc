@@ -28,7 +28,8 @@ std::string backend_name(const ::testing::TestParamInfo<std::string>& info)
     return info.param;
 }
 
-std::vector<float> noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, float magnitude)
+std::vector<float>
+noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, float magnitude)
 {
     const std::size_t n = bits.size() / K;
     std::vector<std::uint8_t> cw(n * lte::codeword_length(K));
@@ -44,7 +45,8 @@ std::vector<float> noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, 
 TEST_P(Backend, NoiselessRoundTripEveryBlockSizeEveryAlgorithm)
 {
     std::mt19937 rng(11);
-    for (auto algo : { algorithm::log_map, algorithm::max_log, algorithm::scaled_max_log }) {
+    for (auto algo :
+         { algorithm::log_map, algorithm::max_log, algorithm::scaled_max_log }) {
         for (const auto& row : lte::qpp_table()) {
             decoder_config c;
             c.K = row.K;
@@ -81,8 +83,11 @@ TEST_P(Backend, DecodesNoisyFramesAndReportsIterations)
 TEST_P(Backend, EarlyStopRulesStopConvergedCodewordsOnly)
 {
     const int K = 512;
-    for (auto rule : { stop_rule::crc24a, stop_rule::crc24b, stop_rule::mean_llr,
-                       stop_rule::min_llr, stop_rule::hard }) {
+    for (auto rule : { stop_rule::crc24a,
+                       stop_rule::crc24b,
+                       stop_rule::mean_llr,
+                       stop_rule::min_llr,
+                       stop_rule::hard }) {
         decoder_config c;
         c.K = K;
         c.iterations = 16;
@@ -118,7 +123,8 @@ TEST_P(Backend, EarlyStopRulesStopConvergedCodewordsOnly)
             if (i % 2 == 0) {
                 EXPECT_TRUE(status[i].passed) << to_string(rule) << " codeword " << i;
                 EXPECT_LT(status[i].iterations, 6) << to_string(rule);
-                EXPECT_TRUE(std::equal(out.begin() + i * K, out.begin() + (i + 1) * K,
+                EXPECT_TRUE(std::equal(out.begin() + i * K,
+                                       out.begin() + (i + 1) * K,
                                        good.bits.begin() + i * K));
             } else if (rule != stop_rule::hard) { // hard decisions may freeze on noise
                 EXPECT_FALSE(status[i].passed) << to_string(rule) << " codeword " << i;
@@ -272,18 +278,23 @@ TEST(Config, BadParametersHaveClearErrors)
         return std::string("(accepted)");
     };
     EXPECT_NE(message([](auto& c) { c.K = 6000; }).find("K=6000"), std::string::npos);
-    EXPECT_NE(message([](auto& c) { c.iterations = 0; }).find("iterations=0"), std::string::npos);
-    EXPECT_NE(message([](auto& c) { c.iterations = 33; }).find("1 ... 32"), std::string::npos);
-    EXPECT_NE(message([](auto& c) { c.subblocks = 7; }).find("divide K=6144"), std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.iterations = 0; }).find("iterations=0"),
+              std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.iterations = 33; }).find("1 ... 32"),
+              std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.subblocks = 7; }).find("divide K=6144"),
+              std::string::npos);
     EXPECT_NE(message([](auto& c) {
                   c.subblocks = 96;
                   c.guard_window = 65;
               }).find("guard_window g=65"),
               std::string::npos);
-    EXPECT_NE(message([](auto& c) { c.scaling = 0.0f; }).find("scaling"), std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.scaling = 0.0f; }).find("scaling"),
+              std::string::npos);
     EXPECT_NE(message([](auto& c) { c.stop_threshold = -2.0f; }).find("stop_threshold"),
               std::string::npos);
-    EXPECT_NE(message([](auto& c) { c.threads = -1; }).find("threads"), std::string::npos);
+    EXPECT_NE(message([](auto& c) { c.threads = -1; }).find("threads"),
+              std::string::npos);
     EXPECT_THROW(make_decoder(decoder_config{}, "gpu"), std::invalid_argument);
     EXPECT_THROW(make_decoder(decoder_config{}, "cuda"), std::runtime_error);
     EXPECT_THROW(parse_algorithm("map"), std::invalid_argument);
@@ -299,7 +310,8 @@ class Kernel : public ::testing::TestWithParam<std::string>
 
 TEST_P(Kernel, EqualsReferenceOnRandomNoisyInput)
 {
-    struct setting {
+    struct setting
+    {
         algorithm algo;
         int P;
         guard g;

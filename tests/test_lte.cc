@@ -44,7 +44,10 @@ TEST(LteTable, Has188IncreasingRows)
     EXPECT_EQ(t.front().K, 40);
     EXPECT_EQ(t.back().K, 6144);
     for (std::size_t i = 1; i < t.size(); ++i) {
-        const int step = t[i - 1].K < 512 ? 8 : t[i - 1].K < 1024 ? 16 : t[i - 1].K < 2048 ? 32 : 64;
+        const int step = t[i - 1].K < 512    ? 8
+                         : t[i - 1].K < 1024 ? 16
+                         : t[i - 1].K < 2048 ? 32
+                                             : 64;
         EXPECT_EQ(t[i].K - t[i - 1].K, step) << "after K=" << t[i - 1].K;
     }
 }
@@ -84,7 +87,8 @@ TEST(LteInterleaver, AllAreInversePermutations)
     }
 }
 
-// ../shared/vectors/lte-turbo: records "<tag> <block> <bits>" from an independent encoder.
+// ../shared/vectors/lte-turbo: records "<tag> <block> <bits>" from an independent
+// encoder.
 TEST(LteEncoder, MatchesIndependentVectors)
 {
     std::ifstream index(vectors_dir() + "/index.txt");
@@ -140,7 +144,8 @@ TEST(LteEncoder, BatchEqualsOneByOne)
     std::vector<std::uint8_t> bits(5 * K);
     for (auto& b : bits)
         b = rng() & 1;
-    std::vector<std::uint8_t> batch(5 * lte::codeword_length(K)), one(lte::codeword_length(K));
+    std::vector<std::uint8_t> batch(5 * lte::codeword_length(K)),
+        one(lte::codeword_length(K));
     lte::encode(K, bits.data(), 5, batch.data());
     for (int n = 0; n < 5; ++n) {
         lte::encode(K, bits.data() + n * K, 1, one.data());

@@ -23,7 +23,8 @@ namespace gputurbo::test {
 inline const std::vector<std::string> all_backends = { "cpu", "reference", "cuda" };
 
 //! A decoder, or a skip with the reason when the backend is missing here.
-inline std::unique_ptr<decoder> make_or_skip(const decoder_config& c, const std::string& backend)
+inline std::unique_ptr<decoder> make_or_skip(const decoder_config& c,
+                                             const std::string& backend)
 {
     const auto have = available_backends();
     if (std::find(have.begin(), have.end(), backend) == have.end())
@@ -31,17 +32,21 @@ inline std::unique_ptr<decoder> make_or_skip(const decoder_config& c, const std:
     return make_decoder(c, backend);
 }
 
-#define GPUTURBO_MAKE_OR_SKIP(var, config, backend)                                     \
-    auto var = ::gputurbo::test::make_or_skip(config, backend);                         \
-    if (!var)                                                                           \
-        GTEST_SKIP() << "backend '" << (backend) << "' is not available on this machine"
+#define GPUTURBO_MAKE_OR_SKIP(var, config, backend)                                      \
+    auto var = ::gputurbo::test::make_or_skip(config, backend);                          \
+    if (!var)                                                                            \
+    GTEST_SKIP() << "backend '" << (backend) << "' is not available on this machine"
 
-struct noisy_batch {
+struct noisy_batch
+{
     std::vector<std::uint8_t> bits;
     std::vector<float> llrs;
 };
 
-inline noisy_batch make_batch(int K, double ebn0_db, std::size_t n, std::uint64_t seed,
+inline noisy_batch make_batch(int K,
+                              double ebn0_db,
+                              std::size_t n,
+                              std::uint64_t seed,
                               layout l = layout::interleaved,
                               std::optional<lte::crc24> crc = std::nullopt)
 {

@@ -49,7 +49,10 @@ public:
     double uniform() { return double((next() >> 11) + 1) * 0x1.0p-53; }
 
 private:
-    static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+    static std::uint64_t rotl(std::uint64_t x, int k)
+    {
+        return (x << k) | (x >> (64 - k));
+    }
     std::uint64_t d_s[4];
 };
 
@@ -116,11 +119,8 @@ void make_noisy_frames(const channel_setup& setup,
     auto work = [&](int worker) {
         std::vector<std::uint8_t> codeword(len);
         for (std::size_t i = worker; i < n; i += workers)
-            make_frame(setup,
-                       first_frame + i,
-                       bits + i * setup.K,
-                       llrs + i * len,
-                       codeword);
+            make_frame(
+                setup, first_frame + i, bits + i * setup.K, llrs + i * len, codeword);
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < workers; ++t)
@@ -155,12 +155,14 @@ ber_point measure_ber(decoder& dec,
     ber_point point;
     point.ebn0_db = run.ebn0_db;
     while (point.frames < run.max_frames && point.frame_errors < run.min_frame_errors) {
-        const std::size_t n = std::min<std::uint64_t>(batch, run.max_frames - point.frames);
+        const std::size_t n =
+            std::min<std::uint64_t>(batch, run.max_frames - point.frames);
         make_noisy_frames(setup, point.frames, n, sent.data(), llrs.data(), c.threads);
         const auto start = std::chrono::steady_clock::now();
         dec.decode(llrs.data(), n, decoded.data(), status.data());
         point.decode_seconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count();
         for (std::size_t f = 0; f < n; ++f) {
             std::uint64_t errors = 0;
             for (int k = 0; k < c.K; ++k)

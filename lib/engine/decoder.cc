@@ -34,8 +34,8 @@ Enum parse(std::string_view what,
             return value;
         options += (options.empty() ? "" : ", ") + std::string(text);
     }
-    throw std::invalid_argument("unknown " + std::string(what) + " '" + std::string(name) +
-                                "': use one of " + options);
+    throw std::invalid_argument("unknown " + std::string(what) + " '" +
+                                std::string(name) + "': use one of " + options);
 }
 
 template <class Enum, std::size_t N>
@@ -59,9 +59,9 @@ const std::pair<const char*, guard> guard_names[] = {
     { "pividstw", guard::pividstw },
 };
 const std::pair<const char*, stop_rule> stop_names[] = {
-    { "off", stop_rule::off },           { "crc24a", stop_rule::crc24a },
-    { "crc24b", stop_rule::crc24b },     { "mean-llr", stop_rule::mean_llr },
-    { "min-llr", stop_rule::min_llr },   { "hard", stop_rule::hard },
+    { "off", stop_rule::off },         { "crc24a", stop_rule::crc24a },
+    { "crc24b", stop_rule::crc24b },   { "mean-llr", stop_rule::mean_llr },
+    { "min-llr", stop_rule::min_llr }, { "hard", stop_rule::hard },
 };
 
 void check_iterations(int iterations)
@@ -81,9 +81,15 @@ void check_threshold(float threshold)
 
 } // namespace
 
-algorithm parse_algorithm(std::string_view n) { return parse("algorithm", n, algorithm_names); }
+algorithm parse_algorithm(std::string_view n)
+{
+    return parse("algorithm", n, algorithm_names);
+}
 guard parse_guard(std::string_view n) { return parse("guard", n, guard_names); }
-stop_rule parse_stop_rule(std::string_view n) { return parse("early stop rule", n, stop_names); }
+stop_rule parse_stop_rule(std::string_view n)
+{
+    return parse("early stop rule", n, stop_names);
+}
 const char* to_string(algorithm a) { return name_of(a, algorithm_names); }
 const char* to_string(guard g) { return name_of(g, guard_names); }
 const char* to_string(stop_rule r) { return name_of(r, stop_names); }
@@ -97,9 +103,9 @@ void decoder_config::validate() const
                                     " must be >= 1 and divide K=" + std::to_string(K));
     const bool windowed = guarding == guard::dstw || guarding == guard::pividstw;
     if (subblocks > 1 && windowed && (guard_window < 1 || guard_window > K / subblocks))
-        throw std::invalid_argument(
-            "guard_window g=" + std::to_string(guard_window) + " is out of range for " +
-            to_string(guarding) + ": use 1 ... K/P = " + std::to_string(K / subblocks));
+        throw std::invalid_argument("guard_window g=" + std::to_string(guard_window) +
+                                    " is out of range for " + to_string(guarding) +
+                                    ": use 1 ... K/P = " + std::to_string(K / subblocks));
     if (!std::isfinite(scaling) || scaling <= 0.0f || scaling > 1.0f)
         throw std::invalid_argument("scaling=" + str(scaling) +
                                     " is out of range: use 0 < scaling <= 1");
@@ -129,9 +135,9 @@ void decoder::decode(const std::vector<float>& llrs,
 {
     const std::size_t n = lte::codeword_length(d_config.K);
     if (llrs.size() % n != 0)
-        throw std::invalid_argument("decode: " + std::to_string(llrs.size()) +
-                                    " LLRs is not a whole number of codewords of 3K+12 = " +
-                                    std::to_string(n));
+        throw std::invalid_argument(
+            "decode: " + std::to_string(llrs.size()) +
+            " LLRs is not a whole number of codewords of 3K+12 = " + std::to_string(n));
     const std::size_t count = llrs.size() / n;
     bits.resize(count * d_config.K);
     if (status)
@@ -141,16 +147,19 @@ void decoder::decode(const std::vector<float>& llrs,
 
 std::vector<std::string> available_backends() { return { "cpu", "reference" }; }
 
-std::unique_ptr<decoder> make_decoder(const decoder_config& config, std::string_view backend)
+std::unique_ptr<decoder> make_decoder(const decoder_config& config,
+                                      std::string_view backend)
 {
     config.validate();
     if (backend == "auto" || backend == "cpu")
-        return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel(), config.threads);
+        return std::make_unique<cpu::cpu_decoder>(
+            config, cpu::best_kernel(), config.threads);
     if (backend == "reference")
         return std::make_unique<cpu::cpu_decoder>(config, cpu::kernel_scalar, 1);
     if (backend == "cuda")
-        throw std::runtime_error("backend 'cuda' is not available: this build of "
-                                 "gr-gputurbo has no CUDA engine yet; use 'auto' or 'cpu'");
+        throw std::runtime_error(
+            "backend 'cuda' is not available: this build of "
+            "gr-gputurbo has no CUDA engine yet; use 'auto' or 'cpu'");
     throw std::invalid_argument("unknown backend '" + std::string(backend) +
                                 "': use auto, cpu, cuda or reference");
 }

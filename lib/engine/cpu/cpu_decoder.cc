@@ -32,11 +32,12 @@ bool supported(const group_kernel& k)
 
 std::vector<const group_kernel*> all_kernels()
 {
-    return {
+    return
+    {
 #if defined(__x86_64__) || defined(__i386__)
         &kernel_avx512, &kernel_avx2,
 #endif
-        &kernel_generic, &kernel_scalar
+            &kernel_generic, &kernel_scalar
     };
 }
 
@@ -48,7 +49,8 @@ const group_kernel& best_kernel()
         for (const group_kernel* k : all_kernels())
             if (std::string(wanted) == k->isa) {
                 if (!supported(*k))
-                    throw std::runtime_error(std::string("GPUTURBO_CPU_KERNEL=") + wanted +
+                    throw std::runtime_error(std::string("GPUTURBO_CPU_KERNEL=") +
+                                             wanted +
                                              ": this CPU lacks that instruction set");
                 return *k;
             }
@@ -63,7 +65,9 @@ const group_kernel& best_kernel()
     return kernel_generic;
 }
 
-cpu_decoder::cpu_decoder(const decoder_config& config, const group_kernel& kernel, int threads)
+cpu_decoder::cpu_decoder(const decoder_config& config,
+                         const group_kernel& kernel,
+                         int threads)
     : decoder(config),
       d_kernel(kernel),
       d_pi(lte::cached_interleaver(config.K)),

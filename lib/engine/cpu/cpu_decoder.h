@@ -40,7 +40,8 @@ public:
     std::string device() const override;
 
 private:
-    struct free_delete {
+    struct free_delete
+    {
         void operator()(void* p) const { std::free(p); }
     };
     using buffer = std::unique_ptr<void, free_delete>;

@@ -18,14 +18,16 @@
 
 namespace gputurbo::cpu {
 
-struct group_job {
+struct group_job
+{
     const float* llrs;       //!< first codeword of the group, (3K+12) floats each
     int count;               //!< codewords in the group, 1 … lanes
     std::uint8_t* bits;      //!< count * K hard bits out
     codeword_status* status; //!< count results out, or nullptr
 };
 
-struct group_kernel {
+struct group_kernel
+{
     const char* isa; //!< "generic", "avx2", "avx512"
     int lanes;       //!< codewords per group
     //! Scratch bytes one group needs (64-byte aligned by the caller).

@@ -30,11 +30,13 @@ constexpr int W = GPUTURBO_LANES;
 constexpr int S = lte::rsc::num_states;
 
 template <int N>
-struct vec_of {
+struct vec_of
+{
     typedef float type __attribute__((vector_size(4 * N)));
 };
 template <>
-struct vec_of<1> {
+struct vec_of<1>
+{
     typedef float type;
 };
 using vf = typename vec_of<W>::type;
@@ -109,7 +111,8 @@ inline vf max_star(vf a, vf b)
 
 // Trellis tables derived from lte::rsc. A branch metric is picked from
 // g[2u + z] = { A+B, A-B, -A+B, -A-B } where A = (systematic + a-priori)/2, B = parity/2.
-struct trellis_tables {
+struct trellis_tables
+{
     int pred[S][2];        // predecessors of state s'
     int pred_branch[S][2]; // their branch index 2u+z
     int next[S][2];        // next state from s with input u
@@ -141,7 +144,8 @@ constexpr trellis_tables tt = make_tables();
 
 constexpr float impossible = -1e30f; // metric of a state that cannot occur
 
-struct branch_metrics {
+struct branch_metrics
+{
     vf g[4];
     vf half_parity;
 };
@@ -218,31 +222,33 @@ inline void copy_metrics(vf* dst, const vf* src)
 
 // Edge metrics kept from one iteration to the next (pivi, pividstw): for each sub-block
 // the alpha that starts it (or its training window) and the beta that ends it.
-struct edge_store {
+struct edge_store
+{
     vf* alpha; // [P][S]
     vf* beta;  // [P][S]
 };
 
 // One constituent decoder (a half-iteration) over the K stages of its trellis.
-// The a-priori input of stage k is apriori[la_index[k]] and its scaled extrinsic output
-// goes to out[out_index[k]] (identity when the index is null). When app is given,
-// app[out_index[k]] receives the a-posteriori LLR.
-struct half_iteration {
+// Stage k reads its a-priori input from apriori[index[k]] and writes its scaled extrinsic
+// output to out[index[k]] (index null: k itself). When app is given, app[index[k]]
+// receives the a-posteriori LLR.
+struct half_iteration
+{
     int K, P, g;
     guard guarding;
     const vf* sys; // [K+3], the last 3 are the tail
     const vf* par; // [K+3]
     const vf* apriori;
-    const std::uint32_t* la_index;
+    const std::uint32_t* index;
     vf* out;
-    const std::uint32_t* out_index;
     vf* app;
     float scale;
     vf* alpha;       // [(K/P + 1) S] scratch
     edge_store prev; // read: metrics of the previous iteration
     edge_store next; // written: metrics for the next iteration
 
-    vf la(int k) const { return la_index ? apriori[la_index[k]] : apriori[k]; }
+    int at(int k) const { return index ? int(index[k]) : k; }
+    vf la(int k) const { return apriori[at(k)]; }
     branch_metrics bm(int k) const { return metrics(sys[k], la(k), par[k]); }
 
     template <bool Exact>
@@ -280,7 +286,8 @@ struct half_iteration {
                 copy_metrics(alpha, a);
             }
             for (int k = k0; k < k1; ++k)
-                forward_step<Exact>(alpha + (k - k0) * S, alpha + (k - k0 + 1) * S, bm(k));
+                forward_step<Exact>(
+                    alpha + (k - k0) * S, alpha + (k - k0 + 1) * S, bm(k));
             if (stores && p + 1 < P)
                 copy_metrics(next.alpha + (p + 1) * S, alpha + (w - edge_offset) * S);
 
@@ -295,13 +302,14 @@ struct half_iteration {
             if (p < P - 1 && trains)
                 for (int k = k1 + g - 1; k >= k1; --k)
                     backward_step<Exact>(beta, bm(k));
-            const int save_at = k0 + edge_offset; // stage whose beta the sub-block p-1 uses
+            const int save_at =
+                k0 + edge_offset; // stage whose beta the sub-block p-1 uses
             if (stores && p > 0 && save_at == k1)
                 copy_metrics(next.beta + (p - 1) * S, beta);
             for (int k = k1 - 1; k >= k0; --k) {
                 const branch_metrics m = bm(k);
                 const vf e = extrinsic<Exact>(alpha + (k - k0) * S, beta, m);
-                const int o = out_index ? int(out_index[k]) : k;
+                const int o = at(k);
                 out[o] = e * scale;
                 if (app)
                     app[o] = sys[k] + la(k) + e;
@@ -314,9 +322,11 @@ struct half_iteration {
 };
 
 // Scratch layout of one group, in units of vf.
-struct layout_plan {
+struct layout_plan
+{
     std::size_t sys[2], par[2], ext1, apriori1, app, alpha, edges, total_vf;
-    std::size_t hard_bytes; // after the vf part: [W][K] previous hard decisions + [K] scratch
+    std::size_t
+        hard_bytes; // after the vf part: [W][K] previous hard decisions + [K] scratch
 
     explicit layout_plan(const decoder_config& c)
     {
@@ -466,13 +476,32 @@ void decode_group(const decoder_config& c,
         return edge_store{ base, base + PS };
     };
     const float scale = c.algo == algorithm::scaled_max_log ? c.scaling : 1.0f;
-    half_iteration h[2];
-    h[0] = { c.K,    c.subblocks, c.guard_window, c.guarding, sys0,        par0,
-             apriori1, nullptr,   ext1,           nullptr,    nullptr,     scale,
-             ws + plan.alpha, {},  {} };
-    h[1] = { c.K,  c.subblocks, c.guard_window, c.guarding, sys1,        par1,
-             ext1, pi,          apriori1,       pi,         app,         scale,
-             ws + plan.alpha, {},  {} };
+    // Decoder 1 works in natural order. Decoder 2 works in interleaved order: it reads
+    // decoder 1's extrinsic through pi and writes its own, and the a-posteriori LLRs,
+    // back through pi into natural order.
+    auto half = [&](const vf* sys,
+                    const vf* par,
+                    const vf* apriori,
+                    vf* out,
+                    const std::uint32_t* index,
+                    vf* app_out) {
+        half_iteration h;
+        h.K = c.K;
+        h.P = c.subblocks;
+        h.g = c.guard_window;
+        h.guarding = c.guarding;
+        h.sys = sys;
+        h.par = par;
+        h.apriori = apriori;
+        h.index = index;
+        h.out = out;
+        h.app = app_out;
+        h.scale = scale;
+        h.alpha = ws + plan.alpha;
+        return h;
+    };
+    half_iteration h[2] = { half(sys0, par0, apriori1, ext1, nullptr, nullptr),
+                            half(sys1, par1, ext1, apriori1, pi, app) };
 
     bool done[W];
     int remaining = job.count;
@@ -509,9 +538,8 @@ void decode_group(const decoder_config& c,
 
 } // namespace
 
-extern const group_kernel GPUTURBO_KERNEL_NAME = { GPUTURBO_KERNEL_ISA,
-                                                   W,
-                                                   &workspace_bytes,
-                                                   &decode_group };
+extern const group_kernel GPUTURBO_KERNEL_NAME = {
+    GPUTURBO_KERNEL_ISA, W, &workspace_bytes, &decode_group
+};
 
 } // namespace gputurbo::cpu

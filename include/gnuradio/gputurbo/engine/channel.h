@@ -31,7 +31,8 @@ double code_rate(int K);
 //! Noise standard deviation per real dimension for unit-energy BPSK at Eb/N0 (dB).
 double noise_sigma(int K, double ebn0_db);
 
-struct channel_setup {
+struct channel_setup
+{
     int K = 6144;
     double ebn0_db = 1.0;
     std::uint64_t seed = 1;
@@ -53,21 +54,23 @@ void make_noisy_frames(const channel_setup& setup,
                        int threads = 0);
 
 //! Counts at one Eb/N0.
-struct ber_point {
+struct ber_point
+{
     double ebn0_db = 0.0;
     std::uint64_t bit_errors = 0;
     std::uint64_t bits = 0;
     std::uint64_t frame_errors = 0;
     std::uint64_t frames = 0;
-    std::uint64_t iterations = 0;  //!< summed over frames
-    double decode_seconds = 0.0;   //!< time spent in decoder::decode
+    std::uint64_t iterations = 0; //!< summed over frames
+    double decode_seconds = 0.0;  //!< time spent in decoder::decode
 
     double ber() const { return bits ? double(bit_errors) / bits : 0.0; }
     double fer() const { return frames ? double(frame_errors) / frames : 0.0; }
     double avg_iterations() const { return frames ? double(iterations) / frames : 0.0; }
 };
 
-struct ber_run {
+struct ber_run
+{
     double ebn0_db = 1.0;
     std::uint64_t min_frame_errors = 100; //!< stop once this many frames failed …
     std::uint64_t max_frames = 100000;    //!< … or this many were sent

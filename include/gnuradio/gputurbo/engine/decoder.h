@@ -67,27 +67,31 @@ enum class guard { none, pivi, dstw, pividstw };
  */
 enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
 
-algorithm parse_algorithm(std::string_view name); //!< "log-map" | "max-log" | "scaled-max-log"
-guard parse_guard(std::string_view name);         //!< "none" | "pivi" | "dstw" | "pividstw"
-stop_rule parse_stop_rule(std::string_view name); //!< "off" | "crc24a" | "crc24b" | "mean-llr" | "min-llr" | "hard"
+algorithm
+parse_algorithm(std::string_view name);   //!< "log-map" | "max-log" | "scaled-max-log"
+guard parse_guard(std::string_view name); //!< "none" | "pivi" | "dstw" | "pividstw"
+stop_rule parse_stop_rule(std::string_view name); //!< "off" | "crc24a" | "crc24b" |
+                                                  //!< "mean-llr" | "min-llr" | "hard"
 const char* to_string(algorithm a);
 const char* to_string(guard g);
 const char* to_string(stop_rule r);
 
-/*! \brief Everything that defines a decoding. validate() says what is wrong, if anything. */
-struct decoder_config {
-    int K = 6144;                                   //!< block size, one of the 188 LTE sizes
-    algorithm algo = algorithm::scaled_max_log;     //!< SISO arithmetic
-    float scaling = 0.75f;                          //!< extrinsic factor (scaled_max_log)
-    int iterations = 6;                             //!< full iterations, 1 … 32
-    int subblocks = 1;                              //!< P: sub-blocks per codeword, divides K
-    guard guarding = guard::pividstw;               //!< sub-block edges (P > 1)
-    int guard_window = 8;                           //!< g for dstw/pividstw, 1 … K/P
-    stop_rule early_stop = stop_rule::off;          //!< per-codeword early termination
-    float stop_threshold = 40.0f;                   //!< T for mean_llr / min_llr
-    layout input_layout = layout::interleaved;      //!< order of the 3K+12 input LLRs
-    bool invert_llr = false;                        //!< true: L = ln P(1)/P(0)
-    int threads = 0;                                //!< CPU worker threads, 0 = all cores
+/*! \brief Everything that defines a decoding. validate() says what is wrong, if anything.
+ */
+struct decoder_config
+{
+    int K = 6144;                               //!< block size, one of the 188 LTE sizes
+    algorithm algo = algorithm::scaled_max_log; //!< SISO arithmetic
+    float scaling = 0.75f;                      //!< extrinsic factor (scaled_max_log)
+    int iterations = 6;                         //!< full iterations, 1 … 32
+    int subblocks = 1;                          //!< P: sub-blocks per codeword, divides K
+    guard guarding = guard::pividstw;           //!< sub-block edges (P > 1)
+    int guard_window = 8;                       //!< g for dstw/pividstw, 1 … K/P
+    stop_rule early_stop = stop_rule::off;      //!< per-codeword early termination
+    float stop_threshold = 40.0f;               //!< T for mean_llr / min_llr
+    layout input_layout = layout::interleaved;  //!< order of the 3K+12 input LLRs
+    bool invert_llr = false;                    //!< true: L = ln P(1)/P(0)
+    int threads = 0;                            //!< CPU worker threads, 0 = all cores
 
     //! Throws std::invalid_argument with a message naming the parameter and its range.
     void validate() const;
@@ -96,9 +100,11 @@ struct decoder_config {
 constexpr int max_iterations = 32;
 
 //! What happened to one codeword.
-struct codeword_status {
-    int iterations = 0;  //!< full iterations run before its output was taken
-    bool passed = false; //!< its stop rule held at the end (always true for stop_rule::off)
+struct codeword_status
+{
+    int iterations = 0; //!< full iterations run before its output was taken
+    bool passed =
+        false; //!< its stop rule held at the end (always true for stop_rule::off)
 };
 
 /*!
@@ -151,7 +157,8 @@ protected:
 std::unique_ptr<decoder> make_decoder(const decoder_config& config,
                                       std::string_view backend = "auto");
 
-//! Backends this build and machine can run now ("cpu", "reference", and "cuda" if usable).
+//! Backends this build and machine can run now ("cpu", "reference", and "cuda" if
+//! usable).
 std::vector<std::string> available_backends();
 
 } // namespace gputurbo

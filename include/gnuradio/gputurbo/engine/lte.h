@@ -43,7 +43,8 @@ constexpr int max_block_size = 6144;
 constexpr int num_tail_bits = 12;
 
 //! One row of 36.212 Table 5.1.3-3: pi(i) = (f1 i + f2 i^2) mod K.
-struct qpp_row {
+struct qpp_row
+{
     int K;
     int f1;
     int f2;
@@ -58,7 +59,10 @@ bool is_valid_block_size(int K);
 const qpp_row& qpp(int K);
 
 //! Values per codeword: 3K + 12.
-constexpr std::size_t codeword_length(int K) { return 3 * std::size_t(K) + num_tail_bits; }
+constexpr std::size_t codeword_length(int K)
+{
+    return 3 * std::size_t(K) + num_tail_bits;
+}
 
 //! Index of d^(stream)_k inside a codeword of the given layout.
 constexpr std::size_t codeword_index(layout l, int K, int stream, int k)
@@ -82,7 +86,8 @@ std::vector<std::uint32_t> deinterleaver(int K);
  * The state s = 4 s1 + 2 s2 + s3 holds the shift register (s1 the newest). For input bit
  * u: a = u ^ s2 ^ s3, parity z = a ^ s1 ^ s3, next state 4a + 2s1 + s2.
  */
-struct rsc {
+struct rsc
+{
     static constexpr int num_states = 8;
     static constexpr int next_state(int s, int u)
     {
