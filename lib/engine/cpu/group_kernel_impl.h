@@ -15,6 +15,7 @@
 // Every lane runs the same float operations in the same order as the 1-lane build
 // (-ffp-contract=off), so all kernels give bit-identical results.
 
+#include "../trellis_math.h"
 #include "group_kernel.h"
 
 #include <cstring>
@@ -27,7 +28,7 @@ namespace gputurbo::cpu {
 namespace {
 
 constexpr int W = GPUTURBO_LANES;
-constexpr int S = lte::rsc::num_states;
+constexpr int S = trellis::S;
 
 template <int N>
 struct vec_of
@@ -72,146 +73,16 @@ inline vf splat(float x)
     return v;
 }
 
-inline vf vmax(vf a, vf b) { return a > b ? a : b; }
-inline vf vmin(vf a, vf b) { return a < b ? a : b; }
-
-// ln(1 + e^-x) for x >= 0, as plain arithmetic so that every lane computes it the same
-// way. Absolute error below 1e-6; beyond x = 20 the value (< 2.1e-9) is dropped.
-inline vf log1p_exp_neg(vf x)
-{
-    const vf t = vmin(x, splat(20.0f)) * (1.0f / 16.0f);
-    // e^-t on [0, 1.25] by its Taylor series to degree 10 (Horner), then (e^-t)^16.
-    vf e = splat(1.0f);
-    for (int n = 10; n >= 1; --n)
-        e = 1.0f - e * t * (1.0f / float(n));
-    e = e * e;
-    e = e * e;
-    e = e * e;
-    e = e * e;
-    // ln(1 + e) = 2 atanh(y), y = e / (2 + e) in (0, 1/3].
-    const vf y = e / (2.0f + e);
-    const vf y2 = y * y;
-    vf sum = splat(1.0f / 15.0f);
-    for (int n = 13; n >= 1; n -= 2)
-        sum = 1.0f / float(n) + y2 * sum;
-    const vf corr = 2.0f * y * sum;
-    return x < 20.0f ? corr : splat(0.0f);
-}
-
-template <bool Exact>
-inline vf max_star(vf a, vf b)
-{
-    if constexpr (Exact) {
-        const vf d = a - b;
-        return vmax(a, b) + log1p_exp_neg(vmax(d, -d));
-    } else {
-        return vmax(a, b);
-    }
-}
-
-// Trellis tables derived from lte::rsc. A branch metric is picked from
-// g[2u + z] = { A+B, A-B, -A+B, -A-B } where A = (systematic + a-priori)/2, B = parity/2.
-struct trellis_tables
-{
-    int pred[S][2];        // predecessors of state s'
-    int pred_branch[S][2]; // their branch index 2u+z
-    int next[S][2];        // next state from s with input u
-    int next_branch[S][2]; // its branch index
-    int by_uz[2][2][4];    // the 4 states whose branch with input u has parity z
-};
-
-constexpr trellis_tables make_tables()
-{
-    trellis_tables t{};
-    int pred_count[S] = {};
-    int uz_count[2][2] = {};
-    for (int s = 0; s < S; ++s) {
-        for (int u = 0; u < 2; ++u) {
-            const int n = lte::rsc::next_state(s, u);
-            const int z = lte::rsc::parity(s, u);
-            t.next[s][u] = n;
-            t.next_branch[s][u] = 2 * u + z;
-            t.pred[n][pred_count[n]] = s;
-            t.pred_branch[n][pred_count[n]] = 2 * u + z;
-            ++pred_count[n];
-            t.by_uz[u][z][uz_count[u][z]++] = s;
-        }
-    }
-    return t;
-}
-
-constexpr trellis_tables tt = make_tables();
-
-constexpr float impossible = -1e30f; // metric of a state that cannot occur
-
-struct branch_metrics
-{
-    vf g[4];
-    vf half_parity;
-};
+using trellis::backward_step;
+using trellis::extrinsic;
+using trellis::forward_step;
+using trellis::set_equiprobable;
+using trellis::set_known_start;
+using branch_metrics = trellis::branch_metrics<vf>;
 
 inline branch_metrics metrics(vf sys, vf apriori, vf par)
 {
-    const vf a = (sys + apriori) * 0.5f;
-    const vf b = par * 0.5f;
-    return { { a + b, a - b, b - a, -a - b }, b };
-}
-
-template <bool Exact>
-inline void forward_step(const vf* in, vf* out, const branch_metrics& m)
-{
-    for (int s = 0; s < S; ++s)
-        out[s] = max_star<Exact>(in[tt.pred[s][0]] + m.g[tt.pred_branch[s][0]],
-                                 in[tt.pred[s][1]] + m.g[tt.pred_branch[s][1]]);
-    const vf norm = out[0]; // state 0 is always reachable: keeps the metrics bounded
-    for (int s = 0; s < S; ++s)
-        out[s] = out[s] - norm;
-}
-
-template <bool Exact>
-inline void backward_step(vf* beta, const branch_metrics& m)
-{
-    vf out[S];
-    for (int s = 0; s < S; ++s)
-        out[s] = max_star<Exact>(beta[tt.next[s][0]] + m.g[tt.next_branch[s][0]],
-                                 beta[tt.next[s][1]] + m.g[tt.next_branch[s][1]]);
-    const vf norm = out[0];
-    for (int s = 0; s < S; ++s)
-        beta[s] = out[s] - norm;
-}
-
-// Extrinsic LLR of stage k from alpha_k and beta_k+1: the a-posteriori LLR less the
-// systematic and a-priori parts (A cancels inside each max* group).
-template <bool Exact>
-inline vf extrinsic(const vf* alpha, const vf* beta, const branch_metrics& m)
-{
-    vf l[2];
-    for (int u = 0; u < 2; ++u) {
-        vf by_z[2];
-        for (int z = 0; z < 2; ++z) {
-            const int* st = tt.by_uz[u][z];
-            const vf t0 = alpha[st[0]] + beta[tt.next[st[0]][u]];
-            const vf t1 = alpha[st[1]] + beta[tt.next[st[1]][u]];
-            const vf t2 = alpha[st[2]] + beta[tt.next[st[2]][u]];
-            const vf t3 = alpha[st[3]] + beta[tt.next[st[3]][u]];
-            by_z[z] = max_star<Exact>(max_star<Exact>(t0, t1), max_star<Exact>(t2, t3));
-        }
-        l[u] = max_star<Exact>(by_z[0] + m.half_parity, by_z[1] - m.half_parity);
-    }
-    return l[0] - l[1];
-}
-
-inline void set_known_start(vf* metric)
-{
-    metric[0] = splat(0.0f);
-    for (int s = 1; s < S; ++s)
-        metric[s] = splat(impossible);
-}
-
-inline void set_equiprobable(vf* metric)
-{
-    for (int s = 0; s < S; ++s)
-        metric[s] = splat(0.0f);
+    return trellis::metrics(sys, apriori, par);
 }
 
 inline void copy_metrics(vf* dst, const vf* src)
