@@ -5,6 +5,9 @@
  */
 
 #include "cpu/cpu_decoder.h"
+#ifdef GPUTURBO_HAVE_CUDA
+#include "cuda/cuda_decoder.h"
+#endif
 
 #include <gnuradio/gputurbo/engine/decoder.h>
 
@@ -113,6 +116,9 @@ void decoder_config::validate() const
     if (threads < 0)
         throw std::invalid_argument("threads=" + std::to_string(threads) +
                                     " is invalid: use 0 (all cores) or more");
+    if (device < 0)
+        throw std::invalid_argument("device=" + std::to_string(device) +
+                                    " is invalid: GPU indices start at 0");
 }
 
 decoder::decoder(const decoder_config& config) : d_config(config) { d_config.validate(); }
@@ -145,21 +151,46 @@ void decoder::decode(const std::vector<float>& llrs,
     decode(llrs.data(), count, bits.data(), status ? status->data() : nullptr);
 }
 
-std::vector<std::string> available_backends() { return { "cpu", "reference" }; }
+namespace {
+
+// Why "cuda" cannot be used here, or "" when it can.
+std::string cuda_unavailable()
+{
+#ifdef GPUTURBO_HAVE_CUDA
+    return cuda::unavailable_reason();
+#else
+    return "this build of gr-gputurbo has no CUDA engine (configured without a CUDA "
+           "compiler)";
+#endif
+}
+
+} // namespace
+
+std::vector<std::string> available_backends()
+{
+    std::vector<std::string> have{ "cpu", "reference" };
+    if (cuda_unavailable().empty())
+        have.push_back("cuda");
+    return have;
+}
 
 std::unique_ptr<decoder> make_decoder(const decoder_config& config,
                                       std::string_view backend)
 {
     config.validate();
+    if (backend == "cuda" || (backend == "auto" && cuda_unavailable().empty())) {
+#ifdef GPUTURBO_HAVE_CUDA
+        if (cuda_unavailable().empty())
+            return cuda::make_cuda_decoder(config, config.device);
+#endif
+        throw std::runtime_error("backend 'cuda' is not available: " +
+                                 cuda_unavailable() + "; use 'auto' or 'cpu'");
+    }
     if (backend == "auto" || backend == "cpu")
         return std::make_unique<cpu::cpu_decoder>(
             config, cpu::best_kernel(), config.threads);
     if (backend == "reference")
         return std::make_unique<cpu::cpu_decoder>(config, cpu::kernel_scalar, 1);
-    if (backend == "cuda")
-        throw std::runtime_error(
-            "backend 'cuda' is not available: this build of "
-            "gr-gputurbo has no CUDA engine yet; use 'auto' or 'cpu'");
     throw std::invalid_argument("unknown backend '" + std::string(backend) +
                                 "': use auto, cpu, cuda or reference");
 }

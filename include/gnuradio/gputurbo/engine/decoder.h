@@ -92,6 +92,7 @@ struct decoder_config
     layout input_layout = layout::interleaved;  //!< order of the 3K+12 input LLRs
     bool invert_llr = false;                    //!< true: L = ln P(1)/P(0)
     int threads = 0;                            //!< CPU worker threads, 0 = all cores
+    int device = 0;                             //!< CUDA device index (backend cuda)
 
     //! Throws std::invalid_argument with a message naming the parameter and its range.
     void validate() const;
@@ -137,6 +138,10 @@ public:
     //! Runtime setters; each validates and throws std::invalid_argument.
     virtual void set_iterations(int iterations);
     virtual void set_stop_threshold(float threshold);
+
+    //! Device time of the kernels of the last decode() call (transfers excluded); 0 for
+    //! the CPU backends.
+    virtual double device_seconds() const { return 0.0; }
 
     virtual std::string backend() const = 0; //!< "cpu", "reference", "cuda"
     virtual std::string device() const = 0;  //!< human-readable description

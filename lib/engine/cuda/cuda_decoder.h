@@ -1,0 +1,30 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_CUDA_DECODER_H
+#define INCLUDED_GPUTURBO_CUDA_DECODER_H
+
+// Host-side view of the CUDA backend; no CUDA header, so the factory can include it.
+
+#include <gnuradio/gputurbo/engine/decoder.h>
+
+#include <memory>
+#include <string>
+
+namespace gputurbo::cuda {
+
+//! Number of usable CUDA devices (0 when there is no driver or no GPU).
+int device_count();
+
+//! Why the CUDA backend cannot run here, or "" when it can.
+std::string unavailable_reason();
+
+//! A CUDA decoder on device `device` (throws std::runtime_error with the reason).
+std::unique_ptr<decoder> make_cuda_decoder(const decoder_config& config, int device = 0);
+
+} // namespace gputurbo::cuda
+
+#endif

@@ -1,0 +1,80 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_CUDA_TURBO_KERNEL_CUH
+#define INCLUDED_GPUTURBO_CUDA_TURBO_KERNEL_CUH
+
+// Host launchers of the CUDA turbo decoder kernels (turbo_kernel.cu).
+//
+// Work layout: one thread per sub-block, the P threads of a codeword in one thread block
+// (with `per_block` codewords side by side), all iterations in one launch. The
+// extrinsic LLRs of a codeword live in shared memory, so a half-iteration ends with a
+// __syncthreads() and decoder 2 gathers through the interleaver without touching
+// global memory. The forward recursion keeps alpha only every 8 stages (checkpoints
+// in shared memory); the backward recursion recomputes each 8-stage segment in
+// registers, which trades a third more arithmetic for 8 times less memory.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gputurbo::cuda {
+
+struct kernel_config
+{
+    int K;          //!< block size
+    int P;          //!< sub-blocks per codeword = threads per codeword
+    int w;          //!< K / P
+    int g;          //!< training window (dstw, pividstw)
+    int guarding;   //!< gputurbo::guard
+    int iterations; //!< full iterations
+    int stop;       //!< gputurbo::stop_rule
+    float threshold;
+    float scale;      //!< extrinsic scaling (1 unless scaled-max-log)
+    bool exact;       //!< log-map
+    bool invert;      //!< input is ln P(1)/P(0)
+    bool streams;     //!< input layout d0 | d1 | d2
+    int f1, f2;       //!< QPP coefficients
+    unsigned w_magic; //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
+    int per_block;    //!< codewords per thread block
+    std::size_t shared_bytes; //!< dynamic shared memory per thread block
+};
+
+struct device_buffers
+{
+    const float* raw;      //!< [n][3K+12] input LLRs as given
+    float* trellis;        //!< [n][4][K+3] sys, par of decoder 1, sys, par of decoder 2
+    float* edges;          //!< [n][2 decoders][2 buffers][2 alpha|beta][8][P]
+    std::uint32_t* bits;   //!< [n][words_per_codeword] hard decisions, bit k of word k/32
+    int* iterations;       //!< [n]
+    unsigned char* passed; //!< [n]
+    const std::uint32_t* crc_contribution; //!< [K] CRC remainder of a 1 at bit k
+};
+
+constexpr int words_per_codeword(int K) { return (K + 31) / 32; }
+
+//! Shared memory one codeword needs in the decoding kernel.
+std::size_t shared_bytes_per_codeword(int K, int P);
+
+//! Sanitises and reorders n codewords from raw into trellis.
+void launch_prepare(const kernel_config& c,
+                    const device_buffers& b,
+                    int n,
+                    cudaStream_t s);
+
+//! Decodes n prepared codewords.
+void launch_decode(const kernel_config& c,
+                   const device_buffers& b,
+                   int n,
+                   cudaStream_t s);
+
+//! Enables the dynamic shared memory size of c for the decoding kernel (once per device).
+void configure_decode_kernel(const kernel_config& c);
+
+} // namespace gputurbo::cuda
+
+#endif
