@@ -208,28 +208,40 @@ __device__ void half_iteration(const kernel_config& c,
                 walk.forward();
         }
     }
+    // By segments: the loads of 8 stages are issued together, so that their latency is
+    // paid once per segment, not once per stage.
     if (D == 1)
         walk.start_forward(k0, c);
-    for (int j = 0; j < w; ++j) {
-        if (j % segment == 0) {
+    for (int first = 0; first < w; first += segment) {
+        const int count = min(segment, w - first);
+        float seg_sys[segment], seg_apriori[segment], seg_par[segment];
 #pragma unroll
-            for (int s = 0; s < S; ++s)
-                checkpoints[((j / segment) * S + s) * P + p] = alpha[s];
+        for (int j = 0; j < segment; ++j) {
+            if (j < count) {
+                stage(k0 + first + j, D == 1 ? walk.pi : k0 + first + j, seg_sys[j],
+                      seg_apriori[j], seg_par[j]);
+                if (D == 1)
+                    walk.forward();
+            }
         }
-        if (stores && p + 1 < P && j == w - edge_offset) {
 #pragma unroll
-            for (int s = 0; s < S; ++s)
-                next_edges[s * P + p + 1] = alpha[s];
+        for (int s = 0; s < S; ++s)
+            checkpoints[((first / segment) * S + s) * P + p] = alpha[s];
+#pragma unroll
+        for (int j = 0; j < segment; ++j) {
+            if (j < count) {
+                if (stores && p + 1 < P && first + j == w - edge_offset) {
+#pragma unroll
+                    for (int s = 0; s < S; ++s)
+                        next_edges[s * P + p + 1] = alpha[s];
+                }
+                float t[S];
+                forward_step<Exact>(alpha, t, metrics(seg_sys[j], seg_apriori[j], seg_par[j]));
+#pragma unroll
+                for (int q = 0; q < S; ++q)
+                    alpha[q] = t[q];
+            }
         }
-        float s, a, z;
-        stage(k0 + j, D == 1 ? walk.pi : k0 + j, s, a, z);
-        float t[S];
-        forward_step<Exact>(alpha, t, metrics(s, a, z));
-#pragma unroll
-        for (int q = 0; q < S; ++q)
-            alpha[q] = t[q];
-        if (D == 1)
-            walk.forward();
     }
     if (stores && p + 1 < P && edge_offset == 0) {
 #pragma unroll
@@ -409,7 +421,8 @@ __global__ void __launch_bounds__(max_threads)
         }
         __syncthreads();
         const bool last = it == c.iterations;
-        if (!done && p == 0) {
+        const bool evaluate = c.stop != int(stop_rule::off) || last;
+        if (!done && p == 0 && evaluate) {
             bool ok = true;
             if (c.stop == int(stop_rule::mean_llr)) {
                 double total = 0.0;
@@ -441,6 +454,8 @@ __global__ void __launch_bounds__(max_threads)
                 b.passed[cw] = ok;
             }
         }
+        else if (!done && p == 0)
+            decided[local] = 0;
         __syncthreads();
         if (!done && decided[local]) {
             std::uint32_t* bits = b.bits + (std::size_t)cw * words;
