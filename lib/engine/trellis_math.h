@@ -102,12 +102,17 @@ struct branch_metrics
     T half_parity;
 };
 
+//! From the halves A and B themselves.
+template <class T>
+GPUTURBO_HD branch_metrics<T> metrics_from_halves(T a, T b)
+{
+    return { { a + b, a - b, b - a, -a - b }, b };
+}
+
 template <class T>
 GPUTURBO_HD branch_metrics<T> metrics(T sys, T apriori, T par)
 {
-    const T a = (sys + apriori) * 0.5f;
-    const T b = par * 0.5f;
-    return { { a + b, a - b, b - a, -a - b }, b };
+    return metrics_from_halves((sys + apriori) * 0.5f, par * 0.5f);
 }
 
 template <class T>

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace gputurbo::cuda {
@@ -99,8 +100,63 @@ std::vector<std::uint32_t> crc_contributions(lte::crc24 type, int K)
     return table;
 }
 
+// Page-locked host memory, so that copies run at the bus's speed and asynchronously.
+template <class T>
+class pinned_array
+{
+public:
+    pinned_array() = default;
+    pinned_array(const pinned_array&) = delete;
+    pinned_array& operator=(const pinned_array&) = delete;
+    ~pinned_array()
+    {
+        if (d_ptr)
+            cudaFreeHost(d_ptr);
+    }
+    T* reserve(std::size_t count)
+    {
+        if (count > d_count) {
+            if (d_ptr)
+                cudaFreeHost(d_ptr);
+            d_ptr = nullptr;
+            d_count = 0;
+            GPUTURBO_CUDA_TRY(cudaMallocHost(&d_ptr, count * sizeof(T)));
+            d_count = count;
+        }
+        return d_ptr;
+    }
+    T* get() const { return d_ptr; }
+
+private:
+    T* d_ptr = nullptr;
+    std::size_t d_count = 0;
+};
+
+// memcpy spread over a few threads: one core cannot keep up with the bus.
+void parallel_copy(void* dst, const void* src, std::size_t bytes)
+{
+    constexpr std::size_t min_share = std::size_t(1) << 20;
+    const int threads = int(std::min<std::size_t>(
+        std::max(1u, std::thread::hardware_concurrency() / 2), bytes / min_share + 1));
+    const std::size_t share = (bytes + threads - 1) / threads;
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) {
+        const std::size_t at = std::min(bytes, t * share);
+        pool.emplace_back([=] {
+            std::memcpy(static_cast<char*>(dst) + at,
+                        static_cast<const char*>(src) + at,
+                        std::min(share, bytes - at));
+        });
+    }
+    std::memcpy(dst, src, std::min(share, bytes));
+    for (auto& t : pool)
+        t.join();
+}
+
 constexpr int threads_per_block_target = 128;
-constexpr int max_sub_blocks = 256; // threads per codeword: one block
+// Codewords per pipeline chunk: big enough to fill the GPU, small enough that copying one
+// chunk overlaps with decoding the previous one.
+constexpr std::size_t chunk_llrs = std::size_t(1) << 23; // 32 MB of float LLRs
 
 class cuda_decoder final : public decoder
 {
@@ -108,40 +164,37 @@ public:
     cuda_decoder(const decoder_config& config, int device)
         : decoder(config), d_device(device)
     {
-        if (config.subblocks > max_sub_blocks)
-            throw std::invalid_argument(
-                "subblocks P=" + std::to_string(config.subblocks) +
-                " is too many for the CUDA backend: use P <= " +
-                std::to_string(max_sub_blocks));
         const int count = device_count();
         if (device < 0 || device >= count)
             throw std::runtime_error("CUDA device " + std::to_string(device) +
                                      " does not exist (" + std::to_string(count) +
                                      " device(s) found)");
+        if (config.subblocks > max_threads_per_block())
+            throw std::invalid_argument(
+                "subblocks P=" + std::to_string(config.subblocks) +
+                " is too many for the CUDA backend: use P <= " +
+                std::to_string(max_threads_per_block()));
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&d_prop, d_device));
-        d_stream = std::make_unique<stream>();
-        d_kernels_start = std::make_unique<event>();
-        d_kernels_end = std::make_unique<event>();
+        for (auto& sl : d_slots) {
+            sl.stream = std::make_unique<stream>();
+            sl.kernels_start = std::make_unique<event>();
+            sl.kernels_end = std::make_unique<event>();
+        }
 
         const std::size_t per_codeword =
             shared_bytes_per_codeword(config.K, config.subblocks);
-        const std::size_t limit = d_prop.sharedMemPerBlockOptin;
+        const std::size_t limit = d_prop.sharedMemPerBlockOptin - static_shared_bytes();
         if (per_codeword > limit)
             throw std::invalid_argument("K=" + std::to_string(config.K) +
                                         " with P=" + std::to_string(config.subblocks) +
                                         " needs more shared memory than this GPU has");
         d_per_block = std::max(1,
-                               std::min<int>(threads_per_block_target / config.subblocks,
-                                             int(limit / per_codeword)));
+                               std::min({ threads_per_block_target / config.subblocks,
+                                          max_threads_per_block() / config.subblocks,
+                                          int(limit / per_codeword) }));
         configure_decode_kernel(kernel());
-
-        const std::size_t bytes_per_codeword =
-            lte::codeword_length(config.K) * sizeof(float) +
-            4 * std::size_t(config.K + 3) * sizeof(float) +
-            8 * lte::rsc::num_states * std::size_t(config.subblocks) * sizeof(float);
-        // Calls larger than this are decoded in chunks: device memory stays bounded.
-        d_chunk = std::max<std::size_t>(1, (std::size_t(1) << 30) / bytes_per_codeword);
+        d_chunk = std::max<std::size_t>(1, chunk_llrs / lte::codeword_length(config.K));
 
         if (config.early_stop == stop_rule::crc24a ||
             config.early_stop == stop_rule::crc24b) {
@@ -155,6 +208,8 @@ public:
         }
     }
 
+    // Chunks alternate between two slots: while the GPU decodes chunk i in one slot, the
+    // host copies chunk i+1 into the other and collects chunk i-1's results from it.
     void decode(const float* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
@@ -166,12 +221,28 @@ public:
             throw std::invalid_argument("decode: null input or output buffer");
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         d_device_seconds = 0.0;
-        for (std::size_t first = 0; first < n_codewords; first += d_chunk) {
-            const std::size_t n = std::min(d_chunk, n_codewords - first);
-            decode_chunk(llrs + first * lte::codeword_length(d_config.K),
-                         n,
-                         bits + first * d_config.K,
-                         status ? status + first : nullptr);
+        const std::size_t len = lte::codeword_length(d_config.K);
+        const std::size_t chunks = (n_codewords + d_chunk - 1) / d_chunk;
+        try {
+            for (std::size_t i = 0; i <= chunks; ++i) {
+                if (i < chunks) {
+                    const std::size_t first = i * d_chunk;
+                    submit(d_slots[i % 2],
+                           llrs + first * len,
+                           std::min(d_chunk, n_codewords - first));
+                }
+                if (i > 0) {
+                    const std::size_t first = (i - 1) * d_chunk;
+                    collect(d_slots[(i - 1) % 2],
+                            bits + first * d_config.K,
+                            status ? status + first : nullptr);
+                }
+            }
+        } catch (...) {
+            // Leave no work in flight that could write into the next call's buffers.
+            for (auto& sl : d_slots)
+                cudaStreamSynchronize(*sl.stream);
+            throw;
         }
     }
 
@@ -188,6 +259,21 @@ public:
     }
 
 private:
+    struct slot
+    {
+        std::unique_ptr<stream> stream;
+        std::unique_ptr<event> kernels_start, kernels_end;
+        pinned_array<float> host_llrs;
+        pinned_array<std::uint8_t> host_bits;
+        pinned_array<int> host_iterations;
+        pinned_array<unsigned char> host_passed;
+        device_array<float> raw, trellis, edges;
+        device_array<std::uint8_t> bits;
+        device_array<int> iterations;
+        device_array<unsigned char> passed;
+        std::size_t n = 0;
+    };
+
     kernel_config kernel() const
     {
         const decoder_config& c = d_config;
@@ -212,81 +298,64 @@ private:
         return k;
     }
 
-    void decode_chunk(const float* llrs,
-                      std::size_t n,
-                      std::uint8_t* bits,
-                      codeword_status* status)
+    void submit(slot& sl, const float* llrs, std::size_t n)
     {
         const int K = d_config.K, P = d_config.subblocks;
         const std::size_t len = lte::codeword_length(K);
-        const int words = words_per_codeword(K);
+        sl.n = n;
         device_buffers b{};
-        b.raw = d_raw.reserve(n * len);
-        b.trellis = d_trellis.reserve(n * 4 * (K + 3));
-        b.edges = d_edges.reserve(n * 8 * lte::rsc::num_states * P);
-        b.bits = d_bits.reserve(n * words);
-        b.iterations = d_iterations.reserve(n);
-        b.passed = d_passed.reserve(n);
+        b.raw = sl.raw.reserve(n * len);
+        b.trellis = sl.trellis.reserve(n * 4 * (K + 3));
+        b.edges = sl.edges.reserve(n * 8 * lte::rsc::num_states * P);
+        b.bits = sl.bits.reserve(n * K);
+        b.iterations = sl.iterations.reserve(n);
+        b.passed = sl.passed.reserve(n);
         b.crc_contribution = d_crc.get();
+        float* staged = sl.host_llrs.reserve(n * len);
+        sl.host_bits.reserve(n * K);
+        sl.host_iterations.reserve(n);
+        sl.host_passed.reserve(n);
 
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(d_raw.get(),
-                                          llrs,
-                                          n * len * sizeof(float),
-                                          cudaMemcpyHostToDevice,
-                                          *d_stream));
+        parallel_copy(staged, llrs, n * len * sizeof(float));
+        const cudaStream_t s = *sl.stream;
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            sl.raw.get(), staged, n * len * sizeof(float), cudaMemcpyHostToDevice, s));
         const kernel_config k = kernel();
-        GPUTURBO_CUDA_TRY(cudaEventRecord(*d_kernels_start, *d_stream));
-        launch_prepare(k, b, int(n), *d_stream);
-        launch_decode(k, b, int(n), *d_stream);
-        GPUTURBO_CUDA_TRY(cudaEventRecord(*d_kernels_end, *d_stream));
-        d_host_bits.resize(n * words);
-        d_host_iterations.resize(n);
-        d_host_passed.resize(n);
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(d_host_bits.data(),
-                                          b.bits,
-                                          n * words * sizeof(std::uint32_t),
-                                          cudaMemcpyDeviceToHost,
-                                          *d_stream));
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(d_host_iterations.data(),
+        GPUTURBO_CUDA_TRY(cudaEventRecord(*sl.kernels_start, s));
+        launch_prepare(k, b, int(n), s);
+        launch_decode(k, b, int(n), s);
+        GPUTURBO_CUDA_TRY(cudaEventRecord(*sl.kernels_end, s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            sl.host_bits.get(), b.bits, n * K, cudaMemcpyDeviceToHost, s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_iterations.get(),
                                           b.iterations,
                                           n * sizeof(int),
                                           cudaMemcpyDeviceToHost,
-                                          *d_stream));
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(d_host_passed.data(),
-                                          b.passed,
-                                          n * sizeof(unsigned char),
-                                          cudaMemcpyDeviceToHost,
-                                          *d_stream));
-        GPUTURBO_CUDA_TRY(cudaStreamSynchronize(*d_stream));
-        float ms = 0.0f;
-        GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, *d_kernels_start, *d_kernels_end));
-        d_device_seconds += ms * 1e-3;
+                                          s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            sl.host_passed.get(), b.passed, n, cudaMemcpyDeviceToHost, s));
+    }
 
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t* packed = d_host_bits.data() + i * words;
-            std::uint8_t* out = bits + i * K;
-            for (int k = 0; k < K; ++k)
-                out[k] = std::uint8_t((packed[k >> 5] >> (k & 31)) & 1u);
-            if (status)
-                status[i] =
-                    codeword_status{ d_host_iterations[i], d_host_passed[i] != 0 };
-        }
+    void collect(slot& sl, std::uint8_t* bits, codeword_status* status)
+    {
+        GPUTURBO_CUDA_TRY(cudaStreamSynchronize(*sl.stream));
+        float ms = 0.0f;
+        GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, *sl.kernels_start, *sl.kernels_end));
+        d_device_seconds += ms * 1e-3;
+        parallel_copy(bits, sl.host_bits.get(), sl.n * d_config.K);
+        if (status)
+            for (std::size_t i = 0; i < sl.n; ++i)
+                status[i] = codeword_status{ sl.host_iterations.get()[i],
+                                             sl.host_passed.get()[i] != 0 };
     }
 
     const int d_device;
     cudaDeviceProp d_prop{};
-    std::unique_ptr<stream> d_stream;
-    std::unique_ptr<event> d_kernels_start, d_kernels_end; // made on d_device
-    double d_device_seconds = 0.0;
+    slot d_slots[2];
     int d_per_block = 1;
     std::size_t d_chunk = 1;
-    device_array<float> d_raw, d_trellis, d_edges;
-    device_array<std::uint32_t> d_bits, d_crc;
-    device_array<int> d_iterations;
-    device_array<unsigned char> d_passed;
-    std::vector<std::uint32_t> d_host_bits;
-    std::vector<int> d_host_iterations;
-    std::vector<unsigned char> d_host_passed;
+    device_array<std::uint32_t> d_crc;
+    double d_device_seconds = 0.0;
 };
 
 } // namespace

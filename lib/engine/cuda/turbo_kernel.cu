@@ -10,14 +10,20 @@
 
 #include <gnuradio/gputurbo/engine/decoder.h>
 
+#include <algorithm>
+
 namespace gputurbo::cuda {
 namespace {
 
 using namespace gputurbo::trellis;
 using bm_t = branch_metrics<float>;
+using trellis::metrics_from_halves;
 
-constexpr int max_threads = 256; // per block; the register budget is set for this
-constexpr int segment = 8;       // stages recomputed in registers by the backward pass
+// Threads per block. With two blocks of 192 per SM the register budget is 168 per
+// thread: enough for the 8-state recursions with 4 stages of alpha in registers.
+constexpr int max_threads = 192;
+constexpr int min_blocks = 2;
+constexpr int segment = 8; // stages recomputed in registers by the backward pass
 
 __host__ __device__ constexpr int segments(int w) { return (w + segment - 1) / segment; }
 
@@ -95,6 +101,13 @@ struct qpp_walk
         d += two_f2;
         if (d >= K)
             d -= K;
+    }
+    // After forward() has reached pi(k): make backward() step to pi(k-1) next.
+    __device__ void reverse()
+    {
+        d -= two_f2;
+        if (d < 0)
+            d += K;
     }
     __device__ void backward()
     {
@@ -218,8 +231,11 @@ __device__ void half_iteration(const kernel_config& c,
 #pragma unroll
         for (int j = 0; j < segment; ++j) {
             if (j < count) {
-                stage(k0 + first + j, D == 1 ? walk.pi : k0 + first + j, seg_sys[j],
-                      seg_apriori[j], seg_par[j]);
+                stage(k0 + first + j,
+                      D == 1 ? walk.pi : k0 + first + j,
+                      seg_sys[j],
+                      seg_apriori[j],
+                      seg_par[j]);
                 if (D == 1)
                     walk.forward();
             }
@@ -236,7 +252,8 @@ __device__ void half_iteration(const kernel_config& c,
                         next_edges[s * P + p + 1] = alpha[s];
                 }
                 float t[S];
-                forward_step<Exact>(alpha, t, metrics(seg_sys[j], seg_apriori[j], seg_par[j]));
+                forward_step<Exact>(
+                    alpha, t, metrics(seg_sys[j], seg_apriori[j], seg_par[j]));
 #pragma unroll
                 for (int q = 0; q < S; ++q)
                     alpha[q] = t[q];
@@ -284,57 +301,87 @@ __device__ void half_iteration(const kernel_config& c,
     for (int m = segments(w) - 1; m >= 0; --m) {
         const int first = m * segment;
         const int count = min(segment, w - first);
-        float seg_alpha[segment][S], seg_sys[segment], seg_apriori[segment],
-            seg_par[segment];
-        int seg_position[segment];
-#pragma unroll
-        for (int s = 0; s < S; ++s)
-            alpha[s] = checkpoints[(m * S + s) * P + p];
+        // The segment's inputs as the branch metric halves: A = (sys + apriori)/2 and
+        // B = parity/2 (2A is exactly sys + apriori, which the a-posteriori LLR needs).
+        float half_a[segment], half_b[segment];
         if (D == 1)
             walk.start_forward(k0 + first, c);
 #pragma unroll
         for (int j = 0; j < segment; ++j) {
             if (j < count) {
-                const int k = k0 + first + j;
-                seg_position[j] = D == 1 ? walk.pi : k;
-                stage(k, seg_position[j], seg_sys[j], seg_apriori[j], seg_par[j]);
-#pragma unroll
-                for (int s = 0; s < S; ++s)
-                    seg_alpha[j][s] = alpha[s];
-                float t[S];
-                forward_step<Exact>(
-                    alpha, t, metrics(seg_sys[j], seg_apriori[j], seg_par[j]));
-#pragma unroll
-                for (int s = 0; s < S; ++s)
-                    alpha[s] = t[s];
+                float s, a, z;
+                stage(k0 + first + j, D == 1 ? walk.pi : k0 + first + j, s, a, z);
+                half_a[j] = (s + a) * 0.5f;
+                half_b[j] = z * 0.5f;
                 if (D == 1)
                     walk.forward();
             }
         }
+        if (D == 1)
+            walk.reverse(); // walk.backward() now yields pi(k0 + first + count - 1) …
+            // Two halves of 4 stages, the upper one first; each recomputes its alphas
+            // from the segment's checkpoint, so only 4 stages of alpha live in registers.
 #pragma unroll
-        for (int j = segment - 1; j >= 0; --j) {
-            if (j < count) {
-                const int k = k0 + first + j;
-                const bm_t bm = metrics(seg_sys[j], seg_apriori[j], seg_par[j]);
-                const float e = extrinsic<Exact>(seg_alpha[j], beta, bm);
-                out[slot(seg_position[j], c)] = e * c.scale;
-                if (D == 1) {
-                    const float app = seg_sys[j] + seg_apriori[j] + e;
-                    const float mag = fabsf(app);
-                    stats.sum += mag;
-                    stats.least = fminf(stats.least, mag);
-                    if (app < 0.0f) {
-                        const int n = seg_position[j];
-                        atomicOr(&hard[n >> 5], 1u << (n & 31));
-                        if (crc_contribution)
-                            stats.crc ^= crc_contribution[n];
-                    }
-                }
-                backward_step<Exact>(beta, bm);
-                if (stores && p > 0 && k == save_at) {
+        for (int upper = 1; upper >= 0; --upper) {
+            const int lo = upper * (segment / 2);
+            const int n = min(segment / 2, count - lo);
+            if (n <= 0)
+                continue;
+#pragma unroll
+            for (int s = 0; s < S; ++s)
+                alpha[s] = checkpoints[(m * S + s) * P + p];
+#pragma unroll
+            for (int j = 0; j < lo; ++j) {
+                float t[S];
+                forward_step<Exact>(alpha, t, metrics_from_halves(half_a[j], half_b[j]));
+#pragma unroll
+                for (int s = 0; s < S; ++s)
+                    alpha[s] = t[s];
+            }
+            float seg_alpha[segment / 2][S];
+#pragma unroll
+            for (int j = 0; j < segment / 2; ++j) {
+                if (j < n) {
 #pragma unroll
                     for (int s = 0; s < S; ++s)
-                        beta_out[s * P + p - 1] = beta[s];
+                        seg_alpha[j][s] = alpha[s];
+                    float t[S];
+                    forward_step<Exact>(
+                        alpha, t, metrics_from_halves(half_a[lo + j], half_b[lo + j]));
+#pragma unroll
+                    for (int s = 0; s < S; ++s)
+                        alpha[s] = t[s];
+                }
+            }
+#pragma unroll
+            for (int j = segment / 2 - 1; j >= 0; --j) {
+                if (j < n) {
+                    const int k = k0 + first + lo + j;
+                    int position = k;
+                    if (D == 1) {
+                        walk.backward();
+                        position = walk.pi;
+                    }
+                    const bm_t bm = metrics_from_halves(half_a[lo + j], half_b[lo + j]);
+                    const float e = extrinsic<Exact>(seg_alpha[j], beta, bm);
+                    out[slot(position, c)] = e * c.scale;
+                    if (D == 1) {
+                        const float app = 2.0f * half_a[lo + j] + e;
+                        const float mag = fabsf(app);
+                        stats.sum += mag;
+                        stats.least = fminf(stats.least, mag);
+                        if (app < 0.0f) {
+                            atomicOr(&hard[position >> 5], 1u << (position & 31));
+                            if (crc_contribution)
+                                stats.crc ^= crc_contribution[position];
+                        }
+                    }
+                    backward_step<Exact>(beta, bm);
+                    if (stores && p > 0 && k == save_at) {
+#pragma unroll
+                        for (int s = 0; s < S; ++s)
+                            beta_out[s * P + p - 1] = beta[s];
+                    }
                 }
             }
         }
@@ -342,7 +389,7 @@ __device__ void half_iteration(const kernel_config& c,
 }
 
 template <bool Exact>
-__global__ void __launch_bounds__(max_threads)
+__global__ void __launch_bounds__(max_threads, min_blocks)
     decode_kernel(kernel_config c, device_buffers b, int n)
 {
     extern __shared__ float shared[];
@@ -453,14 +500,13 @@ __global__ void __launch_bounds__(max_threads)
                 b.iterations[cw] = it;
                 b.passed[cw] = ok;
             }
-        }
-        else if (!done && p == 0)
+        } else if (!done && p == 0)
             decided[local] = 0;
         __syncthreads();
         if (!done && decided[local]) {
-            std::uint32_t* bits = b.bits + (std::size_t)cw * words;
-            for (int i = p; i < words; i += P)
-                bits[i] = hard[i];
+            std::uint8_t* bits = b.bits + (std::size_t)cw * K;
+            for (int i = p; i < K; i += P)
+                bits[i] = std::uint8_t((hard[i >> 5] >> (i & 31)) & 1u);
             done = true;
         }
         if (__syncthreads_and(done))
@@ -474,6 +520,16 @@ std::size_t shared_bytes_per_codeword(int K, int P)
 {
     return std::size_t(shared_plan(K, P).total) * sizeof(float);
 }
+
+std::size_t static_shared_bytes()
+{
+    cudaFuncAttributes a{}, b{};
+    GPUTURBO_CUDA_TRY(cudaFuncGetAttributes(&a, decode_kernel<true>));
+    GPUTURBO_CUDA_TRY(cudaFuncGetAttributes(&b, decode_kernel<false>));
+    return std::max(a.sharedSizeBytes, b.sharedSizeBytes);
+}
+
+int max_threads_per_block() { return max_threads; }
 
 void launch_prepare(const kernel_config& c,
                     const device_buffers& b,

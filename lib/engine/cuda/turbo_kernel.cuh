@@ -49,7 +49,7 @@ struct device_buffers
     const float* raw;      //!< [n][3K+12] input LLRs as given
     float* trellis;        //!< [n][4][K+3] sys, par of decoder 1, sys, par of decoder 2
     float* edges;          //!< [n][2 decoders][2 buffers][2 alpha|beta][8][P]
-    std::uint32_t* bits;   //!< [n][words_per_codeword] hard decisions, bit k of word k/32
+    std::uint8_t* bits;    //!< [n][K] hard decisions, one byte per bit
     int* iterations;       //!< [n]
     unsigned char* passed; //!< [n]
     const std::uint32_t* crc_contribution; //!< [K] CRC remainder of a 1 at bit k
@@ -59,6 +59,12 @@ constexpr int words_per_codeword(int K) { return (K + 31) / 32; }
 
 //! Shared memory one codeword needs in the decoding kernel.
 std::size_t shared_bytes_per_codeword(int K, int P);
+
+//! Static shared memory of the decoding kernel (beside the dynamic part).
+std::size_t static_shared_bytes();
+
+//! Most threads per block (= sub-blocks per codeword) the decoding kernel runs.
+int max_threads_per_block();
 
 //! Sanitises and reorders n codewords from raw into trellis.
 void launch_prepare(const kernel_config& c,
