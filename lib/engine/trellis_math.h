@@ -46,7 +46,11 @@ GPUTURBO_HD constexpr int pred_input(int s, int j)
 template <class T>
 GPUTURBO_HD T tmax(T a, T b)
 {
-    return a > b ? a : b;
+#ifdef __CUDA_ARCH__
+    return fmaxf(a, b); // one FMNMX; equals a > b ? a : b for the non-NaN metrics here
+#else
+    return a > b ? a : b; // maxps / vmaxps on x86
+#endif
 }
 
 // ln(1 + e^-x) for x >= 0, as plain arithmetic (same result on every target and lane).
