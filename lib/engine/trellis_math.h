@@ -84,10 +84,20 @@ GPUTURBO_HD T max_star(T a, T b)
     if constexpr (Exact) {
         const T d = a - b;
 #ifdef __CUDA_ARCH__
-        // The GPU's special-function unit: two instructions instead of a series. Its
-        // correction differs from the CPU's by about 1e-6, so log-map hard decisions
+        // One special-function instruction for e^-|d|, then ln(1 + e) by the degree-8
+        // polynomial of Abramowitz & Stegun 4.1.44 (|error| <= 3e-8 on [0, 1]). It
+        // differs from the CPU's correction by about 1e-6, so log-map hard decisions
         // agree with the CPU's on all but a negligible fraction of bits.
-        return tmax(a, b) + __logf(1.0f + __expf(-tmax(d, -d)));
+        const float e = __expf(-tmax(d, -d));
+        float poly = -0.0064535442f;
+        poly = fmaf(poly, e, 0.0360884937f);
+        poly = fmaf(poly, e, -0.0953293897f);
+        poly = fmaf(poly, e, 0.1676540711f);
+        poly = fmaf(poly, e, -0.2407338084f);
+        poly = fmaf(poly, e, 0.3317990258f);
+        poly = fmaf(poly, e, -0.4998741238f);
+        poly = fmaf(poly, e, 0.9999964239f);
+        return tmax(a, b) + poly * e;
 #else
         return tmax(a, b) + log1p_exp_neg(tmax(d, -d));
 #endif

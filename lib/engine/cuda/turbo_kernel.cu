@@ -126,33 +126,42 @@ __device__ __forceinline__ float sanitize(float x, bool invert)
     return invert ? -x : x;
 }
 
+// One block per codeword: the codeword is read into shared memory with coalesced loads
+// (sanitised on the way), then written out in the decoder's stage-major order with
+// coalesced stores; both directions touch global memory only in whole lines.
 __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
 {
-    const int K = c.K;
-    const long long total = (long long)n * (K + 3);
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < total;
-         i += (long long)gridDim.x * blockDim.x) {
-        const int cw = int(i / (K + 3));
-        const int k = int(i % (K + 3));
-        const float* raw = b.raw + (std::size_t)cw * (3 * std::size_t(K) + 12);
+    extern __shared__ float cw_shared[];
+    const int K = c.K, P = c.P, w = c.w;
+    const int len = 3 * K + 12;
+    const unsigned p_magic = unsigned(((1ull << 32) + P - 1) / P);
+    for (int cw = blockIdx.x; cw < n; cw += gridDim.x) {
+        const float* raw = b.raw + (std::size_t)cw * len;
         float* out = b.trellis + (std::size_t)cw * 4 * (K + 3);
+        for (int i = threadIdx.x; i < len; i += blockDim.x)
+            cw_shared[i] = sanitize(raw[i], c.invert);
+        __syncthreads();
         auto at = [&](int stream, int kk) {
-            const int idx = c.streams ? stream * (K + 4) + kk : 3 * kk + stream;
-            return sanitize(raw[idx], c.invert);
+            return cw_shared[c.streams ? stream * (K + 4) + kk : 3 * kk + stream];
         };
-        if (k < K) {
-            const int t = transposed(k, c);
+        // Output slot t = j P + q holds stage k = q w + j (sub-block q, offset j).
+        for (int t = threadIdx.x; t < K; t += blockDim.x) {
+            const int j = P == 1 ? t : int(__umulhi(unsigned(t), p_magic));
+            const int k = (t - j * P) * w + j;
             out[t] = at(0, k);
             out[(K + 3) + t] = at(1, k);
             out[2 * (K + 3) + t] = at(0, qpp(k, c));
             out[3 * (K + 3) + t] = at(2, k);
-        } else { // tail (36.212 §5.1.3.2.2): x z x z x z of encoder 1, then of encoder 2
-            const int j = k - K, t1 = 2 * j, t2 = 6 + 2 * j;
+        }
+        if (threadIdx.x <
+            3) { // tail (36.212 §5.1.3.2.2): encoder 1's x z x z x z, then 2's
+            const int j = threadIdx.x, k = K + j, t1 = 2 * j, t2 = 6 + 2 * j;
             out[k] = at(t1 % 3, K + t1 / 3);
             out[(K + 3) + k] = at((t1 + 1) % 3, K + (t1 + 1) / 3);
             out[2 * (K + 3) + k] = at(t2 % 3, K + t2 / 3);
             out[3 * (K + 3) + k] = at((t2 + 1) % 3, K + (t2 + 1) / 3);
         }
+        __syncthreads(); // before the next codeword overwrites cw_shared
     }
 }
 
@@ -538,15 +547,16 @@ void launch_prepare(const kernel_config& c,
 {
     if (n <= 0)
         return;
-    const long long total = (long long)n * (c.K + 3);
-    const int threads = 256;
-    const int blocks = int(std::min<long long>((total + threads - 1) / threads, 65535));
-    prepare_kernel<<<blocks, threads, 0, s>>>(c, b, n);
+    const std::size_t shared = (3 * std::size_t(c.K) + 12) * sizeof(float);
+    prepare_kernel<<<std::min(n, 65535), 256, shared, s>>>(c, b, n);
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
 void configure_decode_kernel(const kernel_config& c)
 {
+    GPUTURBO_CUDA_TRY(cudaFuncSetAttribute(prepare_kernel,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int((3 * c.K + 12) * sizeof(float))));
     GPUTURBO_CUDA_TRY(cudaFuncSetAttribute(decode_kernel<true>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            int(c.shared_bytes)));
