@@ -199,10 +199,14 @@ __device__ void half_iteration(const kernel_config& c,
     const int edge_offset = c.guarding == int(guard::pividstw) ? g : 0;
 
     qpp_walk walk;
+    // Inputs of stage k. Inside the thread's own sub-block the indices need no division:
+    // stage k0 + j sits at j P + p in the trellis arrays and at k + p in shared memory.
     auto stage = [&](int k, int position, float& s, float& a, float& z) {
-        s = sys[transposed(k, c)];
-        z = par[transposed(k, c)];
-        a = apriori[slot(position, c)];
+        const bool own = k >= k0 && k < k1;
+        const int t = own ? (k - k0) * P + p : transposed(k, c);
+        s = sys[t];
+        z = par[t];
+        a = apriori[D == 0 && own ? k + p : slot(position, c)];
     };
 
     // Forward recursion, keeping alpha at every 8th stage.
@@ -354,6 +358,8 @@ __device__ void half_iteration(const kernel_config& c,
 #pragma unroll
                     for (int s = 0; s < S; ++s)
                         seg_alpha[j][s] = alpha[s];
+                    if (j + 1 == n)
+                        break; // the last stored alpha needs no successor
                     float t[S];
                     forward_step<Exact>(
                         alpha, t, metrics_from_halves(half_a[lo + j], half_b[lo + j]));
