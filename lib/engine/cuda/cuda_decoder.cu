@@ -176,6 +176,13 @@ public:
                 std::to_string(max_threads_per_block()));
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&d_prop, d_device));
+        int driver = 0, runtime = 0;
+        GPUTURBO_CUDA_TRY(cudaDriverGetVersion(&driver));
+        GPUTURBO_CUDA_TRY(cudaRuntimeGetVersion(&runtime));
+        auto version = [](int v) {
+            return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+        };
+        d_versions = "CUDA driver " + version(driver) + ", runtime " + version(runtime);
         for (auto& sl : d_slots) {
             sl.stream = std::make_unique<stream>();
             sl.kernels_start = std::make_unique<event>();
@@ -255,7 +262,8 @@ public:
         return std::string(d_prop.name) + " (GPU " + std::to_string(d_device) + ", " +
                std::to_string(d_prop.multiProcessorCount) + " SMs, " +
                std::to_string(d_per_block) + " codeword(s) of " +
-               std::to_string(d_config.subblocks) + " thread(s) per block)";
+               std::to_string(d_config.subblocks) + " thread(s) per block; " + d_versions +
+               ")";
     }
 
 private:
@@ -352,6 +360,7 @@ private:
     const int d_device;
     cudaDeviceProp d_prop{};
     slot d_slots[2];
+    std::string d_versions;
     int d_per_block = 1;
     std::size_t d_chunk = 1;
     device_array<std::uint32_t> d_crc;
