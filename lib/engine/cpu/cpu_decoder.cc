@@ -57,8 +57,8 @@ const group_kernel& best_kernel()
         throw std::invalid_argument(std::string("GPUTURBO_CPU_KERNEL=") + wanted +
                                     ": use scalar, generic, avx2 or avx512");
     }
-    // avx2 before avx512: with 16 lanes the alpha store of K = 6144 no longer fits
-    // in L2, and 8 lanes measured faster (docs/PERFORMANCE.md).
+    // avx2 before avx512: 16 lanes double the alpha store (3 MB per group at K = 6144,
+    // beyond L2) and measured no faster (docs/PERFORMANCE.md).
     for (const group_kernel* k : { &kernel_avx2, &kernel_avx512, &kernel_generic })
         if (supported(*k))
             return *k;
