@@ -255,7 +255,23 @@ std::vector<option> decoder_options(bool axes)
           "N",
           std::to_string(d.threads),
           "CPU worker threads, 0 = all cores" },
+        { "input",
+          "TYPE",
+          "float",
+          "LLR input type: float, or int8 (round(L * int8-scale), saturated to +-127)" },
+        { "int8-scale",
+          "Q",
+          format("%g", d.int8_scale),
+          "int8 input: LLR step 1/Q, range +-127/Q" },
     };
+}
+
+bool int8_input(const args& a)
+{
+    const std::string input = a.get("input");
+    if (input != "float" && input != "int8")
+        throw usage_error("--input: unknown type '" + input + "': use float or int8");
+    return input == "int8";
 }
 
 decoder_config config_from(const args& a, bool axes)
@@ -267,6 +283,7 @@ decoder_config config_from(const args& a, bool axes)
     c.early_stop = to_enum("early-stop", a.get("early-stop"), parse_stop_rule);
     c.stop_threshold = float(to_double("threshold", a.get("threshold")));
     c.threads = int(to_int("threads", a.get("threads"), 0, 4096));
+    c.int8_scale = float(to_double("int8-scale", a.get("int8-scale")));
     if (!axes) {
         c.K = int(to_int("K", a.get("K"), lte::min_block_size, lte::max_block_size));
         c.iterations = int(to_int("iterations", a.get("iterations"), 1, max_iterations));

@@ -97,6 +97,9 @@ auto to_enum(const std::string& flag, const std::string& text, Parse parse)
 std::vector<option> decoder_options(bool axes);
 
 //! A decoder_config from the single-valued decoder options (and K etc. when not axes).
+//! --input: true for int8, false for float; a usage_error otherwise.
+bool int8_input(const args& a);
+
 decoder_config config_from(const args& a, bool axes);
 
 //! A JSON value, written with two-space indentation; object keys keep their order.

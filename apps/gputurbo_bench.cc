@@ -31,7 +31,6 @@ std::vector<cli::option> options()
           "MODE",
           "end-to-end",
           "end-to-end (host buffers in, bits out) or kernel (GPU kernels alone)" },
-        { "input", "TYPE", "float", "LLR input type: float (int8 is not supported yet)" },
         { "ebn0", "DB", "1.0", "Eb/N0 of the noisy codewords fed to the decoder" },
         { "seconds", "S", "2", "minimum measuring time per configuration" },
         { "seed", "N", "1", "random seed of the codewords" },
@@ -101,12 +100,8 @@ int bench_main(int argc, char** argv)
     if (mode != "end-to-end" && mode != "kernel")
         throw cli::usage_error("--mode: unknown mode '" + mode +
                                "': use end-to-end or kernel");
-    const std::string input = a.get("input");
-    if (input == "int8")
-        throw cli::usage_error("--input int8: the decoder takes float LLRs only for now; "
-                               "use --input float");
-    if (input != "float")
-        throw cli::usage_error("--input: unknown type '" + input + "': use float");
+    const bool int8 = cli::int8_input(a);
+    const std::string input = int8 ? "int8" : "float";
     const int device_index = int(cli::to_int("device", a.get("device"), 0, 1023));
     const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
     const double seconds = cli::to_double("seconds", a.get("seconds"));
@@ -177,8 +172,17 @@ int bench_main(int argc, char** argv)
         std::vector<float> llrs(batch * lte::codeword_length(c.K));
         std::vector<codeword_status> status(batch);
         make_noisy_frames(ch, 0, batch, sent.data(), llrs.data(), c.threads);
+        std::vector<std::int8_t> quantized(int8 ? llrs.size() : 0);
+        if (int8)
+            quantize_llrs(llrs.data(), llrs.size(), quantized.data(), c.int8_scale);
+        auto decode = [&] {
+            if (int8)
+                dec->decode(quantized.data(), batch, bits.data(), status.data());
+            else
+                dec->decode(llrs.data(), batch, bits.data(), status.data());
+        };
 
-        dec->decode(llrs.data(), batch, bits.data(), status.data()); // warm-up
+        decode(); // warm-up
         std::uint64_t bit_errors = 0, iteration_sum = 0;
         for (std::size_t k = 0; k < sent.size(); ++k)
             bit_errors += (sent[k] ^ bits[k]) & 1u;
@@ -191,7 +195,7 @@ int bench_main(int argc, char** argv)
         double elapsed = 0.0, kernel_time = 0.0;
         const auto start = std::chrono::steady_clock::now();
         do {
-            dec->decode(llrs.data(), batch, bits.data(), status.data());
+            decode();
             kernel_time += dec->device_seconds();
             ++calls;
             elapsed =

@@ -236,6 +236,7 @@ int ber_main(int argc, char** argv)
         throw cli::usage_error("--min-frame-errors and --max-frames must be at least 1");
     run.seed = cli::to_count("seed", a.get("seed"));
     run.batch = std::size_t(cli::to_int("batch", a.get("batch"), 0, 1 << 20));
+    run.int8 = cli::int8_input(a);
     for (const char* f : { "json", "csv", "plot" })
         if (a.given(f))
             cli::check_output_path(f, a.get(f));
@@ -280,6 +281,8 @@ int ber_main(int argc, char** argv)
         .set("threshold", double(config.stop_threshold))
         .set("threads", config.threads)
         .set("batch", run.batch ? run.batch : gputurbo::default_batch(config.K))
+        .set("input", run.int8 ? "int8" : "float")
+        .set("int8_scale", double(config.int8_scale))
         .set("min_frame_errors", run.min_frame_errors)
         .set("max_frames", run.max_frames)
         .set("seed", run.seed)

@@ -232,7 +232,7 @@ TEST_P(Backend, EmptyBatchAndBadSizes)
     decoder_config c;
     c.K = 40;
     GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
-    dec->decode(nullptr, 0, nullptr, nullptr); // nothing to do
+    dec->decode(static_cast<const float*>(nullptr), 0, nullptr, nullptr); // nothing to do
     std::vector<float> llrs(lte::codeword_length(40) + 1);
     std::vector<std::uint8_t> out;
     EXPECT_THROW(dec->decode(llrs, out), std::invalid_argument);
@@ -453,4 +453,43 @@ TEST(CudaVsCpu, SameDecisionsOnRandomNoisyInput)
             EXPECT_EQ(frame_errors_gpu, frame_errors_cpu) << what;
         }
     }
+}
+
+TEST(Int8, QuantizeRoundsAndSaturates)
+{
+    const float in[] = {
+        0.0f,         0.06f, 0.07f,  -0.07f, 1.0f,
+        -1.0f,        15.9f, 100.0f, -1e30f, std::numeric_limits<float>::infinity(),
+        std::nanf("")
+    };
+    std::int8_t out[sizeof in / sizeof in[0]];
+    quantize_llrs(in, sizeof in / sizeof in[0], out, 8.0f);
+    const std::int8_t expected[] = { 0, 0, 1, -1, 8, -8, 127, 127, -127, 127, 0 };
+    for (std::size_t i = 0; i < sizeof in / sizeof in[0]; ++i)
+        EXPECT_EQ(out[i], expected[i]) << "input " << in[i];
+}
+
+// int8 input decodes exactly like the float values q / int8_scale it stands for.
+TEST_P(Backend, Int8InputEqualsDequantizedFloat)
+{
+    decoder_config c;
+    c.K = 1024;
+    c.iterations = 5;
+    c.subblocks = 16;
+    c.early_stop = stop_rule::crc24a;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    const auto b = make_batch(c.K, 0.7, 19, 71, layout::interleaved, lte::crc24::a);
+    std::vector<std::int8_t> q(b.llrs.size());
+    quantize_llrs(b.llrs.data(), b.llrs.size(), q.data(), c.int8_scale);
+    std::vector<float> dequantized(q.size());
+    for (std::size_t i = 0; i < q.size(); ++i)
+        dequantized[i] = float(q[i]) * (1.0f / c.int8_scale);
+    std::vector<std::uint8_t> x(19 * c.K), y;
+    std::vector<codeword_status> sx(19), sy;
+    dec->decode(q.data(), 19, x.data(), sx.data());
+    dec->decode(dequantized, y, &sy);
+    EXPECT_EQ(x, y);
+    for (std::size_t i = 0; i < 19; ++i)
+        EXPECT_EQ(sx[i].iterations, sy[i].iterations);
+    EXPECT_LT(bit_errors(x, b.bits), x.size() / 50);
 }

@@ -150,6 +150,7 @@ ber_point measure_ber(decoder& dec,
     const std::size_t len = lte::codeword_length(c.K);
     std::vector<std::uint8_t> sent(batch * c.K), decoded(batch * c.K);
     std::vector<float> llrs(batch * len);
+    std::vector<std::int8_t> quantized(run.int8 ? batch * len : 0);
     std::vector<codeword_status> status(batch);
 
     ber_point point;
@@ -158,8 +159,13 @@ ber_point measure_ber(decoder& dec,
         const std::size_t n =
             std::min<std::uint64_t>(batch, run.max_frames - point.frames);
         make_noisy_frames(setup, point.frames, n, sent.data(), llrs.data(), c.threads);
+        if (run.int8)
+            quantize_llrs(llrs.data(), n * len, quantized.data(), c.int8_scale);
         const auto start = std::chrono::steady_clock::now();
-        dec.decode(llrs.data(), n, decoded.data(), status.data());
+        if (run.int8)
+            dec.decode(quantized.data(), n, decoded.data(), status.data());
+        else
+            dec.decode(llrs.data(), n, decoded.data(), status.data());
         point.decode_seconds +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                 .count();

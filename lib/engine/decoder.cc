@@ -113,6 +113,9 @@ void decoder_config::validate() const
         throw std::invalid_argument("scaling=" + str(scaling) +
                                     " is out of range: use 0 < scaling <= 1");
     check_threshold(stop_threshold);
+    if (!std::isfinite(int8_scale) || int8_scale <= 0.0f)
+        throw std::invalid_argument("int8_scale=" + str(int8_scale) +
+                                    " is invalid: use a finite value > 0");
     if (threads < 0)
         throw std::invalid_argument("threads=" + std::to_string(threads) +
                                     " is invalid: use 0 (all cores) or more");
@@ -133,6 +136,33 @@ void decoder::set_stop_threshold(float threshold)
 {
     check_threshold(threshold);
     d_config.stop_threshold = threshold;
+}
+
+void quantize_llrs(const float* llrs, std::size_t n, std::int8_t* out, float scale)
+{
+    for (std::size_t i = 0; i < n; ++i) { // plain arithmetic: the compiler vectorises it
+        float v = llrs[i] * scale;
+        v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);
+        v = v == v ? v : 0.0f;
+        out[i] = std::int8_t(int(v + (v >= 0.0f ? 0.5f : -0.5f)));
+    }
+}
+
+void decoder::decode(const std::int8_t* llrs,
+                     std::size_t n_codewords,
+                     std::uint8_t* bits,
+                     codeword_status* status)
+{
+    if (n_codewords == 0)
+        return;
+    if (!llrs)
+        throw std::invalid_argument("decode: null input buffer");
+    const std::size_t n = n_codewords * lte::codeword_length(d_config.K);
+    const float inverse = 1.0f / d_config.int8_scale;
+    d_dequantized.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        d_dequantized[i] = float(llrs[i]) * inverse;
+    decode(d_dequantized.data(), n_codewords, bits, status);
 }
 
 void decoder::decode(const std::vector<float>& llrs,

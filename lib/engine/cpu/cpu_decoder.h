@@ -31,6 +31,7 @@ class cpu_decoder final : public decoder
 public:
     cpu_decoder(const decoder_config& config, const group_kernel& kernel, int threads);
 
+    using decoder::decode;
     void decode(const float* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,

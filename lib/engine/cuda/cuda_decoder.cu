@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace gputurbo::cuda {
@@ -215,12 +216,86 @@ public:
         }
     }
 
-    // Chunks alternate between two slots: while the GPU decodes chunk i in one slot, the
-    // host copies chunk i+1 into the other and collects chunk i-1's results from it.
+    using decoder::decode;
+
     void decode(const float* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
                 codeword_status* status) override
+    {
+        run(llrs, n_codewords, bits, status);
+    }
+
+    void decode(const std::int8_t* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status) override
+    {
+        run(llrs, n_codewords, bits, status);
+    }
+
+    double device_seconds() const override { return d_device_seconds; }
+
+    std::string backend() const override { return "cuda"; }
+
+    std::string device() const override
+    {
+        return std::string(d_prop.name) + " (GPU " + std::to_string(d_device) + ", " +
+               std::to_string(d_prop.multiProcessorCount) + " SMs, " +
+               std::to_string(d_per_block) + " codeword(s) of " +
+               std::to_string(d_config.subblocks) + " thread(s) per block; " +
+               d_versions + ")";
+    }
+
+private:
+    struct slot
+    {
+        std::unique_ptr<stream> stream;
+        std::unique_ptr<event> kernels_start, kernels_end;
+        pinned_array<unsigned char> host_llrs; // float or int8 LLRs
+        pinned_array<std::uint8_t> host_bits;
+        pinned_array<int> host_iterations;
+        pinned_array<unsigned char> host_passed;
+        device_array<unsigned char> raw; // float or int8 LLRs
+        device_array<float> trellis, edges;
+        device_array<std::uint8_t> bits;
+        device_array<int> iterations;
+        device_array<unsigned char> passed;
+        std::size_t n = 0;
+    };
+
+    kernel_config kernel() const
+    {
+        const decoder_config& c = d_config;
+        kernel_config k{};
+        k.K = c.K;
+        k.P = c.subblocks;
+        k.w = c.K / c.subblocks;
+        k.g = c.guard_window;
+        k.guarding = int(c.guarding);
+        k.iterations = c.iterations;
+        k.stop = int(c.early_stop);
+        k.threshold = c.stop_threshold;
+        k.scale = c.algo == algorithm::scaled_max_log ? c.scaling : 1.0f;
+        k.exact = c.algo == algorithm::log_map;
+        k.invert = c.invert_llr;
+        k.streams = c.input_layout == layout::streams;
+        k.int8_inverse = 1.0f / c.int8_scale;
+        k.f1 = lte::qpp(c.K).f1;
+        k.f2 = lte::qpp(c.K).f2;
+        k.w_magic = unsigned(((std::uint64_t(1) << 32) + k.w - 1) / k.w);
+        k.per_block = d_per_block;
+        k.shared_bytes = d_per_block * shared_bytes_per_codeword(c.K, c.subblocks);
+        return k;
+    }
+
+    // Chunks alternate between two slots: while the GPU decodes chunk i in one slot, the
+    // host copies chunk i+1 into the other and collects chunk i-1's results from it.
+    template <class In>
+    void run(const In* llrs,
+             std::size_t n_codewords,
+             std::uint8_t* bits,
+             codeword_status* status)
     {
         if (n_codewords == 0)
             return;
@@ -253,82 +328,32 @@ public:
         }
     }
 
-    double device_seconds() const override { return d_device_seconds; }
-
-    std::string backend() const override { return "cuda"; }
-
-    std::string device() const override
-    {
-        return std::string(d_prop.name) + " (GPU " + std::to_string(d_device) + ", " +
-               std::to_string(d_prop.multiProcessorCount) + " SMs, " +
-               std::to_string(d_per_block) + " codeword(s) of " +
-               std::to_string(d_config.subblocks) + " thread(s) per block; " + d_versions +
-               ")";
-    }
-
-private:
-    struct slot
-    {
-        std::unique_ptr<stream> stream;
-        std::unique_ptr<event> kernels_start, kernels_end;
-        pinned_array<float> host_llrs;
-        pinned_array<std::uint8_t> host_bits;
-        pinned_array<int> host_iterations;
-        pinned_array<unsigned char> host_passed;
-        device_array<float> raw, trellis, edges;
-        device_array<std::uint8_t> bits;
-        device_array<int> iterations;
-        device_array<unsigned char> passed;
-        std::size_t n = 0;
-    };
-
-    kernel_config kernel() const
-    {
-        const decoder_config& c = d_config;
-        kernel_config k{};
-        k.K = c.K;
-        k.P = c.subblocks;
-        k.w = c.K / c.subblocks;
-        k.g = c.guard_window;
-        k.guarding = int(c.guarding);
-        k.iterations = c.iterations;
-        k.stop = int(c.early_stop);
-        k.threshold = c.stop_threshold;
-        k.scale = c.algo == algorithm::scaled_max_log ? c.scaling : 1.0f;
-        k.exact = c.algo == algorithm::log_map;
-        k.invert = c.invert_llr;
-        k.streams = c.input_layout == layout::streams;
-        k.f1 = lte::qpp(c.K).f1;
-        k.f2 = lte::qpp(c.K).f2;
-        k.w_magic = unsigned(((std::uint64_t(1) << 32) + k.w - 1) / k.w);
-        k.per_block = d_per_block;
-        k.shared_bytes = d_per_block * shared_bytes_per_codeword(c.K, c.subblocks);
-        return k;
-    }
-
-    void submit(slot& sl, const float* llrs, std::size_t n)
+    template <class In>
+    void submit(slot& sl, const In* llrs, std::size_t n)
     {
         const int K = d_config.K, P = d_config.subblocks;
         const std::size_t len = lte::codeword_length(K);
         sl.n = n;
         device_buffers b{};
-        b.raw = sl.raw.reserve(n * len);
+        const std::size_t in_bytes = n * len * sizeof(In);
+        b.raw = sl.raw.reserve(in_bytes);
         b.trellis = sl.trellis.reserve(n * 4 * (K + 3));
         b.edges = sl.edges.reserve(n * 8 * lte::rsc::num_states * P);
         b.bits = sl.bits.reserve(n * K);
         b.iterations = sl.iterations.reserve(n);
         b.passed = sl.passed.reserve(n);
         b.crc_contribution = d_crc.get();
-        float* staged = sl.host_llrs.reserve(n * len);
+        unsigned char* staged = sl.host_llrs.reserve(in_bytes);
         sl.host_bits.reserve(n * K);
         sl.host_iterations.reserve(n);
         sl.host_passed.reserve(n);
 
-        parallel_copy(staged, llrs, n * len * sizeof(float));
+        parallel_copy(staged, llrs, in_bytes);
         const cudaStream_t s = *sl.stream;
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
             sl.raw.get(), staged, n * len * sizeof(float), cudaMemcpyHostToDevice, s));
-        const kernel_config k = kernel();
+        kernel_config k = kernel();
+        k.int8 = std::is_same_v<In, std::int8_t>;
         GPUTURBO_CUDA_TRY(cudaEventRecord(*sl.kernels_start, s));
         launch_prepare(k, b, int(n), s);
         launch_decode(k, b, int(n), s);

@@ -11,6 +11,7 @@
 #include <gnuradio/gputurbo/engine/decoder.h>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace gputurbo::cuda {
 namespace {
@@ -129,6 +130,7 @@ __device__ __forceinline__ float sanitize(float x, bool invert)
 // One block per codeword: the codeword is read into shared memory with coalesced loads
 // (sanitised on the way), then written out in the decoder's stage-major order with
 // coalesced stores; both directions touch global memory only in whole lines.
+template <class In>
 __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
 {
     extern __shared__ float cw_shared[];
@@ -136,10 +138,13 @@ __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
     const int len = 3 * K + 12;
     const unsigned p_magic = unsigned(((1ull << 32) + P - 1) / P);
     for (int cw = blockIdx.x; cw < n; cw += gridDim.x) {
-        const float* raw = b.raw + (std::size_t)cw * len;
+        const In* raw = static_cast<const In*>(b.raw) + (std::size_t)cw * len;
         float* out = b.trellis + (std::size_t)cw * 4 * (K + 3);
         for (int i = threadIdx.x; i < len; i += blockDim.x)
-            cw_shared[i] = sanitize(raw[i], c.invert);
+            cw_shared[i] =
+                sanitize(std::is_same_v<In, float> ? float(raw[i])
+                                                   : float(raw[i]) * c.int8_inverse,
+                         c.invert);
         __syncthreads();
         auto at = [&](int stream, int kk) {
             return cw_shared[c.streams ? stream * (K + 4) + kk : 3 * kk + stream];
@@ -554,15 +559,21 @@ void launch_prepare(const kernel_config& c,
     if (n <= 0)
         return;
     const std::size_t shared = (3 * std::size_t(c.K) + 12) * sizeof(float);
-    prepare_kernel<<<std::min(n, 65535), 256, shared, s>>>(c, b, n);
+    if (c.int8)
+        prepare_kernel<std::int8_t><<<std::min(n, 65535), 256, shared, s>>>(c, b, n);
+    else
+        prepare_kernel<float><<<std::min(n, 65535), 256, shared, s>>>(c, b, n);
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
 void configure_decode_kernel(const kernel_config& c)
 {
-    GPUTURBO_CUDA_TRY(cudaFuncSetAttribute(prepare_kernel,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int((3 * c.K + 12) * sizeof(float))));
+    for (const void* f :
+         { (const void*)prepare_kernel<float>, (const void*)prepare_kernel<std::int8_t> })
+        GPUTURBO_CUDA_TRY(
+            cudaFuncSetAttribute(f,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 int((3 * c.K + 12) * sizeof(float))));
     GPUTURBO_CUDA_TRY(cudaFuncSetAttribute(decode_kernel<true>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            int(c.shared_bytes)));

@@ -34,10 +34,12 @@ struct kernel_config
     int iterations; //!< full iterations
     int stop;       //!< gputurbo::stop_rule
     float threshold;
-    float scale;      //!< extrinsic scaling (1 unless scaled-max-log)
-    bool exact;       //!< log-map
-    bool invert;      //!< input is ln P(1)/P(0)
-    bool streams;     //!< input layout d0 | d1 | d2
+    float scale;  //!< extrinsic scaling (1 unless scaled-max-log)
+    bool exact;   //!< log-map
+    bool invert;  //!< input is ln P(1)/P(0)
+    bool streams; //!< input layout d0 | d1 | d2
+    bool int8;    //!< raw holds int8 values q, read as q * int8_inverse
+    float int8_inverse;
     int f1, f2;       //!< QPP coefficients
     unsigned w_magic; //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
     int per_block;    //!< codewords per thread block
@@ -46,7 +48,7 @@ struct kernel_config
 
 struct device_buffers
 {
-    const float* raw;      //!< [n][3K+12] input LLRs as given
+    const void* raw;       //!< [n][3K+12] input LLRs as given (float or int8)
     float* trellis;        //!< [n][4][K+3] sys, par of decoder 1, sys, par of decoder 2
     float* edges;          //!< [n][2 decoders][2 buffers][2 alpha|beta][8][P]
     std::uint8_t* bits;    //!< [n][K] hard decisions, one byte per bit

@@ -17,8 +17,10 @@
  * [-llr_limit, +llr_limit], so +-Inf becomes +-llr_limit.
  *
  * Input: n codewords of 3K+12 float LLRs each, in the layout of lte.h (interleaved
- * triples by default). Output: n * K unpacked hard bits (one byte per bit, 0 or 1) and,
- * optionally, one codeword_status per codeword.
+ * triples by default), or the same as int8: q = round(L * int8_scale) saturated to
+ * +-127 (quantize_llrs()), read back as L = q * (1 / int8_scale). int8 carries a third of
+ * float's bytes over the bus. Output: n * K unpacked hard bits (one byte per bit, 0 or 1)
+ * and, optionally, one codeword_status per codeword.
  */
 
 #include <gnuradio/gputurbo/engine/lte.h>
@@ -34,6 +36,12 @@ namespace gputurbo {
 
 //! Magnitude to which input LLRs are clamped (+-Inf becomes +-llr_limit).
 constexpr float llr_limit = 1000.0f;
+
+/*!
+ * \brief Quantises float LLRs to int8: round(L * scale) (halves away from zero),
+ * saturated to [-127, 127]; NaN becomes 0.
+ */
+void quantize_llrs(const float* llrs, std::size_t n, std::int8_t* out, float scale);
 
 /*!
  * \brief SISO metric arithmetic.
@@ -91,6 +99,7 @@ struct decoder_config
     float stop_threshold = 40.0f;               //!< T for mean_llr / min_llr
     layout input_layout = layout::interleaved;  //!< order of the 3K+12 input LLRs
     bool invert_llr = false;                    //!< true: L = ln P(1)/P(0)
+    float int8_scale = 8.0f;                    //!< int8 input: L = q / int8_scale
     int threads = 0;                            //!< CPU worker threads, 0 = all cores
     int device = 0;                             //!< CUDA device index (backend cuda)
 
@@ -128,6 +137,15 @@ public:
                         std::uint8_t* bits,
                         codeword_status* status) = 0;
 
+    /*!
+     * \brief Decodes int8 LLRs (see the file comment). The CPU backends convert them to
+     * float; the CUDA backend moves the int8 values over the bus and converts on the GPU.
+     */
+    virtual void decode(const std::int8_t* llrs,
+                        std::size_t n_codewords,
+                        std::uint8_t* bits,
+                        codeword_status* status);
+
     //! Convenience: sizes checked, vectors resized.
     void decode(const std::vector<float>& llrs,
                 std::vector<std::uint8_t>& bits,
@@ -149,6 +167,9 @@ public:
 protected:
     explicit decoder(const decoder_config& config);
     decoder_config d_config;
+
+private:
+    std::vector<float> d_dequantized; // int8 input converted for float-only backends
 };
 
 /*!
