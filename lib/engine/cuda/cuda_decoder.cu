@@ -350,8 +350,8 @@ private:
 
         parallel_copy(staged, llrs, in_bytes);
         const cudaStream_t s = *sl.stream;
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
-            sl.raw.get(), staged, n * len * sizeof(float), cudaMemcpyHostToDevice, s));
+        GPUTURBO_CUDA_TRY(
+            cudaMemcpyAsync(sl.raw.get(), staged, in_bytes, cudaMemcpyHostToDevice, s));
         kernel_config k = kernel();
         k.int8 = std::is_same_v<In, std::int8_t>;
         GPUTURBO_CUDA_TRY(cudaEventRecord(*sl.kernels_start, s));
