@@ -25,7 +25,11 @@ std::vector<cli::option> options()
     auto o = cli::decoder_options(true);
     const std::vector<cli::option> more = {
         { "batch", "N,...", "64", "codewords per decode call" },
-        { "device", "N", "0", "GPU index (ignored by the CPU backends)" },
+        { "device",
+          "N,...|all",
+          "0",
+          "GPU index, a list of them (batches are spread over them) or all; ignored by "
+          "the CPU backends" },
         cli::section("Measurement"),
         { "mode",
           "MODE",
@@ -102,7 +106,7 @@ int bench_main(int argc, char** argv)
                                "': use end-to-end or kernel");
     const bool int8 = cli::int8_input(a);
     const std::string input = int8 ? "int8" : "float";
-    const int device_index = int(cli::to_int("device", a.get("device"), 0, 1023));
+    const std::string devices = a.get("device");
     const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
     const double seconds = cli::to_double("seconds", a.get("seconds"));
     if (seconds < 0.0 || seconds > 86400.0)
@@ -126,7 +130,7 @@ int bench_main(int argc, char** argv)
                             c.algo = algo;
                             c.subblocks = P;
                             c.guarding = g;
-                            c.device = device_index;
+                            c.devices = devices;
                             c.validate();
                             setups.push_back({ c, batch });
                         }
@@ -209,7 +213,7 @@ int bench_main(int argc, char** argv)
         auto r = cli::json::object();
         r.set("backend", dec->backend())
             .set("device", dec->device())
-            .set("device_index", device_index)
+            .set("devices", devices)
             .set("mode", mode)
             .set("input", input)
             .set("K", c.K)

@@ -493,3 +493,31 @@ TEST_P(Backend, Int8InputEqualsDequantizedFloat)
         EXPECT_EQ(sx[i].iterations, sy[i].iterations);
     EXPECT_LT(bit_errors(x, b.bits), x.size() / 50);
 }
+
+// Several GPUs share a batch and return what one GPU returns. "0,0" runs two decoders on
+// GPU 0, so the multi-GPU path is exercised on a machine with one GPU too.
+TEST(CudaDevices, SplittingABatchOverDevicesChangesNothing)
+{
+    const auto have = available_backends();
+    if (std::find(have.begin(), have.end(), "cuda") == have.end())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    decoder_config c;
+    c.K = 2048;
+    c.subblocks = 32;
+    c.early_stop = stop_rule::crc24b;
+    const auto b = make_batch(c.K, 0.6, 37, 81, layout::interleaved, lte::crc24::b);
+    std::vector<std::uint8_t> one, many;
+    std::vector<codeword_status> s_one, s_many;
+    make_decoder(c, "cuda")->decode(b.llrs, one, &s_one);
+    for (const char* devices : { "0,0", "all" }) {
+        c.devices = devices;
+        auto dec = make_decoder(c, "cuda");
+        dec->set_iterations(6);
+        dec->decode(b.llrs, many, &s_many);
+        EXPECT_EQ(many, one) << devices << ": " << dec->device();
+        for (std::size_t i = 0; i < s_one.size(); ++i) {
+            EXPECT_EQ(s_many[i].iterations, s_one[i].iterations) << devices;
+            EXPECT_EQ(s_many[i].passed, s_one[i].passed) << devices;
+        }
+    }
+}

@@ -119,9 +119,15 @@ void decoder_config::validate() const
     if (threads < 0)
         throw std::invalid_argument("threads=" + std::to_string(threads) +
                                     " is invalid: use 0 (all cores) or more");
-    if (device < 0)
-        throw std::invalid_argument("device=" + std::to_string(device) +
-                                    " is invalid: GPU indices start at 0");
+    const bool device_list =
+        !devices.empty() &&
+        devices.find_first_not_of("0123456789,") == std::string::npos &&
+        devices.front() != ',' && devices.back() != ',' &&
+        devices.find(",,") == std::string::npos;
+    if (devices != "all" && !device_list)
+        throw std::invalid_argument(
+            "devices='" + devices +
+            "' is invalid: use GPU indices such as 0 or 0,1, or all");
 }
 
 decoder::decoder(const decoder_config& config) : d_config(config) { d_config.validate(); }
@@ -211,7 +217,7 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& config,
     if (backend == "cuda" || (backend == "auto" && cuda_unavailable().empty())) {
 #ifdef GPUTURBO_HAVE_CUDA
         if (cuda_unavailable().empty())
-            return cuda::make_cuda_decoder(config, config.device);
+            return cuda::make_cuda_decoder(config);
 #endif
         throw std::runtime_error("backend 'cuda' is not available: " +
                                  cuda_unavailable() + "; use 'auto' or 'cpu'");

@@ -9,6 +9,7 @@
 #include "turbo_kernel.cuh"
 
 #include <algorithm>
+#include <exception>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -392,6 +393,121 @@ private:
     double d_device_seconds = 0.0;
 };
 
+// Several GPUs of one host: each call's codewords are cut into one contiguous share per
+// GPU, decoded concurrently (a host thread per GPU) and written back in place.
+class multi_device_decoder final : public decoder
+{
+public:
+    multi_device_decoder(const decoder_config& config, const std::vector<int>& devices)
+        : decoder(config)
+    {
+        for (int d : devices)
+            d_parts.push_back(std::make_unique<cuda_decoder>(config, d));
+    }
+
+    using decoder::decode;
+
+    void decode(const float* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status) override
+    {
+        run(llrs, n_codewords, bits, status);
+    }
+
+    void decode(const std::int8_t* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status) override
+    {
+        run(llrs, n_codewords, bits, status);
+    }
+
+    void set_iterations(int iterations) override
+    {
+        decoder::set_iterations(iterations);
+        for (auto& part : d_parts)
+            part->set_iterations(iterations);
+    }
+
+    void set_stop_threshold(float threshold) override
+    {
+        decoder::set_stop_threshold(threshold);
+        for (auto& part : d_parts)
+            part->set_stop_threshold(threshold);
+    }
+
+    //! The GPUs run side by side: the slowest one's kernel time.
+    double device_seconds() const override
+    {
+        double longest = 0.0;
+        for (const auto& part : d_parts)
+            longest = std::max(longest, part->device_seconds());
+        return longest;
+    }
+
+    std::string backend() const override { return "cuda"; }
+
+    std::string device() const override
+    {
+        std::string text = std::to_string(d_parts.size()) + " GPUs:";
+        for (const auto& part : d_parts)
+            text += " [" + part->device() + "]";
+        return text;
+    }
+
+private:
+    template <class In>
+    void run(const In* llrs, std::size_t n, std::uint8_t* bits, codeword_status* status)
+    {
+        if (n == 0)
+            return;
+        const std::size_t len = lte::codeword_length(d_config.K);
+        const std::size_t share = (n + d_parts.size() - 1) / d_parts.size();
+        std::vector<std::exception_ptr> errors(d_parts.size());
+        std::vector<std::thread> threads;
+        for (std::size_t i = 0; i < d_parts.size(); ++i) {
+            const std::size_t first = std::min(n, i * share);
+            const std::size_t count = std::min(share, n - first);
+            threads.emplace_back([&, i, first, count] {
+                try {
+                    d_parts[i]->decode(llrs + first * len,
+                                       count,
+                                       bits + first * d_config.K,
+                                       status ? status + first : nullptr);
+                } catch (...) {
+                    errors[i] = std::current_exception();
+                }
+            });
+        }
+        for (auto& t : threads)
+            t.join();
+        for (const auto& e : errors)
+            if (e)
+                std::rethrow_exception(e);
+    }
+
+    std::vector<std::unique_ptr<cuda_decoder>> d_parts;
+};
+
+// "all", or comma-separated indices (validated by decoder_config::validate()).
+std::vector<int> parse_devices(const std::string& text, int count)
+{
+    std::vector<int> devices;
+    if (text == "all") {
+        for (int d = 0; d < count; ++d)
+            devices.push_back(d);
+        return devices;
+    }
+    std::size_t at = 0;
+    while (at <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', at), text.size());
+        devices.push_back(std::stoi(text.substr(at, comma - at)));
+        at = comma + 1;
+    }
+    return devices;
+}
+
 } // namespace
 
 int device_count()
@@ -415,12 +531,15 @@ std::string unavailable_reason()
     return count > 0 ? "" : "no CUDA device found";
 }
 
-std::unique_ptr<decoder> make_cuda_decoder(const decoder_config& config, int device)
+std::unique_ptr<decoder> make_cuda_decoder(const decoder_config& config)
 {
     const std::string why = unavailable_reason();
     if (!why.empty())
         throw std::runtime_error("backend 'cuda' is not available: " + why);
-    return std::make_unique<cuda_decoder>(config, device);
+    const std::vector<int> devices = parse_devices(config.devices, device_count());
+    if (devices.size() == 1)
+        return std::make_unique<cuda_decoder>(config, devices.front());
+    return std::make_unique<multi_device_decoder>(config, devices);
 }
 
 } // namespace gputurbo::cuda

@@ -22,8 +22,9 @@ int device_count();
 //! Why the CUDA backend cannot run here, or "" when it can.
 std::string unavailable_reason();
 
-//! A CUDA decoder on device `device` (throws std::runtime_error with the reason).
-std::unique_ptr<decoder> make_cuda_decoder(const decoder_config& config, int device = 0);
+//! A CUDA decoder on config.devices: one GPU, or several that share every batch
+//! (throws std::runtime_error with the reason).
+std::unique_ptr<decoder> make_cuda_decoder(const decoder_config& config);
 
 } // namespace gputurbo::cuda
 

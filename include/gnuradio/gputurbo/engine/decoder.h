@@ -101,7 +101,7 @@ struct decoder_config
     bool invert_llr = false;                    //!< true: L = ln P(1)/P(0)
     float int8_scale = 8.0f;                    //!< int8 input: L = q / int8_scale
     int threads = 0;                            //!< CPU worker threads, 0 = all cores
-    int device = 0;                             //!< CUDA device index (backend cuda)
+    std::string devices = "0";                  //!< CUDA devices: "0", "0,1" or "all"
 
     //! Throws std::invalid_argument with a message naming the parameter and its range.
     void validate() const;
