@@ -160,8 +160,6 @@ template <class Derived>
 class typed_decoder : public decoder
 {
 public:
-    using decoder::decode;
-
     void decode(const float* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
