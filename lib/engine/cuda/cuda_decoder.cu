@@ -155,31 +155,6 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes)
         t.join();
 }
 
-// Sends both input types of decoder::decode to Derived::run<In>.
-template <class Derived>
-class typed_decoder : public decoder
-{
-public:
-    void decode(const float* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status) override
-    {
-        static_cast<Derived*>(this)->run(llrs, n_codewords, bits, status);
-    }
-
-    void decode(const std::int8_t* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status) override
-    {
-        static_cast<Derived*>(this)->run(llrs, n_codewords, bits, status);
-    }
-
-protected:
-    explicit typed_decoder(const decoder_config& config) : decoder(config) {}
-};
-
 constexpr int threads_per_block_target = 128;
 // Codewords per pipeline chunk: big enough to fill the GPU, small enough that copying one
 // chunk overlaps with decoding the previous one.
@@ -242,6 +217,24 @@ public:
         }
     }
 
+    using decoder::decode;
+
+    void decode(const float* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status) override
+    {
+        run(llrs, n_codewords, bits, status);
+    }
+
+    void decode(const std::int8_t* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status) override
+    {
+        run(llrs, n_codewords, bits, status);
+    }
+
     double device_seconds() const override { return d_device_seconds; }
 
     std::string backend() const override { return "cuda"; }
@@ -299,8 +292,6 @@ private:
 
     // Chunks alternate between two slots: while the GPU decodes chunk i in one slot, the
     // host copies chunk i+1 into the other and collects chunk i-1's results from it.
-    friend class typed_decoder<cuda_decoder>;
-
     template <class In>
     void run(const In* llrs,
              std::size_t n_codewords,
@@ -404,14 +395,32 @@ private:
 
 // Several GPUs of one host: each call's codewords are cut into one contiguous share per
 // GPU, decoded concurrently (a host thread per GPU) and written back in place.
-class multi_device_decoder final : public typed_decoder<multi_device_decoder>
+class multi_device_decoder final : public decoder
 {
 public:
     multi_device_decoder(const decoder_config& config, const std::vector<int>& devices)
-        : typed_decoder(config)
+        : decoder(config)
     {
         for (int d : devices)
             d_parts.push_back(std::make_unique<cuda_decoder>(config, d));
+    }
+
+    using decoder::decode;
+
+    void decode(const float* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status) override
+    {
+        run(llrs, n_codewords, bits, status);
+    }
+
+    void decode(const std::int8_t* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status) override
+    {
+        run(llrs, n_codewords, bits, status);
     }
 
     void set_iterations(int iterations) override
@@ -448,8 +457,6 @@ public:
     }
 
 private:
-    friend class typed_decoder<multi_device_decoder>;
-
     template <class In>
     void run(const In* llrs, std::size_t n, std::uint8_t* bits, codeword_status* status)
     {
