@@ -31,14 +31,13 @@ __host__ __device__ constexpr int segments(int w) { return (w + segment - 1) / s
 // Shared memory of one codeword, in 4-byte words.
 struct shared_plan
 {
-    int ext, apriori, checkpoints, hard, previous_hard, sums, mins, crcs, total;
+    int ext, checkpoints, hard, previous_hard, sums, mins, crcs, total;
     __host__ __device__ explicit shared_plan(int K, int P)
     {
         const int slots = K + P; // padded: slot(k) = k + k/w keeps banks apart
         const int words = words_per_codeword(K);
         ext = 0;
-        apriori = ext + slots;
-        checkpoints = apriori + slots;
+        checkpoints = ext + slots;
         hard = checkpoints + segments(K / P) * S * P;
         previous_hard = hard + words;
         sums = previous_hard + words;
@@ -178,15 +177,17 @@ struct app_stats
     unsigned crc = 0;
 };
 
-// One constituent decoder over the thread's sub-block. D = 0: natural order, reads
-// apriori1, writes ext1. D = 1: interleaved order, reads ext1 through pi, writes
-// apriori1 and the hard decisions through pi.
+// One constituent decoder over the thread's sub-block, called by every thread of the
+// block (inactive ones only meet the barrier). The codeword's one extrinsic array holds
+// the other decoder's output: D = 0 (natural order) reads it at k, D = 1 (interleaved
+// order) through pi, and both overwrite what they read with their own scaled extrinsic;
+// D = 1 also sets the hard decisions.
 template <bool Exact, int D>
-__device__ void half_iteration(const kernel_config& c,
+__device__ void half_iteration(bool active,
+                               const kernel_config& c,
                                const float* __restrict__ sys,
                                const float* __restrict__ par,
-                               const float* apriori,
-                               float* out,
+                               float* extrinsic_llrs,
                                float* checkpoints,
                                const float* prev_edges, // [2][S][P]: alpha, beta
                                float* next_edges,
@@ -211,104 +212,113 @@ __device__ void half_iteration(const kernel_config& c,
         const int t = own ? (k - k0) * P + p : transposed(k, c);
         s = sys[t];
         z = par[t];
-        a = apriori[D == 0 && own ? k + p : slot(position, c)];
+        a = extrinsic_llrs[D == 0 && own ? k + p : slot(position, c)];
     };
 
-    // Forward recursion, keeping alpha at every 8th stage.
-    float alpha[S];
-    if (p == 0)
-        set_known_start(alpha);
-    else if (stores) {
+    float alpha[S], beta[S];
+    if (active) {
+        // Forward recursion, keeping alpha at every 8th stage.
+        if (p == 0)
+            set_known_start(alpha);
+        else if (stores) {
 #pragma unroll
-        for (int s = 0; s < S; ++s)
-            alpha[s] = prev_edges[s * P + p];
-    } else
-        set_equiprobable(alpha);
-    if (p > 0 && trains) {
-        if (D == 1)
-            walk.start_forward(k0 - g, c);
-        for (int k = k0 - g; k < k0; ++k) {
-            float s, a, z;
-            stage(k, D == 1 ? walk.pi : k, s, a, z);
-            float t[S];
-            forward_step<Exact>(alpha, t, metrics(s, a, z));
-#pragma unroll
-            for (int q = 0; q < S; ++q)
-                alpha[q] = t[q];
+            for (int s = 0; s < S; ++s)
+                alpha[s] = prev_edges[s * P + p];
+        } else
+            set_equiprobable(alpha);
+        if (p > 0 && trains) {
             if (D == 1)
-                walk.forward();
-        }
-    }
-    // By segments: the loads of 8 stages are issued together, so that their latency is
-    // paid once per segment, not once per stage.
-    if (D == 1)
-        walk.start_forward(k0, c);
-    for (int first = 0; first < w; first += segment) {
-        const int count = min(segment, w - first);
-        float seg_sys[segment], seg_apriori[segment], seg_par[segment];
+                walk.start_forward(k0 - g, c);
+            for (int k = k0 - g; k < k0; ++k) {
+                float s, a, z;
+                stage(k, D == 1 ? walk.pi : k, s, a, z);
+                float t[S];
+                forward_step<Exact>(alpha, t, metrics(s, a, z));
 #pragma unroll
-        for (int j = 0; j < segment; ++j) {
-            if (j < count) {
-                stage(k0 + first + j,
-                      D == 1 ? walk.pi : k0 + first + j,
-                      seg_sys[j],
-                      seg_apriori[j],
-                      seg_par[j]);
+                for (int q = 0; q < S; ++q)
+                    alpha[q] = t[q];
                 if (D == 1)
                     walk.forward();
             }
         }
+        // By segments: the loads of 8 stages are issued together, so that their latency
+        // is paid once per segment, not once per stage.
+        if (D == 1)
+            walk.start_forward(k0, c);
+        for (int first = 0; first < w; first += segment) {
+            const int count = min(segment, w - first);
+            float seg_sys[segment], seg_apriori[segment], seg_par[segment];
 #pragma unroll
-        for (int s = 0; s < S; ++s)
-            checkpoints[((first / segment) * S + s) * P + p] = alpha[s];
-#pragma unroll
-        for (int j = 0; j < segment; ++j) {
-            if (j < count) {
-                if (stores && p + 1 < P && first + j == w - edge_offset) {
-#pragma unroll
-                    for (int s = 0; s < S; ++s)
-                        next_edges[s * P + p + 1] = alpha[s];
+            for (int j = 0; j < segment; ++j) {
+                if (j < count) {
+                    stage(k0 + first + j,
+                          D == 1 ? walk.pi : k0 + first + j,
+                          seg_sys[j],
+                          seg_apriori[j],
+                          seg_par[j]);
+                    if (D == 1)
+                        walk.forward();
                 }
-                float t[S];
-                forward_step<Exact>(
-                    alpha, t, metrics(seg_sys[j], seg_apriori[j], seg_par[j]));
-#pragma unroll
-                for (int q = 0; q < S; ++q)
-                    alpha[q] = t[q];
             }
-        }
-    }
-    if (stores && p + 1 < P && edge_offset == 0) {
-#pragma unroll
-        for (int s = 0; s < S; ++s)
-            next_edges[s * P + p + 1] = alpha[s];
-    }
-
-    // Backward recursion with the extrinsic output, one 8-stage segment at a time.
-    float beta[S];
-    if (p == P - 1) {
-        set_known_start(beta);
-        for (int k = K + 2; k >= K; --k)
-            backward_step<Exact>(beta, metrics(sys[k], 0.0f, par[k]));
-    } else {
-        if (stores) {
 #pragma unroll
             for (int s = 0; s < S; ++s)
-                beta[s] = prev_edges[(S + s) * P + p];
-        } else
-            set_equiprobable(beta);
-        if (trains) {
-            if (D == 1)
-                walk.start_backward(k1 + g - 1, c);
-            for (int k = k1 + g - 1; k >= k1; --k) {
-                float s, a, z;
-                stage(k, D == 1 ? walk.pi : k, s, a, z);
-                backward_step<Exact>(beta, metrics(s, a, z));
+                checkpoints[((first / segment) * S + s) * P + p] = alpha[s];
+#pragma unroll
+            for (int j = 0; j < segment; ++j) {
+                if (j < count) {
+                    if (stores && p + 1 < P && first + j == w - edge_offset) {
+#pragma unroll
+                        for (int s = 0; s < S; ++s)
+                            next_edges[s * P + p + 1] = alpha[s];
+                    }
+                    float t[S];
+                    forward_step<Exact>(
+                        alpha, t, metrics(seg_sys[j], seg_apriori[j], seg_par[j]));
+#pragma unroll
+                    for (int q = 0; q < S; ++q)
+                        alpha[q] = t[q];
+                }
+            }
+        }
+        if (stores && p + 1 < P && edge_offset == 0) {
+#pragma unroll
+            for (int s = 0; s < S; ++s)
+                next_edges[s * P + p + 1] = alpha[s];
+        }
+
+        // Beta at the sub-block's end: the last stages of the previous iteration,
+        // training over the next sub-block's first stages, or the tail.
+        if (p == P - 1) {
+            set_known_start(beta);
+            for (int k = K + 2; k >= K; --k)
+                backward_step<Exact>(beta, metrics(sys[k], 0.0f, par[k]));
+        } else {
+            if (stores) {
+#pragma unroll
+                for (int s = 0; s < S; ++s)
+                    beta[s] = prev_edges[(S + s) * P + p];
+            } else
+                set_equiprobable(beta);
+            if (trains) {
                 if (D == 1)
-                    walk.backward();
+                    walk.start_backward(k1 + g - 1, c);
+                for (int k = k1 + g - 1; k >= k1; --k) {
+                    float s, a, z;
+                    stage(k, D == 1 ? walk.pi : k, s, a, z);
+                    backward_step<Exact>(beta, metrics(s, a, z));
+                    if (D == 1)
+                        walk.backward();
+                }
             }
         }
     }
+    // Every read of another sub-block's stages is done: from here on each position is
+    // read and written by its own thread alone, so the output may replace the input.
+    __syncthreads();
+    if (!active)
+        return;
+
+    // Backward recursion with the extrinsic output, one 8-stage segment at a time.
     const int save_at = k0 + edge_offset; // stage whose beta sub-block p-1 starts from
     float* beta_out = next_edges + S * P;
     if (stores && p > 0 && save_at == k1) {
@@ -384,7 +394,7 @@ __device__ void half_iteration(const kernel_config& c,
                     }
                     const bm_t bm = metrics_from_halves(half_a[lo + j], half_b[lo + j]);
                     const float e = extrinsic<Exact>(seg_alpha[j], beta, bm);
-                    out[slot(position, c)] = e * c.scale;
+                    extrinsic_llrs[slot(position, c)] = e * c.scale;
                     if (D == 1) {
                         const float app = 2.0f * half_a[lo + j] + e;
                         const float mag = fabsf(app);
@@ -419,8 +429,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
     const bool real = local < c.per_block && cw < n;
     const shared_plan plan(K, P);
     float* mine = shared + (real ? local : 0) * plan.total;
-    float* ext1 = mine + plan.ext;
-    float* apriori1 = mine + plan.apriori;
+    float* ext = mine + plan.ext;
     float* checkpoints = mine + plan.checkpoints;
     unsigned* hard = reinterpret_cast<unsigned*>(mine + plan.hard);
     unsigned* previous_hard = reinterpret_cast<unsigned*>(mine + plan.previous_hard);
@@ -437,7 +446,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
             : nullptr;
     if (real) {
         for (int k = p; k < K + P; k += P)
-            apriori1[k] = 0.0f;
+            ext[k] = 0.0f; // the first a-priori input
         for (int i = p; i < 2 * 2 * 2 * S * P; i += P)
             edges[i] = 0.0f; // first iteration: equiprobable edges
         for (int i = p; i < words; i += P)
@@ -451,36 +460,34 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
             return edges + ((d * 2 + buffer) * 2) * S * P;
         };
         app_stats stats;
-        if (!done) {
+        if (!done)
             for (int i = p; i < words; i += P)
                 hard[i] = 0;
-            half_iteration<Exact, 0>(c,
-                                     trellis,
-                                     trellis + (K + 3),
-                                     apriori1,
-                                     ext1,
-                                     checkpoints,
-                                     edge(0, prev),
-                                     edge(0, next),
-                                     p,
-                                     hard,
-                                     crc,
-                                     stats);
-        }
+        half_iteration<Exact, 0>(!done,
+                                 c,
+                                 trellis,
+                                 trellis + (K + 3),
+                                 ext,
+                                 checkpoints,
+                                 edge(0, prev),
+                                 edge(0, next),
+                                 p,
+                                 hard,
+                                 crc,
+                                 stats);
         __syncthreads();
-        if (!done)
-            half_iteration<Exact, 1>(c,
-                                     trellis + 2 * (K + 3),
-                                     trellis + 3 * (K + 3),
-                                     ext1,
-                                     apriori1,
-                                     checkpoints,
-                                     edge(1, prev),
-                                     edge(1, next),
-                                     p,
-                                     hard,
-                                     crc,
-                                     stats);
+        half_iteration<Exact, 1>(!done,
+                                 c,
+                                 trellis + 2 * (K + 3),
+                                 trellis + 3 * (K + 3),
+                                 ext,
+                                 checkpoints,
+                                 edge(1, prev),
+                                 edge(1, next),
+                                 p,
+                                 hard,
+                                 crc,
+                                 stats);
         if (!done) {
             sums[p] = stats.sum;
             mins[p] = stats.least;
