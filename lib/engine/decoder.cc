@@ -154,6 +154,18 @@ void quantize_llrs(const float* llrs, std::size_t n, std::int8_t* out, float sca
     }
 }
 
+void decoder::decode(const float* llrs,
+                     std::size_t n_codewords,
+                     std::uint8_t* bits,
+                     codeword_status* status)
+{
+    if (n_codewords == 0)
+        return;
+    if (!llrs || !bits)
+        throw std::invalid_argument("decode: null input or output buffer");
+    decode_batch(llr_input{ llrs, nullptr }, n_codewords, bits, status);
+}
+
 void decoder::decode(const std::int8_t* llrs,
                      std::size_t n_codewords,
                      std::uint8_t* bits,
@@ -161,14 +173,21 @@ void decoder::decode(const std::int8_t* llrs,
 {
     if (n_codewords == 0)
         return;
-    if (!llrs)
-        throw std::invalid_argument("decode: null input buffer");
+    if (!llrs || !bits)
+        throw std::invalid_argument("decode: null input or output buffer");
+    decode_batch(llr_input{ nullptr, llrs }, n_codewords, bits, status);
+}
+
+const float* decoder::as_float(const llr_input& llrs, std::size_t n_codewords)
+{
+    if (llrs.f32)
+        return llrs.f32;
     const std::size_t n = n_codewords * lte::codeword_length(d_config.K);
     const float inverse = 1.0f / d_config.int8_scale;
     d_dequantized.resize(n);
     for (std::size_t i = 0; i < n; ++i)
-        d_dequantized[i] = float(llrs[i]) * inverse;
-    decode(d_dequantized.data(), n_codewords, bits, status);
+        d_dequantized[i] = float(llrs.i8[i]) * inverse;
+    return d_dequantized.data();
 }
 
 void decoder::decode(const std::vector<float>& llrs,

@@ -77,15 +77,12 @@ cpu_decoder::cpu_decoder(const decoder_config& config,
 {
 }
 
-void cpu_decoder::decode(const float* llrs,
-                         std::size_t n_codewords,
-                         std::uint8_t* bits,
-                         codeword_status* status)
+void cpu_decoder::decode_batch(const llr_input& input,
+                               std::size_t n_codewords,
+                               std::uint8_t* bits,
+                               codeword_status* status)
 {
-    if (n_codewords == 0)
-        return;
-    if (!llrs || !bits)
-        throw std::invalid_argument("decode: null input or output buffer");
+    const float* llrs = as_float(input, n_codewords);
     const int K = d_config.K;
     const std::size_t lanes = d_kernel.lanes;
     const std::size_t groups = (n_codewords + lanes - 1) / lanes;

@@ -31,16 +31,15 @@ class cpu_decoder final : public decoder
 public:
     cpu_decoder(const decoder_config& config, const group_kernel& kernel, int threads);
 
-    using decoder::decode;
-    void decode(const float* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status) override;
-
     std::string backend() const override;
     std::string device() const override;
 
 private:
+    void decode_batch(const llr_input& llrs,
+                      std::size_t n_codewords,
+                      std::uint8_t* bits,
+                      codeword_status* status) override;
+
     struct free_delete
     {
         void operator()(void* p) const { std::free(p); }

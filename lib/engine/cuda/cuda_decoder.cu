@@ -217,22 +217,15 @@ public:
         }
     }
 
-    using decoder::decode;
-
-    void decode(const float* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status) override
+    void decode_batch(const llr_input& llrs,
+                      std::size_t n_codewords,
+                      std::uint8_t* bits,
+                      codeword_status* status) override
     {
-        run(llrs, n_codewords, bits, status);
-    }
-
-    void decode(const std::int8_t* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status) override
-    {
-        run(llrs, n_codewords, bits, status);
+        if (llrs.i8)
+            run(llrs.i8, n_codewords, bits, status);
+        else
+            run(llrs.f32, n_codewords, bits, status);
     }
 
     double device_seconds() const override { return d_device_seconds; }
@@ -298,10 +291,6 @@ private:
              std::uint8_t* bits,
              codeword_status* status)
     {
-        if (n_codewords == 0)
-            return;
-        if (!llrs || !bits)
-            throw std::invalid_argument("decode: null input or output buffer");
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         d_device_seconds = 0.0;
         const std::size_t len = lte::codeword_length(d_config.K);
@@ -405,22 +394,15 @@ public:
             d_parts.push_back(std::make_unique<cuda_decoder>(config, d));
     }
 
-    using decoder::decode;
-
-    void decode(const float* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status) override
+    void decode_batch(const llr_input& llrs,
+                      std::size_t n_codewords,
+                      std::uint8_t* bits,
+                      codeword_status* status) override
     {
-        run(llrs, n_codewords, bits, status);
-    }
-
-    void decode(const std::int8_t* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status) override
-    {
-        run(llrs, n_codewords, bits, status);
+        if (llrs.i8)
+            run(llrs.i8, n_codewords, bits, status);
+        else
+            run(llrs.f32, n_codewords, bits, status);
     }
 
     void set_iterations(int iterations) override
@@ -460,8 +442,6 @@ private:
     template <class In>
     void run(const In* llrs, std::size_t n, std::uint8_t* bits, codeword_status* status)
     {
-        if (n == 0)
-            return;
         const std::size_t len = lte::codeword_length(d_config.K);
         const std::size_t share = (n + d_parts.size() - 1) / d_parts.size();
         std::vector<std::exception_ptr> errors(d_parts.size());

@@ -132,19 +132,19 @@ public:
      * \param bits n_codewords * K hard bits out
      * \param status n_codewords results, or nullptr
      */
-    virtual void decode(const float* llrs,
-                        std::size_t n_codewords,
-                        std::uint8_t* bits,
-                        codeword_status* status) = 0;
+    void decode(const float* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status);
 
     /*!
      * \brief Decodes int8 LLRs (see the file comment). The CPU backends convert them to
      * float; the CUDA backend moves the int8 values over the bus and converts on the GPU.
      */
-    virtual void decode(const std::int8_t* llrs,
-                        std::size_t n_codewords,
-                        std::uint8_t* bits,
-                        codeword_status* status);
+    void decode(const std::int8_t* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status);
 
     //! Convenience: sizes checked, vectors resized.
     void decode(const std::vector<float>& llrs,
@@ -166,6 +166,23 @@ public:
 
 protected:
     explicit decoder(const decoder_config& config);
+
+    //! A batch's LLRs: exactly one of the two pointers is set.
+    struct llr_input
+    {
+        const float* f32 = nullptr;
+        const std::int8_t* i8 = nullptr;
+    };
+
+    //! What a backend implements; decode() has checked the pointers and n_codewords > 0.
+    virtual void decode_batch(const llr_input& llrs,
+                              std::size_t n_codewords,
+                              std::uint8_t* bits,
+                              codeword_status* status) = 0;
+
+    //! The batch as float LLRs (int8 is converted into a buffer of the decoder's).
+    const float* as_float(const llr_input& llrs, std::size_t n_codewords);
+
     decoder_config d_config;
 
 private:
