@@ -11,6 +11,7 @@
 
 #include <gnuradio/gputurbo/engine/decoder.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -176,6 +177,53 @@ void decoder::decode(const std::int8_t* llrs,
     if (!llrs || !bits)
         throw std::invalid_argument("decode: null input or output buffer");
     decode_batch(llr_input{ nullptr, llrs }, n_codewords, bits, status);
+}
+
+decoder::ticket decoder::submit(const float* llrs, std::size_t n_codewords)
+{
+    if (!llrs && n_codewords > 0)
+        throw std::invalid_argument("submit: null input buffer");
+    return submit_batch(llr_input{ llrs, nullptr }, n_codewords);
+}
+
+decoder::ticket decoder::submit(const std::int8_t* llrs, std::size_t n_codewords)
+{
+    if (!llrs && n_codewords > 0)
+        throw std::invalid_argument("submit: null input buffer");
+    return submit_batch(llr_input{ nullptr, llrs }, n_codewords);
+}
+
+void decoder::collect(ticket t, std::uint8_t* bits, codeword_status* status)
+{
+    collect_batch(t, bits, status);
+}
+
+decoder::ticket decoder::submit_batch(const llr_input& llrs, std::size_t n_codewords)
+{
+    if (d_finished.size() >= std::size_t(max_in_flight))
+        throw std::runtime_error("submit: " + std::to_string(max_in_flight) +
+                                 " batches are in flight: collect one first");
+    finished result;
+    result.bits.resize(n_codewords * d_config.K);
+    result.status.resize(n_codewords);
+    if (n_codewords > 0)
+        decode_batch(llrs, n_codewords, result.bits.data(), result.status.data());
+    d_finished.emplace(++d_last_ticket, std::move(result));
+    return d_last_ticket;
+}
+
+void decoder::collect_batch(ticket t, std::uint8_t* bits, codeword_status* status)
+{
+    const auto it = d_finished.find(t);
+    if (it == d_finished.end())
+        throw std::invalid_argument("collect: ticket " + std::to_string(t) +
+                                    " is unknown or already collected");
+    if (!it->second.bits.empty() && !bits)
+        throw std::invalid_argument("collect: null output buffer");
+    std::copy(it->second.bits.begin(), it->second.bits.end(), bits);
+    if (status)
+        std::copy(it->second.status.begin(), it->second.status.end(), status);
+    d_finished.erase(it);
 }
 
 const float* decoder::as_float(const llr_input& llrs, std::size_t n_codewords)

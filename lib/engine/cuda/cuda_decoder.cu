@@ -185,11 +185,6 @@ public:
             return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
         };
         d_versions = "CUDA driver " + version(driver) + ", runtime " + version(runtime);
-        for (auto& sl : d_slots) {
-            sl.stream = std::make_unique<stream>();
-            sl.kernels_start = std::make_unique<event>();
-            sl.kernels_end = std::make_unique<event>();
-        }
 
         const std::size_t per_codeword =
             shared_bytes_per_codeword(config.K, config.subblocks);
@@ -256,7 +251,52 @@ private:
         device_array<int> iterations;
         device_array<unsigned char> passed;
         std::size_t n = 0;
+        ticket id = 0; // 0: free
     };
+
+    // A free slot, made on first need (streams and events live on d_device).
+    slot& free_slot()
+    {
+        for (auto& sl : d_slots)
+            if (sl->id == 0)
+                return *sl;
+        if (d_slots.size() >= std::size_t(max_in_flight))
+            throw std::runtime_error("submit: " + std::to_string(max_in_flight) +
+                                     " batches are in flight: collect one first");
+        auto sl = std::make_unique<slot>();
+        sl->stream = std::make_unique<stream>();
+        sl->kernels_start = std::make_unique<event>();
+        sl->kernels_end = std::make_unique<event>();
+        d_slots.push_back(std::move(sl));
+        return *d_slots.back();
+    }
+
+    ticket submit_batch(const llr_input& llrs, std::size_t n_codewords) override
+    {
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        slot& sl = free_slot();
+        if (llrs.i8)
+            submit(sl, llrs.i8, n_codewords);
+        else
+            submit(sl, llrs.f32, n_codewords);
+        sl.id = ++d_last_id;
+        return sl.id;
+    }
+
+    void collect_batch(ticket t, std::uint8_t* bits, codeword_status* status) override
+    {
+        for (auto& sl : d_slots)
+            if (sl->id == t && t != 0) {
+                if (sl->n > 0 && !bits)
+                    throw std::invalid_argument("collect: null output buffer");
+                GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+                sl->id = 0; // free again, whatever collect() meets
+                collect(*sl, bits, status);
+                return;
+            }
+        throw std::invalid_argument("collect: ticket " + std::to_string(t) +
+                                    " is unknown or already collected");
+    }
 
     kernel_config kernel() const
     {
@@ -283,8 +323,8 @@ private:
         return k;
     }
 
-    // Chunks alternate between two slots: while the GPU decodes chunk i in one slot, the
-    // host copies chunk i+1 into the other and collects chunk i-1's results from it.
+    // Chunks go through two slots in turn: while the GPU decodes chunk i, the host copies
+    // chunk i+1 in and collects chunk i-1's results.
     template <class In>
     void run(const In* llrs,
              std::size_t n_codewords,
@@ -292,38 +332,52 @@ private:
              codeword_status* status)
     {
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        d_device_seconds = 0.0;
         const std::size_t len = lte::codeword_length(d_config.K);
         const std::size_t chunks = (n_codewords + d_chunk - 1) / d_chunk;
+        double seconds = 0.0;
+        slot* previous = nullptr;
         try {
             for (std::size_t i = 0; i <= chunks; ++i) {
+                slot* current = nullptr;
                 if (i < chunks) {
                     const std::size_t first = i * d_chunk;
-                    submit(d_slots[i % 2],
+                    current = &free_slot();
+                    current->id = ~ticket(0); // taken by this call, not by a ticket
+                    submit(*current,
                            llrs + first * len,
                            std::min(d_chunk, n_codewords - first));
                 }
-                if (i > 0) {
+                if (previous) {
                     const std::size_t first = (i - 1) * d_chunk;
-                    collect(d_slots[(i - 1) % 2],
+                    previous->id = 0;
+                    collect(*previous,
                             bits + first * d_config.K,
                             status ? status + first : nullptr);
+                    seconds += d_device_seconds;
                 }
+                previous = current;
             }
         } catch (...) {
-            // Leave no work in flight that could write into the next call's buffers.
+            // Leave no work of this call in flight that could write into a later call's
+            // buffers.
             for (auto& sl : d_slots)
-                cudaStreamSynchronize(*sl.stream);
+                if (sl->id == ~ticket(0)) {
+                    cudaStreamSynchronize(*sl->stream);
+                    sl->id = 0;
+                }
             throw;
         }
+        d_device_seconds = seconds;
     }
 
     template <class In>
     void submit(slot& sl, const In* llrs, std::size_t n)
     {
+        sl.n = n;
+        if (n == 0)
+            return; // an empty batch: nothing to enqueue, nothing to collect
         const int K = d_config.K, P = d_config.subblocks;
         const std::size_t len = lte::codeword_length(K);
-        sl.n = n;
         device_buffers b{};
         const std::size_t in_bytes = n * len * sizeof(In);
         b.raw = sl.raw.reserve(in_bytes);
@@ -361,10 +415,13 @@ private:
 
     void collect(slot& sl, std::uint8_t* bits, codeword_status* status)
     {
+        d_device_seconds = 0.0;
+        if (sl.n == 0)
+            return;
         GPUTURBO_CUDA_TRY(cudaStreamSynchronize(*sl.stream));
         float ms = 0.0f;
         GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, *sl.kernels_start, *sl.kernels_end));
-        d_device_seconds += ms * 1e-3;
+        d_device_seconds = ms * 1e-3;
         parallel_copy(bits, sl.host_bits.get(), sl.n * d_config.K);
         if (status)
             for (std::size_t i = 0; i < sl.n; ++i)
@@ -374,7 +431,8 @@ private:
 
     const int d_device;
     cudaDeviceProp d_prop{};
-    slot d_slots[2];
+    std::vector<std::unique_ptr<slot>> d_slots;
+    ticket d_last_id = 0;
     std::string d_versions;
     int d_per_block = 1;
     std::size_t d_chunk = 1;

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -146,6 +147,20 @@ public:
                 std::uint8_t* bits,
                 codeword_status* status);
 
+    /*!
+     * \brief Asynchronous decoding. submit() starts decoding a batch and returns a
+     * ticket at once (the LLRs have been copied: their buffer may be reused); collect()
+     * waits for that batch and writes its n_codewords * K bits and its statuses. Batches
+     * may be collected in any order; at most max_in_flight may be outstanding (submit()
+     * throws std::runtime_error beyond). On the CUDA backend the GPU decodes while the
+     * caller prepares the next batch; the CPU backends decode inside submit().
+     */
+    using ticket = std::uint64_t;
+    static constexpr int max_in_flight = 4;
+    ticket submit(const float* llrs, std::size_t n_codewords);
+    ticket submit(const std::int8_t* llrs, std::size_t n_codewords);
+    void collect(ticket t, std::uint8_t* bits, codeword_status* status);
+
     //! Convenience: sizes checked, vectors resized.
     void decode(const std::vector<float>& llrs,
                 std::vector<std::uint8_t>& bits,
@@ -180,12 +195,23 @@ protected:
                               std::uint8_t* bits,
                               codeword_status* status) = 0;
 
+    //! Asynchronous pair; by default submit_batch() decodes at once and keeps the result.
+    virtual ticket submit_batch(const llr_input& llrs, std::size_t n_codewords);
+    virtual void collect_batch(ticket t, std::uint8_t* bits, codeword_status* status);
+
     //! The batch as float LLRs (int8 is converted into a buffer of the decoder's).
     const float* as_float(const llr_input& llrs, std::size_t n_codewords);
 
     decoder_config d_config;
 
 private:
+    struct finished
+    {
+        std::vector<std::uint8_t> bits;
+        std::vector<codeword_status> status;
+    };
+    std::map<ticket, finished> d_finished; // decoded by submit_batch(), not yet collected
+    ticket d_last_ticket = 0;
     std::vector<float> d_dequantized; // int8 input converted for float-only backends
 };
 
