@@ -452,6 +452,9 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
         for (int i = p; i < words; i += P)
             previous_hard[i] = 0;
     }
+    // Each thread cleared entries that its neighbours read (and the first half-iteration
+    // writes edge metrics that another thread cleared): all of it must be done first.
+    __syncthreads();
     bool done = !real;
     __shared__ int decided[max_threads]; // per codeword: 1 once its output is taken
     for (int it = 1; it <= c.iterations; ++it) {
