@@ -168,10 +168,7 @@ int bench_main(int argc, char** argv)
         ch.seed = seed;
         ch.out_layout = c.input_layout;
         // CRC stop rules only stop early on frames that carry that CRC.
-        if (c.early_stop == stop_rule::crc24a)
-            ch.crc = lte::crc24::a;
-        else if (c.early_stop == stop_rule::crc24b)
-            ch.crc = lte::crc24::b;
+        ch.crc = stop_crc(c.early_stop);
         std::vector<std::uint8_t> sent(batch * c.K), bits(batch * c.K);
         std::vector<float> llrs(batch * lte::codeword_length(c.K));
         std::vector<codeword_status> status(batch);

@@ -94,11 +94,7 @@ TEST_P(Backend, EarlyStopRulesStopConvergedCodewordsOnly)
         c.early_stop = rule;
         c.stop_threshold = rule == stop_rule::min_llr ? 5.0f : 20.0f;
         GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
-        std::optional<lte::crc24> crc;
-        if (rule == stop_rule::crc24a)
-            crc = lte::crc24::a;
-        if (rule == stop_rule::crc24b)
-            crc = lte::crc24::b;
+        const auto crc = stop_crc(rule);
         // Good channel: every codeword converges well before the limit.
         const auto good = make_batch(K, 3.0, 24, 21, layout::interleaved, crc);
         std::vector<std::uint8_t> out;
@@ -351,11 +347,7 @@ TEST_P(Kernel, EqualsReferenceOnRandomNoisyInput)
             GTEST_SKIP() << e.what();
         }
         auto ref = make_decoder(c, "reference");
-        std::optional<lte::crc24> crc;
-        if (s.rule == stop_rule::crc24a)
-            crc = lte::crc24::a;
-        if (s.rule == stop_rule::crc24b)
-            crc = lte::crc24::b;
+        const auto crc = stop_crc(s.rule);
         const auto b = make_batch(c.K, 0.4, 21, seed, layout::interleaved, crc);
         std::vector<std::uint8_t> x, y;
         std::vector<codeword_status> sx, sy;
@@ -416,11 +408,7 @@ TEST(CudaVsCpu, SameDecisionsOnRandomNoisyInput)
         c.stop_threshold = s.rule == stop_rule::min_llr ? 3.0f : 12.0f;
         auto gpu = make_decoder(c, "cuda");
         auto cpu = make_decoder(c, "cpu");
-        std::optional<lte::crc24> crc;
-        if (s.rule == stop_rule::crc24a)
-            crc = lte::crc24::a;
-        if (s.rule == stop_rule::crc24b)
-            crc = lte::crc24::b;
+        const auto crc = stop_crc(s.rule);
         const std::size_t n = 45;
         const auto b = make_batch(c.K, 0.5, n, seed, layout::interleaved, crc);
         std::vector<std::uint8_t> x, y;

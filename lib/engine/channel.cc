@@ -141,10 +141,7 @@ ber_point measure_ber(decoder& dec,
     setup.ebn0_db = run.ebn0_db;
     setup.seed = run.seed;
     setup.out_layout = c.input_layout;
-    if (c.early_stop == stop_rule::crc24a)
-        setup.crc = lte::crc24::a;
-    else if (c.early_stop == stop_rule::crc24b)
-        setup.crc = lte::crc24::b;
+    setup.crc = stop_crc(c.early_stop);
 
     const std::size_t batch = run.batch ? run.batch : default_batch(c.K);
     const std::size_t len = lte::codeword_length(c.K);

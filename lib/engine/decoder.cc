@@ -98,6 +98,15 @@ const char* to_string(algorithm a) { return name_of(a, algorithm_names); }
 const char* to_string(guard g) { return name_of(g, guard_names); }
 const char* to_string(stop_rule r) { return name_of(r, stop_names); }
 
+std::optional<lte::crc24> stop_crc(stop_rule r)
+{
+    if (r == stop_rule::crc24a)
+        return lte::crc24::a;
+    if (r == stop_rule::crc24b)
+        return lte::crc24::b;
+    return std::nullopt;
+}
+
 void decoder_config::validate() const
 {
     lte::qpp(K); // throws for an invalid K

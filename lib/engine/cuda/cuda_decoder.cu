@@ -200,11 +200,8 @@ public:
         configure_decode_kernel(kernel());
         d_chunk = std::max<std::size_t>(1, chunk_llrs / lte::codeword_length(config.K));
 
-        if (config.early_stop == stop_rule::crc24a ||
-            config.early_stop == stop_rule::crc24b) {
-            const auto table = crc_contributions(
-                config.early_stop == stop_rule::crc24a ? lte::crc24::a : lte::crc24::b,
-                config.K);
+        if (const auto crc = stop_crc(config.early_stop)) {
+            const auto table = crc_contributions(*crc, config.K);
             GPUTURBO_CUDA_TRY(cudaMemcpy(d_crc.reserve(table.size()),
                                          table.data(),
                                          table.size() * sizeof(std::uint32_t),

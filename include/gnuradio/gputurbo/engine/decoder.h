@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,8 @@ guard parse_guard(std::string_view name); //!< "none" | "pivi" | "dstw" | "pivid
 stop_rule parse_stop_rule(std::string_view name); //!< "off" | "crc24a" | "crc24b" |
                                                   //!< "mean-llr" | "min-llr" | "hard"
 const char* to_string(algorithm a);
+//! The CRC a stop rule checks (crc24a, crc24b), or none.
+std::optional<lte::crc24> stop_crc(stop_rule r);
 const char* to_string(guard g);
 const char* to_string(stop_rule r);
 
