@@ -255,6 +255,11 @@ std::vector<option> decoder_options(bool axes)
           "N",
           std::to_string(d.threads),
           "CPU worker threads, 0 = all cores" },
+        { "arithmetic",
+          "NAME",
+          to_string(d.cuda_arithmetic),
+          "CUDA metric arithmetic: auto (int16 but for log-map), float32 (bit-identical "
+          "to the CPU) or int16 (two codewords per GPU thread)" },
         { "input",
           "TYPE",
           "float",
@@ -284,6 +289,7 @@ decoder_config config_from(const args& a, bool axes)
     c.stop_threshold = float(to_double("threshold", a.get("threshold")));
     c.threads = int(to_int("threads", a.get("threads"), 0, 4096));
     c.int8_scale = float(to_double("int8-scale", a.get("int8-scale")));
+    c.cuda_arithmetic = to_enum("arithmetic", a.get("arithmetic"), parse_arithmetic);
     if (!axes) {
         c.K = int(to_int("K", a.get("K"), lte::min_block_size, lte::max_block_size));
         c.iterations = int(to_int("iterations", a.get("iterations"), 1, max_iterations));
@@ -293,6 +299,16 @@ decoder_config config_from(const args& a, bool axes)
         c.guarding = to_enum("guard", a.get("guard"), parse_guard);
     }
     return c;
+}
+
+std::string arithmetic_used(const decoder& d)
+{
+    const decoder_config& c = d.config();
+    if (d.backend() != "cuda")
+        return "float32";
+    if (c.cuda_arithmetic == arithmetic::automatic)
+        return c.algo == algorithm::log_map ? "float32" : "int16";
+    return to_string(c.cuda_arithmetic);
 }
 
 json::json(double v) : d_text(std::isfinite(v) ? format("%.15g", v) : "null") {}

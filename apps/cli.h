@@ -102,6 +102,9 @@ bool int8_input(const args& a);
 
 decoder_config config_from(const args& a, bool axes);
 
+//! The metric arithmetic a decoder runs: float32 on the CPU, the resolved one on CUDA.
+std::string arithmetic_used(const decoder& d);
+
 //! A JSON value, written with two-space indentation; object keys keep their order.
 class json
 {

@@ -61,7 +61,7 @@ protected:
 #define SKIP_IF_MISSING()                                                                \
     do {                                                                                 \
         const auto have = available_backends();                                          \
-        if (std::find(have.begin(), have.end(), GetParam()) == have.end())               \
+        if (std::find(have.begin(), have.end(), backend_of(GetParam())) == have.end())   \
             GTEST_SKIP() << "backend '" << GetParam() << "' is not available here";      \
     } while (0)
 
@@ -179,5 +179,9 @@ TEST_P(Ber, SlowP96PividstwWithinFiveHundredthsOfADecibel)
 
 INSTANTIATE_TEST_SUITE_P(Backends,
                          Ber,
-                         ::testing::Values("cpu", "cuda"),
-                         [](const auto& info) { return info.param; });
+                         ::testing::Values("cpu", "cuda", "cuda-float32"),
+                         [](const auto& info) {
+                             std::string name = info.param;
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });

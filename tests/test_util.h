@@ -19,17 +19,24 @@
 
 namespace gputurbo::test {
 
-//! Backends every decoding test runs on; unavailable ones skip visibly.
-inline const std::vector<std::string> all_backends = { "cpu", "reference", "cuda" };
+//! Backends every decoding test runs on; unavailable ones skip visibly. "cuda" decodes in
+//! its default arithmetic (int16 wherever it can), "cuda-float32" in float32.
+inline const std::vector<std::string> all_backends = {
+    "cpu", "reference", "cuda", "cuda-float32"
+};
+
+//! The backend of a test backend name ("cuda-float32" -> "cuda").
+inline std::string backend_of(const std::string& name) { return name.substr(0, name.find('-')); }
 
 //! A decoder, or a skip with the reason when the backend is missing here.
-inline std::unique_ptr<decoder> make_or_skip(const decoder_config& c,
-                                             const std::string& backend)
+inline std::unique_ptr<decoder> make_or_skip(decoder_config c, const std::string& name)
 {
     const auto have = available_backends();
-    if (std::find(have.begin(), have.end(), backend) == have.end())
+    if (std::find(have.begin(), have.end(), backend_of(name)) == have.end())
         return nullptr;
-    return make_decoder(c, backend);
+    if (const auto dash = name.find('-'); dash != std::string::npos)
+        c.cuda_arithmetic = parse_arithmetic(name.substr(dash + 1));
+    return make_decoder(c, backend_of(name));
 }
 
 #define GPUTURBO_MAKE_OR_SKIP(var, config, backend)                                      \

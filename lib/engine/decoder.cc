@@ -56,6 +56,11 @@ const std::pair<const char*, algorithm> algorithm_names[] = {
     { "max-log", algorithm::max_log },
     { "scaled-max-log", algorithm::scaled_max_log },
 };
+const std::pair<const char*, arithmetic> arithmetic_names[] = {
+    { "auto", arithmetic::automatic },
+    { "float32", arithmetic::float32 },
+    { "int16", arithmetic::int16 },
+};
 const std::pair<const char*, guard> guard_names[] = {
     { "none", guard::none },
     { "pivi", guard::pivi },
@@ -89,12 +94,17 @@ algorithm parse_algorithm(std::string_view n)
 {
     return parse("algorithm", n, algorithm_names);
 }
+arithmetic parse_arithmetic(std::string_view n)
+{
+    return parse("arithmetic", n, arithmetic_names);
+}
 guard parse_guard(std::string_view n) { return parse("guard", n, guard_names); }
 stop_rule parse_stop_rule(std::string_view n)
 {
     return parse("early stop rule", n, stop_names);
 }
 const char* to_string(algorithm a) { return name_of(a, algorithm_names); }
+const char* to_string(arithmetic a) { return name_of(a, arithmetic_names); }
 const char* to_string(guard g) { return name_of(g, guard_names); }
 const char* to_string(stop_rule r) { return name_of(r, stop_names); }
 
@@ -126,6 +136,10 @@ void decoder_config::validate() const
     if (!std::isfinite(int8_scale) || int8_scale <= 0.0f)
         throw std::invalid_argument("int8_scale=" + str(int8_scale) +
                                     " is invalid: use a finite value > 0");
+    if (cuda_arithmetic == arithmetic::int16 && algo == algorithm::log_map)
+        throw std::invalid_argument(
+            "arithmetic int16 decodes max-log and scaled-max-log only: use float32 "
+            "(or auto) for log-map");
     if (threads < 0)
         throw std::invalid_argument("threads=" + std::to_string(threads) +
                                     " is invalid: use 0 (all cores) or more");

@@ -9,9 +9,10 @@
 
 // The arithmetic of one trellis stage of the LTE constituent code, shared by the CPU
 // kernels (T = float or a GCC vector of floats, one codeword per lane) and the CUDA
-// kernel (T = float). Because both run these same operations in the same order (and
-// neither contracts a*b+c into a fused multiply-add), they compute the same numbers;
-// the one exception is log-map's correction term on the GPU (see max_star).
+// kernel (T = float, or two int16 lanes with their own tmax/add_max overloads). Because
+// the float instances run these same operations in the same order (and none contracts
+// a*b+c into a fused multiply-add), they compute the same numbers; the one exception is
+// log-map's correction term on the GPU (see max_star).
 //
 // Everything here has internal linkage (an unnamed namespace): the CPU kernels are
 // compiled once per instruction set, and the linker must never merge an inline function
@@ -78,6 +79,20 @@ GPUTURBO_HD T log1p_exp_neg(T x)
     return x < 20.0f ? corr : zero;
 }
 
+// max(a + b, c): one instruction on Hopper for packed int16 (DPX), two elsewhere.
+template <class T>
+GPUTURBO_HD T add_max(T a, T b, T c)
+{
+    return tmax(a + b, c);
+}
+
+//! The metric of a state that cannot occur.
+template <class T>
+struct metric_limits
+{
+    static GPUTURBO_HD T impossible() { return T{} + trellis::impossible; }
+};
+
 template <bool Exact, class T>
 GPUTURBO_HD T max_star(T a, T b)
 {
@@ -106,13 +121,15 @@ GPUTURBO_HD T max_star(T a, T b)
     }
 }
 
-// A branch metric is g[2u + z] = { A+B, A-B, -A+B, -A-B } with A = (systematic +
-// a-priori)/2 and B = parity/2: half LLRs make log-map's metrics exact log-probabilities
-// up to a constant per stage.
+// A branch metric is {A+B, A-B, -A+B, -A-B} for (u, z) = (0,0), (0,1), (1,0), (1,1), with
+// A = (systematic + a-priori)/2 and B = parity/2: half LLRs make log-map's metrics exact
+// log-probabilities up to a constant per stage. The two branches that leave a state, and
+// the two that enter one, carry complementary bits (u and z both differ), so their
+// metrics are +g and -g: only g[z] = A + B, A - B (u = 0) is kept.
 template <class T>
 struct branch_metrics
 {
-    T g[4];
+    T g[2];
     T half_parity;
 };
 
@@ -120,7 +137,7 @@ struct branch_metrics
 template <class T>
 GPUTURBO_HD branch_metrics<T> metrics_from_halves(T a, T b)
 {
-    return { { a + b, a - b, b - a, -a - b }, b };
+    return { { a + b, a - b }, b };
 }
 
 template <class T>
@@ -134,7 +151,16 @@ GPUTURBO_HD void set_known_start(T* metric)
 {
     metric[0] = T{};
     for (int s = 1; s < S; ++s)
-        metric[s] = T{} + impossible;
+        metric[s] = metric_limits<T>::impossible();
+}
+
+//! Subtracts state 0's metric from all.
+template <class T>
+GPUTURBO_HD void normalise(T* metric)
+{
+    const T norm = metric[0];
+    for (int s = 0; s < S; ++s)
+        metric[s] = metric[s] - norm;
 }
 
 template <class T>
@@ -144,19 +170,35 @@ GPUTURBO_HD void set_equiprobable(T* metric)
         metric[s] = T{};
 }
 
-// alpha_k+1 from alpha_k, normalised by state 0 (always reachable) to stay bounded.
+// max*(x + g, y - g): the two complementary branches into (or out of) a state.
 template <bool Exact, class T>
-GPUTURBO_HD void forward_step(const T* in, T* out, const branch_metrics<T>& m)
+GPUTURBO_HD T merge(const T& x, const T& y, const T& g)
+{
+    if constexpr (Exact)
+        return max_star<true>(x + g, y - g);
+    else
+        return add_max(x, g, y - g);
+}
+
+// alpha_k+1 from alpha_k, normalised by state 0 (always reachable) to stay bounded.
+// Integer metrics may skip the normalisation on some stages (normalise = false): a
+// common offset changes no decision, and the skipped subtractions are a third of the work.
+template <bool Exact, class T>
+GPUTURBO_HD void
+forward_step(const T* in, T* out, const branch_metrics<T>& m, bool normalise = true)
 {
 #ifdef __CUDACC__
 #pragma unroll
 #endif
-    for (int s = 0; s < S; ++s)
-        out[s] = max_star<Exact>(
-            in[pred_state(s, 0)] +
-                m.g[2 * pred_input(s, 0) + parity(pred_state(s, 0), pred_input(s, 0))],
-            in[pred_state(s, 1)] +
-                m.g[2 * pred_input(s, 1) + parity(pred_state(s, 1), pred_input(s, 1))]);
+    for (int s = 0; s < S; ++s) {
+        // The predecessor reached by input 0 takes +g[z], the other one -g[z].
+        const int u0 = pred_input(s, 0);
+        const int zero_in = u0 == 0 ? pred_state(s, 0) : pred_state(s, 1);
+        const int one_in = u0 == 0 ? pred_state(s, 1) : pred_state(s, 0);
+        out[s] = merge<Exact>(in[zero_in], in[one_in], m.g[parity(zero_in, 0)]);
+    }
+    if (!normalise)
+        return;
     const T norm = out[0];
 #ifdef __CUDACC__
 #pragma unroll
@@ -165,23 +207,24 @@ GPUTURBO_HD void forward_step(const T* in, T* out, const branch_metrics<T>& m)
         out[s] = out[s] - norm;
 }
 
-// beta_k from beta_k+1 (in place), normalised by state 0.
+// beta_k from beta_k+1 (in place), normalised by state 0 (see forward_step).
 template <bool Exact, class T>
-GPUTURBO_HD void backward_step(T* beta, const branch_metrics<T>& m)
+GPUTURBO_HD void
+backward_step(T* beta, const branch_metrics<T>& m, bool normalise = true)
 {
     T out[S];
 #ifdef __CUDACC__
 #pragma unroll
 #endif
     for (int s = 0; s < S; ++s)
-        out[s] = max_star<Exact>(beta[next_state(s, 0)] + m.g[parity(s, 0)],
-                                 beta[next_state(s, 1)] + m.g[2 + parity(s, 1)]);
+        out[s] =
+            merge<Exact>(beta[next_state(s, 0)], beta[next_state(s, 1)], m.g[parity(s, 0)]);
     const T norm = out[0];
 #ifdef __CUDACC__
 #pragma unroll
 #endif
     for (int s = 0; s < S; ++s)
-        beta[s] = out[s] - norm;
+        beta[s] = normalise ? out[s] - norm : out[s];
 }
 
 // Extrinsic LLR of stage k from alpha_k and beta_k+1: the a-posteriori LLR less the
@@ -195,23 +238,42 @@ GPUTURBO_HD T extrinsic(const T* alpha, const T* beta, const branch_metrics<T>& 
 #pragma unroll
 #endif
     for (int u = 0; u < 2; ++u) {
-        T by_z[2][4];
+        int state_of[2][4];
         int count[2] = { 0, 0 };
 #ifdef __CUDACC__
 #pragma unroll
 #endif
         for (int s = 0; s < S; ++s) {
             const int z = parity(s, u);
-            by_z[z][count[z]++] = alpha[s] + beta[next_state(s, u)];
+            state_of[z][count[z]++] = s;
         }
         T best[2];
 #ifdef __CUDACC__
 #pragma unroll
 #endif
-        for (int z = 0; z < 2; ++z)
-            best[z] = max_star<Exact>(max_star<Exact>(by_z[z][0], by_z[z][1]),
-                                      max_star<Exact>(by_z[z][2], by_z[z][3]));
-        l[u] = max_star<Exact>(best[0] + m.half_parity, best[1] - m.half_parity);
+        for (int z = 0; z < 2; ++z) {
+            auto term = [&](int i) {
+                return alpha[state_of[z][i]] + beta[next_state(state_of[z][i], u)];
+            };
+            if constexpr (Exact) {
+                best[z] = max_star<true>(max_star<true>(term(0), term(1)),
+                                         max_star<true>(term(2), term(3)));
+            } else { // max is exact: any order gives the same number
+                T b = term(0);
+#ifdef __CUDACC__
+#pragma unroll
+#endif
+                for (int i = 1; i < 4; ++i)
+                    b = add_max(alpha[state_of[z][i]],
+                                beta[next_state(state_of[z][i], u)],
+                                b);
+                best[z] = b;
+            }
+        }
+        if constexpr (Exact)
+            l[u] = max_star<true>(best[0] + m.half_parity, best[1] - m.half_parity);
+        else
+            l[u] = add_max(best[0], m.half_parity, best[1] - m.half_parity);
     }
     return l[0] - l[1];
 }

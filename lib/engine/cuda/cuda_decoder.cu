@@ -159,6 +159,7 @@ constexpr int threads_per_block_target = 128;
 // Codewords per pipeline chunk: big enough to fill the GPU, small enough that copying one
 // chunk overlaps with decoding the previous one.
 constexpr std::size_t chunk_llrs = std::size_t(1) << 23; // 32 MB of float LLRs
+constexpr std::size_t waves_per_chunk = 4;
 
 class cuda_decoder final : public decoder
 {
@@ -186,19 +187,26 @@ public:
         };
         d_versions = "CUDA driver " + version(driver) + ", runtime " + version(runtime);
 
-        const std::size_t per_codeword =
-            shared_bytes_per_codeword(config.K, config.subblocks);
+        d_lanes = lanes_for(config.algo == algorithm::log_map,
+                            config.cuda_arithmetic != arithmetic::float32);
+        const std::size_t per_group =
+            shared_bytes_per_group(config.K, config.subblocks, d_lanes);
         const std::size_t limit = d_prop.sharedMemPerBlockOptin - static_shared_bytes();
-        if (per_codeword > limit)
+        if (per_group > limit)
             throw std::invalid_argument("K=" + std::to_string(config.K) +
                                         " with P=" + std::to_string(config.subblocks) +
                                         " needs more shared memory than this GPU has");
         d_per_block = std::max(1,
                                std::min({ threads_per_block_target / config.subblocks,
                                           max_threads_per_block() / config.subblocks,
-                                          int(limit / per_codeword) }));
+                                          int(limit / per_group) }));
         configure_decode_kernel(kernel());
-        d_chunk = std::max<std::size_t>(1, chunk_llrs / lte::codeword_length(config.K));
+        // A chunk fills the GPU several times over, so that the last, partly filled
+        // round of thread blocks costs little.
+        const std::size_t resident = std::size_t(resident_blocks_per_sm(kernel())) *
+                                     d_prop.multiProcessorCount * d_per_block * d_lanes;
+        d_chunk = std::max(chunk_llrs / lte::codeword_length(config.K),
+                           waves_per_chunk * resident);
 
         if (const auto crc = stop_crc(config.early_stop)) {
             const auto table = crc_contributions(*crc, config.K);
@@ -228,7 +236,8 @@ public:
     {
         return std::string(d_prop.name) + " (GPU " + std::to_string(d_device) + ", " +
                std::to_string(d_prop.multiProcessorCount) + " SMs, " +
-               std::to_string(d_per_block) + " codeword(s) of " +
+               (d_lanes == 2 ? "int16, 2 codewords per thread, " : "float32, ") +
+               std::to_string(d_per_block * d_lanes) + " codeword(s) of " +
                std::to_string(d_config.subblocks) + " thread(s) per block; " +
                d_versions + ")";
     }
@@ -243,7 +252,8 @@ private:
         pinned_array<int> host_iterations;
         pinned_array<unsigned char> host_passed;
         device_array<unsigned char> raw; // float or int8 LLRs
-        device_array<float> trellis, edges;
+        device_array<unsigned char> trellis;
+        device_array<float> edges;
         device_array<std::uint8_t> bits;
         device_array<int> iterations;
         device_array<unsigned char> passed;
@@ -306,17 +316,21 @@ private:
         k.guarding = int(c.guarding);
         k.iterations = c.iterations;
         k.stop = int(c.early_stop);
-        k.threshold = c.stop_threshold;
         k.scale = c.algo == algorithm::scaled_max_log ? c.scaling : 1.0f;
         k.exact = c.algo == algorithm::log_map;
         k.invert = c.invert_llr;
         k.streams = c.input_layout == layout::streams;
-        k.int8_inverse = 1.0f / c.int8_scale;
+        k.lanes = d_lanes;
+        // int16 units: 1/16 LLR for float input, the int8 value times 2 for int8 input.
+        k.input_scale = d_lanes == 2 ? 16.0f : 1.0f;
+        k.scale_q15 = int(k.scale * 32768.0f + 0.5f);
+        // Thresholds compare a-posteriori LLRs, which int16 holds in 2 units per LLR.
+        k.threshold = c.stop_threshold * (d_lanes == 2 ? 32.0f : 1.0f);
         k.f1 = lte::qpp(c.K).f1;
         k.f2 = lte::qpp(c.K).f2;
         k.w_magic = unsigned(((std::uint64_t(1) << 32) + k.w - 1) / k.w);
         k.per_block = d_per_block;
-        k.shared_bytes = d_per_block * shared_bytes_per_codeword(c.K, c.subblocks);
+        k.shared_bytes = d_per_block * shared_bytes_per_group(c.K, c.subblocks, d_lanes);
         return k;
     }
 
@@ -378,8 +392,9 @@ private:
         device_buffers b{};
         const std::size_t in_bytes = n * len * sizeof(In);
         b.raw = sl.raw.reserve(in_bytes);
-        b.trellis = sl.trellis.reserve(n * 4 * (K + 3));
-        b.edges = sl.edges.reserve(n * 8 * lte::rsc::num_states * P);
+        const std::size_t groups = (n + d_lanes - 1) / d_lanes;
+        b.trellis = sl.trellis.reserve(groups * 2 * (K + 3) * 8);
+        b.edges = sl.edges.reserve(groups * 8 * lte::rsc::num_states * P);
         b.bits = sl.bits.reserve(n * K);
         b.iterations = sl.iterations.reserve(n);
         b.passed = sl.passed.reserve(n);
@@ -395,6 +410,13 @@ private:
             cudaMemcpyAsync(sl.raw.get(), staged, in_bytes, cudaMemcpyHostToDevice, s));
         kernel_config k = kernel();
         k.int8 = std::is_same_v<In, std::int8_t>;
+        if (k.int8) {
+            // The int8 value q means q / int8_scale: float metrics read that, int16 ones
+            // 2 q units (the scale of the thresholds follows).
+            k.input_scale = d_lanes == 2 ? 2.0f : 1.0f / d_config.int8_scale;
+            if (d_lanes == 2)
+                k.threshold = d_config.stop_threshold * 4.0f * d_config.int8_scale;
+        }
         GPUTURBO_CUDA_TRY(cudaEventRecord(*sl.kernels_start, s));
         launch_prepare(k, b, int(n), s);
         launch_decode(k, b, int(n), s);
@@ -431,6 +453,7 @@ private:
     std::vector<std::unique_ptr<slot>> d_slots;
     ticket d_last_id = 0;
     std::string d_versions;
+    int d_lanes = 1; // codewords per GPU thread group: 2 with int16 metrics
     int d_per_block = 1;
     std::size_t d_chunk = 1;
     device_array<std::uint32_t> d_crc;

@@ -9,9 +9,10 @@
 
 // Host launchers of the CUDA turbo decoder kernels (turbo_kernel.cu).
 //
-// Work layout: one thread per sub-block, the P threads of a codeword in one thread block
-// (with `per_block` codewords side by side), all iterations in one launch. The
-// extrinsic LLRs of a codeword live in shared memory, so a half-iteration ends with a
+// Work layout: one thread per sub-block of a group of codewords (one codeword in float
+// arithmetic, two in packed int16 arithmetic), the P threads of a group in one thread
+// block (with `per_block` groups side by side), all iterations in one launch. The
+// extrinsic LLRs of a group live in shared memory, so a half-iteration ends with a
 // __syncthreads() and decoder 2 gathers through the interleaver without touching
 // global memory. The forward recursion keeps alpha only every 8 stages (checkpoints
 // in shared memory); the backward recursion recomputes each 8-stage segment in
@@ -38,19 +39,21 @@ struct kernel_config
     bool exact;   //!< log-map
     bool invert;  //!< input is ln P(1)/P(0)
     bool streams; //!< input layout d0 | d1 | d2
-    bool int8;    //!< raw holds int8 values q, read as q * int8_inverse
-    float int8_inverse;
+    bool int8;    //!< raw holds int8 values instead of float
+    float input_scale; //!< the kernels read an input value x as x * input_scale
+    int lanes;         //!< codewords per group: 1 (float metrics) or 2 (int16 metrics)
+    int scale_q15;     //!< int16: the extrinsic scaling times 2^15
     int f1, f2;       //!< QPP coefficients
     unsigned w_magic; //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
-    int per_block;    //!< codewords per thread block
+    int per_block;    //!< groups per thread block
     std::size_t shared_bytes; //!< dynamic shared memory per thread block
 };
 
 struct device_buffers
 {
-    const void* raw;       //!< [n][3K+12] input LLRs as given (float or int8)
-    float* trellis;        //!< [n][4][K+3] sys, par of decoder 1, sys, par of decoder 2
-    float* edges;          //!< [n][2 decoders][2 buffers][2 alpha|beta][8][P]
+    const void* raw; //!< [n][3K+12] input LLRs as given (float or int8)
+    void* trellis;   //!< [groups][2 decoders][K+3] {sys, par} of 8 bytes: float2 | 2 x s16x2
+    float* edges;    //!< [groups][2 decoders][2 buffers][2 alpha|beta][8][P], 4 bytes each
     std::uint8_t* bits;    //!< [n][K] hard decisions, one byte per bit
     int* iterations;       //!< [n]
     unsigned char* passed; //!< [n]
@@ -59,8 +62,14 @@ struct device_buffers
 
 constexpr int words_per_codeword(int K) { return (K + 31) / 32; }
 
-//! Shared memory one codeword needs in the decoding kernel.
-std::size_t shared_bytes_per_codeword(int K, int P);
+//! Codewords per group: 2 with int16 metrics (max-log only), else 1.
+int lanes_for(bool exact, bool int16);
+
+//! Shared memory one group of `lanes` codewords needs in the decoding kernel.
+std::size_t shared_bytes_per_group(int K, int P, int lanes);
+
+//! int16 metrics: input LLRs are saturated to +-max_input_units() units.
+int max_input_units();
 
 //! Static shared memory of the decoding kernel (beside the dynamic part).
 std::size_t static_shared_bytes();
@@ -68,11 +77,14 @@ std::size_t static_shared_bytes();
 //! Most threads per block (= sub-blocks per codeword) the decoding kernel runs.
 int max_threads_per_block();
 
-//! Sanitises and reorders n codewords from raw into trellis.
+//! Sanitises and reorders n codewords from raw into trellis (groups of c.lanes).
 void launch_prepare(const kernel_config& c,
                     const device_buffers& b,
                     int n,
                     cudaStream_t s);
+
+//! Thread blocks of the decoding kernel that run at once on one multiprocessor.
+int resident_blocks_per_sm(const kernel_config& c);
 
 //! Decodes n prepared codewords.
 void launch_decode(const kernel_config& c,

@@ -77,12 +77,27 @@ enum class guard { none, pivi, dstw, pividstw };
  */
 enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
 
+/*!
+ * \brief Metric arithmetic of the CUDA backend (the CPU backends always decode in float).
+ *  - automatic: int16 for max_log and scaled_max_log, float32 for log_map.
+ *  - float32: one codeword per GPU thread; max-log and scaled-max-log decode
+ *    bit-identically to the CPU backends.
+ *  - int16: two codewords per GPU thread in packed 16-bit fixed point (Hopper's DPX
+ *    add-max instructions), several times faster. Float LLRs are rounded to steps of 1/16
+ *    and saturated to +-255/16; int8 LLRs are used as they are (max-log does not depend
+ *    on the scale); extrinsic values saturate at 45 times the input step. max-log and
+ *    scaled-max-log only.
+ */
+enum class arithmetic { automatic, float32, int16 };
+
 algorithm
 parse_algorithm(std::string_view name);   //!< "log-map" | "max-log" | "scaled-max-log"
 guard parse_guard(std::string_view name); //!< "none" | "pivi" | "dstw" | "pividstw"
 stop_rule parse_stop_rule(std::string_view name); //!< "off" | "crc24a" | "crc24b" |
                                                   //!< "mean-llr" | "min-llr" | "hard"
+arithmetic parse_arithmetic(std::string_view name); //!< "auto" | "float32" | "int16"
 const char* to_string(algorithm a);
+const char* to_string(arithmetic a);
 //! The CRC a stop rule checks (crc24a, crc24b), or none.
 std::optional<lte::crc24> stop_crc(stop_rule r);
 const char* to_string(guard g);
@@ -106,6 +121,7 @@ struct decoder_config
     float int8_scale = 8.0f;                    //!< int8 input: L = q / int8_scale
     int threads = 0;                            //!< CPU worker threads, 0 = all cores
     std::string devices = "0";                  //!< CUDA devices: "0", "0,1" or "all"
+    arithmetic cuda_arithmetic = arithmetic::automatic; //!< CUDA metric arithmetic
 
     //! Throws std::invalid_argument with a message naming the parameter and its range.
     void validate() const;
