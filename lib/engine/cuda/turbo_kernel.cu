@@ -324,8 +324,9 @@ struct decisions
 // block (inactive ones only meet the barrier). The group's one extrinsic array holds
 // the other decoder's output: D = 0 (natural order) reads it at k, D = 1 (interleaved
 // order) through pi, and both overwrite what they read with their own scaled extrinsic;
-// D = 1 also sets the hard decisions when they are wanted.
-template <class M, bool Exact, int D>
+// D = 1 also sets the hard decisions when they are wanted. Full: w is a multiple of
+// the segment, so that the unrolled stage loops have no partial segment to test for.
+template <class M, bool Exact, int D, bool Full>
 __device__ void half_iteration(bool active,
                                const kernel_config& c,
                                const typename lanes<M>::stage_t* __restrict__ trellis,
@@ -391,7 +392,7 @@ __device__ void half_iteration(bool active,
             walk.start_forward(k0, c);
         const int edge_stage = w - edge_offset; // alpha that sub-block p+1 starts from
         for (int first = 0; first < w; first += segment) {
-            const int count = min(segment, w - first);
+            const int count = Full ? segment : min(segment, w - first);
             M seg_a[segment], seg_b[segment];
 #pragma unroll
             for (int j = 0; j < segment; ++j) {
@@ -488,7 +489,7 @@ __device__ void half_iteration(bool active,
     const bool decide = D == 1 && out.wanted;
     for (int m = segments(w) - 1; m >= 0; --m) {
         const int first = m * segment;
-        const int count = min(segment, w - first);
+        const int count = Full ? segment : min(segment, w - first);
         M half_a[segment], half_b[segment];
         if (D == 1)
             walk.start_forward(k0 + first, c);
@@ -510,7 +511,7 @@ __device__ void half_iteration(bool active,
 #pragma unroll
         for (int upper = 1; upper >= 0; --upper) {
             const int lo = upper * (segment / 2);
-            const int n = min(segment / 2, count - lo);
+            const int n = Full ? segment / 2 : min(segment / 2, count - lo);
             if (n <= 0)
                 continue;
 #pragma unroll
@@ -656,27 +657,34 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
         if (!done && out.wanted)
             for (int i = p; i < L::count * words; i += P)
                 hard[i] = 0;
-        half_iteration<M, Exact, 0>(!done,
-                                    c,
-                                    trellis,
-                                    ext,
-                                    checkpoints,
-                                    edge(0, prev),
-                                    edge(0, next),
-                                    p,
-                                    out,
-                                    stats);
-        __syncthreads();
-        half_iteration<M, Exact, 1>(!done,
-                                    c,
-                                    trellis + (K + 3),
-                                    ext,
-                                    checkpoints,
-                                    edge(1, prev),
-                                    edge(1, next),
-                                    p,
-                                    out,
-                                    stats);
+        auto both_halves = [&](auto full) {
+            constexpr bool Full = decltype(full)::value;
+            half_iteration<M, Exact, 0, Full>(!done,
+                                              c,
+                                              trellis,
+                                              ext,
+                                              checkpoints,
+                                              edge(0, prev),
+                                              edge(0, next),
+                                              p,
+                                              out,
+                                              stats);
+            __syncthreads();
+            half_iteration<M, Exact, 1, Full>(!done,
+                                              c,
+                                              trellis + (K + 3),
+                                              ext,
+                                              checkpoints,
+                                              edge(1, prev),
+                                              edge(1, next),
+                                              p,
+                                              out,
+                                              stats);
+        };
+        if (c.w % segment == 0)
+            both_halves(std::true_type{});
+        else
+            both_halves(std::false_type{});
         if (!done && out.wanted)
             for (int lane = 0; lane < L::count; ++lane) {
                 sums[lane * P + p] = stats[lane].sum;
