@@ -352,8 +352,9 @@ __device__ void half_iteration(bool active,
     // Branch metric halves of stage k. Inside the thread's own sub-block the indices need
     // no division: stage k0 + j sits at j P + p in the trellis array and at k + p in
     // shared memory.
-    auto stage = [&](int k, int position, M& a, M& b) {
-        const bool own = k >= k0 && k < k1;
+    // The segment loops pass std::true_type: their stages are the thread's own.
+    auto stage = [&](int k, int position, M& a, M& b, auto known_own) {
+        const bool own = decltype(known_own)::value || (k >= k0 && k < k1);
         const stage_t in = trellis[own ? (k - k0) * P + p : transposed(k, c)];
         L::halves(in, extrinsic_llrs[D == 0 && own ? k + p : slot(position, c)], a, b);
     };
@@ -376,7 +377,7 @@ __device__ void half_iteration(bool active,
                 walk.start_forward(k0 - g, c);
             for (int k = k0 - g; k < k0; ++k) {
                 M a, b;
-                stage(k, D == 1 ? walk.pi : k, a, b);
+                stage(k, D == 1 ? walk.pi : k, a, b, std::false_type{});
                 M t[S];
                 forward_step<Exact>(alpha, t, metrics_from_halves(a, b));
 #pragma unroll
@@ -400,7 +401,8 @@ __device__ void half_iteration(bool active,
                     stage(k0 + first + j,
                           D == 1 ? walk.pi : k0 + first + j,
                           seg_a[j],
-                          seg_b[j]);
+                          seg_b[j],
+                          std::true_type{});
                     if (D == 1)
                         walk.forward();
                 }
@@ -464,7 +466,7 @@ __device__ void half_iteration(bool active,
                     walk.start_backward(k1 + g - 1, c);
                 for (int k = k1 + g - 1; k >= k1; --k) {
                     M a, b;
-                    stage(k, D == 1 ? walk.pi : k, a, b);
+                    stage(k, D == 1 ? walk.pi : k, a, b, std::false_type{});
                     backward_step<Exact>(beta, metrics_from_halves(a, b));
                     if (D == 1)
                         walk.backward();
@@ -499,7 +501,8 @@ __device__ void half_iteration(bool active,
                 stage(k0 + first + j,
                       D == 1 ? walk.pi : k0 + first + j,
                       half_a[j],
-                      half_b[j]);
+                      half_b[j],
+                      std::true_type{});
                 if (D == 1)
                     walk.forward();
             }
