@@ -467,7 +467,8 @@ TEST(CudaVsCpu, SameDecisionsOnRandomNoisyInput)
         }
 
         const outcome packed = decode(b, "cuda", arithmetic::int16);
-        const double spread = 2.0 * std::sqrt(double(packed.frame_errors + cpu.frame_errors));
+        const double spread =
+            2.0 * std::sqrt(double(packed.frame_errors + cpu.frame_errors));
         std::printf("  int16 %s: 0.5 dB frame errors %zu (cpu %zu), differing bits %zu\n",
                     what.c_str(),
                     packed.frame_errors,
@@ -481,7 +482,9 @@ TEST(CudaVsCpu, SameDecisionsOnRandomNoisyInput)
         std::size_t lost = 0; // decoded correctly by the CPU, differently by int16
         for (std::size_t i = 0; i < n; ++i) {
             auto at = [&](const outcome& o) { return o.bits.begin() + i * c.K; };
-            lost += std::equal(at(cpu_clean), at(cpu_clean) + c.K, clean.bits.begin() + i * c.K) &&
+            lost += std::equal(at(cpu_clean),
+                               at(cpu_clean) + c.K,
+                               clean.bits.begin() + i * c.K) &&
                     !std::equal(at(cpu_clean), at(cpu_clean) + c.K, at(packed_clean));
         }
         std::printf("  int16 %s: 1.2 dB frame errors %zu (cpu %zu), lost %zu\n",
@@ -491,9 +494,11 @@ TEST(CudaVsCpu, SameDecisionsOnRandomNoisyInput)
                     lost);
         if (cpu_clean.frame_errors <= 1) // else the stop rule, not the channel, decides
             EXPECT_LE(lost, 1u) << what;
-        EXPECT_NEAR(double(packed_clean.frame_errors),
-                    double(cpu_clean.frame_errors),
-                    2.0 * std::sqrt(double(packed_clean.frame_errors + cpu_clean.frame_errors)) + 1.0)
+        EXPECT_NEAR(
+            double(packed_clean.frame_errors),
+            double(cpu_clean.frame_errors),
+            2.0 * std::sqrt(double(packed_clean.frame_errors + cpu_clean.frame_errors)) +
+                1.0)
             << what;
     }
 }

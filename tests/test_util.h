@@ -26,7 +26,10 @@ inline const std::vector<std::string> all_backends = {
 };
 
 //! The backend of a test backend name ("cuda-float32" -> "cuda").
-inline std::string backend_of(const std::string& name) { return name.substr(0, name.find('-')); }
+inline std::string backend_of(const std::string& name)
+{
+    return name.substr(0, name.find('-'));
+}
 
 //! A decoder, or a skip with the reason when the backend is missing here.
 inline std::unique_ptr<decoder> make_or_skip(decoder_config c, const std::string& name)

@@ -182,7 +182,8 @@ GPUTURBO_HD T merge(const T& x, const T& y, const T& g)
 
 // alpha_k+1 from alpha_k, normalised by state 0 (always reachable) to stay bounded.
 // Integer metrics may skip the normalisation on some stages (normalise = false): a
-// common offset changes no decision, and the skipped subtractions are a third of the work.
+// common offset changes no decision, and the skipped subtractions are a third of the
+// work.
 template <bool Exact, class T>
 GPUTURBO_HD void
 forward_step(const T* in, T* out, const branch_metrics<T>& m, bool normalise = true)
@@ -209,16 +210,15 @@ forward_step(const T* in, T* out, const branch_metrics<T>& m, bool normalise = t
 
 // beta_k from beta_k+1 (in place), normalised by state 0 (see forward_step).
 template <bool Exact, class T>
-GPUTURBO_HD void
-backward_step(T* beta, const branch_metrics<T>& m, bool normalise = true)
+GPUTURBO_HD void backward_step(T* beta, const branch_metrics<T>& m, bool normalise = true)
 {
     T out[S];
 #ifdef __CUDACC__
 #pragma unroll
 #endif
     for (int s = 0; s < S; ++s)
-        out[s] =
-            merge<Exact>(beta[next_state(s, 0)], beta[next_state(s, 1)], m.g[parity(s, 0)]);
+        out[s] = merge<Exact>(
+            beta[next_state(s, 0)], beta[next_state(s, 1)], m.g[parity(s, 0)]);
     const T norm = out[0];
 #ifdef __CUDACC__
 #pragma unroll
@@ -264,9 +264,8 @@ GPUTURBO_HD T extrinsic(const T* alpha, const T* beta, const branch_metrics<T>& 
 #pragma unroll
 #endif
                 for (int i = 1; i < 4; ++i)
-                    b = add_max(alpha[state_of[z][i]],
-                                beta[next_state(state_of[z][i], u)],
-                                b);
+                    b = add_max(
+                        alpha[state_of[z][i]], beta[next_state(state_of[z][i], u)], b);
                 best[z] = b;
             }
         }

@@ -22,8 +22,14 @@ struct s16x2
 {
     unsigned v;
 };
-__device__ __forceinline__ s16x2 operator+(s16x2 a, s16x2 b) { return { __vadd2(a.v, b.v) }; }
-__device__ __forceinline__ s16x2 operator-(s16x2 a, s16x2 b) { return { __vsub2(a.v, b.v) }; }
+__device__ __forceinline__ s16x2 operator+(s16x2 a, s16x2 b)
+{
+    return { __vadd2(a.v, b.v) };
+}
+__device__ __forceinline__ s16x2 operator-(s16x2 a, s16x2 b)
+{
+    return { __vsub2(a.v, b.v) };
+}
 __device__ __forceinline__ s16x2 add_max(s16x2 a, s16x2 b, s16x2 c)
 {
     return { __viaddmax_s16x2(a.v, b.v, c.v) };
@@ -85,8 +91,8 @@ struct lanes<float>
 {
     static constexpr int count = 1;
     static constexpr bool lazy = false; // normalise every stage, as the CPU does
-    using stage_t = float2; // {systematic, parity}
-    using staged_t = float; // a sanitised input LLR in the preparation kernel
+    using stage_t = float2;             // {systematic, parity}
+    using staged_t = float;             // a sanitised input LLR in the preparation kernel
     __device__ static staged_t stage_value(float x, const kernel_config&) { return x; }
     __device__ static stage_t make_stage(const staged_t* sys, const staged_t* par)
     {
@@ -98,7 +104,10 @@ struct lanes<float>
         a = (in.x + apriori) * 0.5f;
         b = in.y * 0.5f;
     }
-    __device__ static float feedback(float e, const kernel_config& c) { return e * c.scale; }
+    __device__ static float feedback(float e, const kernel_config& c)
+    {
+        return e * c.scale;
+    }
     __device__ static float app(float a, float e) { return 2.0f * a + e; }
     __device__ static float lane_app(float app, int) { return app; }
 };
@@ -110,8 +119,8 @@ struct lanes<s16x2>
 {
     static constexpr int count = 2;
     static constexpr bool lazy = true; // normalise every 4th stage of the segment loops
-    using stage_t = uint2;  // {systematic, parity} of both lanes
-    using staged_t = short; // a quantised input LLR in the preparation kernel
+    using stage_t = uint2;             // {systematic, parity} of both lanes
+    using staged_t = short;            // a quantised input LLR in the preparation kernel
     __device__ static staged_t stage_value(float x, const kernel_config&)
     {
         return short(fminf(fmaxf(rintf(x), -float(max_input)), float(max_input)));
@@ -266,9 +275,8 @@ __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
             const In* raw = static_cast<const In*>(b.raw) + (std::size_t)cw * len;
             for (int i = threadIdx.x; i < len; i += blockDim.x)
                 cw_shared[lane * len + i] =
-                    cw < n ? L::stage_value(sanitize(float(raw[i]) * c.input_scale,
-                                                     c.invert),
-                                            c)
+                    cw < n ? L::stage_value(
+                                 sanitize(float(raw[i]) * c.input_scale, c.invert), c)
                            : staged_t(0);
         }
         __syncthreads();
@@ -284,7 +292,8 @@ __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
             }
             return L::make_stage(sys, par);
         };
-        stage_t* first = static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * (K + 3);
+        stage_t* first =
+            static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * (K + 3);
         stage_t* second = first + (K + 3);
         // Output slot t = j P + q holds stage k = q w + j (sub-block q, offset j).
         for (int t = threadIdx.x; t < K; t += blockDim.x) {
@@ -314,7 +323,7 @@ struct app_stats
 // Where a group's decisions go: the hard bits of each lane, and its statistics.
 struct decisions
 {
-    bool wanted; // this half-iteration's output is looked at (else skip the work)
+    bool wanted;    // this half-iteration's output is looked at (else skip the work)
     unsigned* hard; // [lanes][words]
     int words;
     const unsigned* __restrict__ crc_contribution;
@@ -523,8 +532,10 @@ __device__ void half_iteration(bool active,
 #pragma unroll
             for (int j = 0; j < lo; ++j) {
                 M t[S];
-                forward_step<Exact>(
-                    alpha, t, metrics_from_halves(half_a[j], half_b[j]), normalises<L>(j));
+                forward_step<Exact>(alpha,
+                                    t,
+                                    metrics_from_halves(half_a[j], half_b[j]),
+                                    normalises<L>(j));
 #pragma unroll
                 for (int s = 0; s < S; ++s)
                     alpha[s] = t[s];
@@ -539,10 +550,11 @@ __device__ void half_iteration(bool active,
                     if (j + 1 == n)
                         break; // the last stored alpha needs no successor
                     M t[S];
-                    forward_step<Exact>(alpha,
-                                        t,
-                                        metrics_from_halves(half_a[lo + j], half_b[lo + j]),
-                                        normalises<L>(lo + j));
+                    forward_step<Exact>(
+                        alpha,
+                        t,
+                        metrics_from_halves(half_a[lo + j], half_b[lo + j]),
+                        normalises<L>(lo + j));
 #pragma unroll
                     for (int s = 0; s < S; ++s)
                         alpha[s] = t[s];
@@ -559,7 +571,8 @@ __device__ void half_iteration(bool active,
                             walk.backward();
                             position = walk.pi;
                         }
-                        const auto bm = metrics_from_halves(half_a[lo + j], half_b[lo + j]);
+                        const auto bm =
+                            metrics_from_halves(half_a[lo + j], half_b[lo + j]);
                         const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
                         extrinsic_llrs[slot(position, c)] = L::feedback(e, c);
                         if (decide) {
@@ -570,8 +583,9 @@ __device__ void half_iteration(bool active,
                                 stats[lane].sum += fabsf(v);
                                 stats[lane].least = fminf(stats[lane].least, fabsf(v));
                                 if (v < 0.0f) {
-                                    atomicOr(&out.hard[lane * out.words + (position >> 5)],
-                                             1u << (position & 31));
+                                    atomicOr(
+                                        &out.hard[lane * out.words + (position >> 5)],
+                                        1u << (position & 31));
                                     if (out.crc_contribution)
                                         stats[lane].crc ^= out.crc_contribution[position];
                                 }
@@ -622,9 +636,10 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
     unsigned* crcs = reinterpret_cast<unsigned*>(mine + plan.crcs);
     const int words = words_per_codeword(K);
 
-    const stage_t* trellis =
-        static_cast<const stage_t*>(b.trellis) + (std::size_t)(real ? group : 0) * 2 * (K + 3);
-    M* edges = reinterpret_cast<M*>(b.edges) + (std::size_t)(real ? group : 0) * 2 * 2 * 2 * S * P;
+    const stage_t* trellis = static_cast<const stage_t*>(b.trellis) +
+                             (std::size_t)(real ? group : 0) * 2 * (K + 3);
+    M* edges = reinterpret_cast<M*>(b.edges) +
+               (std::size_t)(real ? group : 0) * 2 * 2 * 2 * S * P;
     const unsigned* crc =
         (c.stop == int(stop_rule::crc24a) || c.stop == int(stop_rule::crc24b))
             ? b.crc_contribution
@@ -741,7 +756,8 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
             for (int lane = 0; lane < L::count; ++lane) {
                 if (taken[local][lane]) {
                     const unsigned* lane_hard = hard + lane * words;
-                    std::uint8_t* bits = b.bits + (std::size_t)(group * L::count + lane) * K;
+                    std::uint8_t* bits =
+                        b.bits + (std::size_t)(group * L::count + lane) * K;
                     for (int i = p; i < K; i += P)
                         bits[i] = std::uint8_t((lane_hard[i >> 5] >> (i & 31)) & 1u);
                     lane_done[lane] = true;
@@ -817,7 +833,9 @@ void launch_prepare(const kernel_config& c,
         return;
     const kernels k = select(c);
     const int groups = (n + c.lanes - 1) / c.lanes;
-    void* args[] = { const_cast<kernel_config*>(&c), const_cast<device_buffers*>(&b), &n };
+    void* args[] = { const_cast<kernel_config*>(&c),
+                     const_cast<device_buffers*>(&b),
+                     &n };
     GPUTURBO_CUDA_TRY(cudaLaunchKernel(c.int8 ? k.prepare_int8 : k.prepare_float,
                                        dim3(std::min(groups, 65535)),
                                        dim3(256),
@@ -830,8 +848,10 @@ void configure_decode_kernel(const kernel_config& c)
 {
     const kernels k = select(c);
     for (const void* f : { k.prepare_float, k.prepare_int8 })
-        GPUTURBO_CUDA_TRY(cudaFuncSetAttribute(
-            f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(prepare_shared_bytes(c))));
+        GPUTURBO_CUDA_TRY(
+            cudaFuncSetAttribute(f,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 int(prepare_shared_bytes(c))));
     GPUTURBO_CUDA_TRY(cudaFuncSetAttribute(
         k.decode, cudaFuncAttributeMaxDynamicSharedMemorySize, int(c.shared_bytes)));
 }
@@ -850,7 +870,9 @@ void launch_decode(const kernel_config& c, const device_buffers& b, int n, cudaS
         return;
     const int groups = (n + c.lanes - 1) / c.lanes;
     const int blocks = (groups + c.per_block - 1) / c.per_block;
-    void* args[] = { const_cast<kernel_config*>(&c), const_cast<device_buffers*>(&b), &n };
+    void* args[] = { const_cast<kernel_config*>(&c),
+                     const_cast<device_buffers*>(&b),
+                     &n };
     GPUTURBO_CUDA_TRY(cudaLaunchKernel(select(c).decode,
                                        dim3(blocks),
                                        dim3(c.per_block * c.P),

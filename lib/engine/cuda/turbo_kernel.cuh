@@ -35,28 +35,29 @@ struct kernel_config
     int iterations; //!< full iterations
     int stop;       //!< gputurbo::stop_rule
     float threshold;
-    float scale;  //!< extrinsic scaling (1 unless scaled-max-log)
-    bool exact;   //!< log-map
-    bool invert;  //!< input is ln P(1)/P(0)
-    bool streams; //!< input layout d0 | d1 | d2
-    bool int8;    //!< raw holds int8 values instead of float
+    float scale;       //!< extrinsic scaling (1 unless scaled-max-log)
+    bool exact;        //!< log-map
+    bool invert;       //!< input is ln P(1)/P(0)
+    bool streams;      //!< input layout d0 | d1 | d2
+    bool int8;         //!< raw holds int8 values instead of float
     float input_scale; //!< the kernels read an input value x as x * input_scale
     int lanes;         //!< codewords per group: 1 (float metrics) or 2 (int16 metrics)
     int scale_q15;     //!< int16: the extrinsic scaling times 2^15
-    int f1, f2;       //!< QPP coefficients
-    unsigned w_magic; //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
-    int per_block;    //!< groups per thread block
+    int f1, f2;        //!< QPP coefficients
+    unsigned w_magic;  //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
+    int per_block;     //!< groups per thread block
     std::size_t shared_bytes; //!< dynamic shared memory per thread block
 };
 
 struct device_buffers
 {
     const void* raw; //!< [n][3K+12] input LLRs as given (float or int8)
-    void* trellis;   //!< [groups][2 decoders][K+3] {sys, par} of 8 bytes: float2 | 2 x s16x2
-    float* edges;    //!< [groups][2 decoders][2 buffers][2 alpha|beta][8][P], 4 bytes each
-    std::uint8_t* bits;    //!< [n][K] hard decisions, one byte per bit
-    int* iterations;       //!< [n]
-    unsigned char* passed; //!< [n]
+    void*
+        trellis;  //!< [groups][2 decoders][K+3] {sys, par} of 8 bytes: float2 | 2 x s16x2
+    float* edges; //!< [groups][2 decoders][2 buffers][2 alpha|beta][8][P], 4 bytes each
+    std::uint8_t* bits;                    //!< [n][K] hard decisions, one byte per bit
+    int* iterations;                       //!< [n]
+    unsigned char* passed;                 //!< [n]
     const std::uint32_t* crc_contribution; //!< [K] CRC remainder of a 1 at bit k
 };
 

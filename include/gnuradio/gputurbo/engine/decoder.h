@@ -93,8 +93,8 @@ enum class arithmetic { automatic, float32, int16 };
 algorithm
 parse_algorithm(std::string_view name);   //!< "log-map" | "max-log" | "scaled-max-log"
 guard parse_guard(std::string_view name); //!< "none" | "pivi" | "dstw" | "pividstw"
-stop_rule parse_stop_rule(std::string_view name); //!< "off" | "crc24a" | "crc24b" |
-                                                  //!< "mean-llr" | "min-llr" | "hard"
+stop_rule parse_stop_rule(std::string_view name);   //!< "off" | "crc24a" | "crc24b" |
+                                                    //!< "mean-llr" | "min-llr" | "hard"
 arithmetic parse_arithmetic(std::string_view name); //!< "auto" | "float32" | "int16"
 const char* to_string(algorithm a);
 const char* to_string(arithmetic a);
