@@ -93,7 +93,7 @@ struct lanes<float>
     static constexpr bool lazy = false; // normalise every stage, as the CPU does
     using stage_t = float2;             // {systematic, parity}
     using staged_t = float;             // a sanitised input LLR in the preparation kernel
-    __device__ static staged_t stage_value(float x, const kernel_config&) { return x; }
+    __device__ static staged_t stage_value(float x) { return x; }
     __device__ static stage_t make_stage(const staged_t* sys, const staged_t* par)
     {
         return { sys[0], par[0] };
@@ -121,7 +121,7 @@ struct lanes<s16x2>
     static constexpr bool lazy = true; // normalise every 4th stage of the segment loops
     using stage_t = uint2;             // {systematic, parity} of both lanes
     using staged_t = short;            // a quantised input LLR in the preparation kernel
-    __device__ static staged_t stage_value(float x, const kernel_config&)
+    __device__ static staged_t stage_value(float x)
     {
         return short(fminf(fmaxf(rintf(x), -float(max_input)), float(max_input)));
     }
@@ -276,7 +276,7 @@ __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
             for (int i = threadIdx.x; i < len; i += blockDim.x)
                 cw_shared[lane * len + i] =
                     cw < n ? L::stage_value(
-                                 sanitize(float(raw[i]) * c.input_scale, c.invert), c)
+                                 sanitize(float(raw[i]) * c.input_scale, c.invert))
                            : staged_t(0);
         }
         __syncthreads();
@@ -821,8 +821,6 @@ std::size_t static_shared_bytes()
 }
 
 int max_threads_per_block() { return max_threads; }
-
-int max_input_units() { return max_input; }
 
 void launch_prepare(const kernel_config& c,
                     const device_buffers& b,

@@ -69,9 +69,6 @@ int lanes_for(bool exact, bool int16);
 //! Shared memory one group of `lanes` codewords needs in the decoding kernel.
 std::size_t shared_bytes_per_group(int K, int P, int lanes);
 
-//! int16 metrics: input LLRs are saturated to +-max_input_units() units.
-int max_input_units();
-
 //! Static shared memory of the decoding kernel (beside the dynamic part).
 std::size_t static_shared_bytes();
 
