@@ -258,8 +258,8 @@ std::vector<option> decoder_options(bool axes)
         { "arithmetic",
           "NAME",
           to_string(d.cuda_arithmetic),
-          "CUDA metric arithmetic: auto (int16 but for log-map), float32 (bit-identical "
-          "to the CPU) or int16 (two codewords per GPU thread)" },
+          "CUDA metric arithmetic: auto (= int16), float32 (bit-identical to the CPU "
+          "but for log-map's correction) or int16 (two codewords per GPU thread)" },
         { "input",
           "TYPE",
           "float",
@@ -307,7 +307,7 @@ std::string arithmetic_used(const decoder& d)
     if (d.backend() != "cuda")
         return "float32";
     if (c.cuda_arithmetic == arithmetic::automatic)
-        return c.algo == algorithm::log_map ? "float32" : "int16";
+        return "int16";
     return to_string(c.cuda_arithmetic);
 }
 

@@ -35,6 +35,11 @@ std::vector<cli::option> options()
           "MODE",
           "end-to-end",
           "end-to-end (host buffers in, bits out) or kernel (GPU kernels alone)" },
+        { "host-memory",
+          "KIND",
+          "page-locked",
+          "host buffers of LLRs and bits: page-locked (host_buffer, moved by DMA "
+          "directly) or pageable (staged through the decoder's buffers)" },
         { "ebn0", "DB", "1.0", "Eb/N0 of the noisy codewords fed to the decoder" },
         { "seconds", "S", "2", "minimum measuring time per configuration" },
         { "seed", "N", "1", "random seed of the codewords" },
@@ -56,6 +61,28 @@ std::vector<T> axis(const cli::args& a, const std::string& flag, Parse parse)
         values.push_back(parse(item));
     return values;
 }
+
+// LLRs or bits in page-locked memory (host_buffer) or in ordinary memory.
+template <class T>
+class host_array
+{
+public:
+    host_array(std::size_t count, bool page_locked)
+        : d_locked(page_locked ? count : 0), d_plain(page_locked ? 0 : count)
+    {
+    }
+    T* data() { return d_locked.size() ? d_locked.data() : d_plain.data(); }
+    std::size_t size() const { return d_locked.size() + d_plain.size(); }
+    T operator[](std::size_t i) const
+    {
+        return d_locked.size() ? d_locked[i] : d_plain[i];
+    }
+    bool page_locked() const { return d_locked.page_locked(); }
+
+private:
+    host_buffer<T> d_locked;
+    std::vector<T> d_plain;
+};
 
 struct setup
 {
@@ -104,6 +131,10 @@ int bench_main(int argc, char** argv)
     if (mode != "end-to-end" && mode != "kernel")
         throw cli::usage_error("--mode: unknown mode '" + mode +
                                "': use end-to-end or kernel");
+    const std::string host_memory = a.get("host-memory");
+    if (host_memory != "page-locked" && host_memory != "pageable")
+        throw cli::usage_error("--host-memory: unknown kind '" + host_memory +
+                               "': use page-locked or pageable");
     const bool int8 = cli::int8_input(a);
     const std::string input = int8 ? "int8" : "float";
     const std::string devices = a.get("device");
@@ -169,11 +200,14 @@ int bench_main(int argc, char** argv)
         ch.out_layout = c.input_layout;
         // CRC stop rules only stop early on frames that carry that CRC.
         ch.crc = stop_crc(c.early_stop);
-        std::vector<std::uint8_t> sent(batch * c.K), bits(batch * c.K);
-        std::vector<float> llrs(batch * lte::codeword_length(c.K));
+        const bool locked = host_memory == "page-locked";
+        std::vector<std::uint8_t> sent(batch * c.K);
+        host_array<std::uint8_t> bits(batch * c.K, locked);
+        host_array<float> llrs(batch * lte::codeword_length(c.K), locked && !int8);
         std::vector<codeword_status> status(batch);
         make_noisy_frames(ch, 0, batch, sent.data(), llrs.data(), c.threads);
-        std::vector<std::int8_t> quantized(int8 ? llrs.size() : 0);
+        host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked);
+        const bool input_locked = int8 ? quantized.page_locked() : llrs.page_locked();
         if (int8)
             quantize_llrs(llrs.data(), llrs.size(), quantized.data(), c.int8_scale);
         auto decode = [&] {
@@ -213,6 +247,8 @@ int bench_main(int argc, char** argv)
             .set("devices", devices)
             .set("mode", mode)
             .set("input", input)
+            .set("host_memory",
+                 input_locked && bits.page_locked() ? "page-locked" : "pageable")
             .set("arithmetic", cli::arithmetic_used(*dec))
             .set("K", c.K)
             .set("iterations", c.iterations)
@@ -250,8 +286,8 @@ int bench_main(int argc, char** argv)
         std::cerr << "\r\033[K" << std::flush;
 
     std::cout << "# gputurbo-bench: backend " << device_line << "; mode " << mode
-              << ", input " << input << ", Eb/N0 " << ebn0 << " dB; commit "
-              << cli::source_commit() << "\n";
+              << ", input " << input << " (" << host_memory << "), Eb/N0 " << ebn0
+              << " dB; commit " << cli::source_commit() << "\n";
     cli::print_table(std::cout,
                      { "K",
                        "batch",

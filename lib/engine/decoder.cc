@@ -13,6 +13,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -136,10 +139,6 @@ void decoder_config::validate() const
     if (!std::isfinite(int8_scale) || int8_scale <= 0.0f)
         throw std::invalid_argument("int8_scale=" + str(int8_scale) +
                                     " is invalid: use a finite value > 0");
-    if (cuda_arithmetic == arithmetic::int16 && algo == algorithm::log_map)
-        throw std::invalid_argument(
-            "arithmetic int16 decodes max-log and scaled-max-log only: use float32 "
-            "(or auto) for log-map");
     if (threads < 0)
         throw std::invalid_argument("threads=" + std::to_string(threads) +
                                     " is invalid: use 0 (all cores) or more");
@@ -291,6 +290,36 @@ std::string cuda_unavailable()
 }
 
 } // namespace
+
+void* allocate_host_memory(std::size_t bytes, bool& page_locked)
+{
+    page_locked = false;
+    if (bytes == 0)
+        return nullptr;
+    void* p = nullptr;
+#ifdef GPUTURBO_HAVE_CUDA
+    if (cuda_unavailable().empty())
+        p = cuda::allocate_page_locked(bytes);
+#endif
+    page_locked = p != nullptr;
+    if (!p)
+        p = std::malloc(bytes);
+    if (!p)
+        throw std::bad_alloc();
+    std::memset(p, 0, bytes);
+    return p;
+}
+
+void release_host_memory(void* p, bool page_locked) noexcept
+{
+#ifdef GPUTURBO_HAVE_CUDA
+    if (page_locked) {
+        cuda::free_page_locked(p);
+        return;
+    }
+#endif
+    std::free(p);
+}
 
 std::vector<std::string> available_backends()
 {

@@ -134,6 +134,23 @@ private:
     std::size_t d_count = 0;
 };
 
+// Whether the DMA engines can read or write [p, p + bytes) directly: page-locked memory
+// (host_buffer, cudaHostAlloc) needs no staging copy.
+bool page_locked(const void* p, std::size_t bytes)
+{
+    for (const void* at :
+         { p, static_cast<const void*>(static_cast<const char*>(p) + bytes - 1) }) {
+        cudaPointerAttributes a{};
+        if (cudaPointerGetAttributes(&a, at) != cudaSuccess) {
+            cudaGetLastError(); // not an error of ours: the pointer is just not CUDA's
+            return false;
+        }
+        if (a.type != cudaMemoryTypeHost)
+            return false;
+    }
+    return true;
+}
+
 // memcpy spread over a few threads: one core cannot keep up with the bus.
 void parallel_copy(void* dst, const void* src, std::size_t bytes)
 {
@@ -187,8 +204,7 @@ public:
         };
         d_versions = "CUDA driver " + version(driver) + ", runtime " + version(runtime);
 
-        d_lanes = lanes_for(config.algo == algorithm::log_map,
-                            config.cuda_arithmetic != arithmetic::float32);
+        d_lanes = lanes_for(config.cuda_arithmetic != arithmetic::float32);
         const std::size_t per_group =
             shared_bytes_per_group(config.K, config.subblocks, d_lanes);
         const std::size_t limit = d_prop.sharedMemPerBlockOptin - static_shared_bytes();
@@ -246,7 +262,7 @@ private:
     struct slot
     {
         std::unique_ptr<stream> stream;
-        std::unique_ptr<event> kernels_start, kernels_end;
+        std::unique_ptr<event> kernels_start, kernels_end, input_read;
         pinned_array<unsigned char> host_llrs; // float or int8 LLRs
         pinned_array<std::uint8_t> host_bits;
         pinned_array<int> host_iterations;
@@ -258,7 +274,9 @@ private:
         device_array<int> iterations;
         device_array<unsigned char> passed;
         std::size_t n = 0;
-        ticket id = 0; // 0: free
+        std::uint8_t* direct_bits = nullptr; // page-locked output the bits go to directly
+        bool reads_caller = false;           // the input copy reads the caller's buffer
+        ticket id = 0;                       // 0: free
     };
 
     // A free slot, made on first need (streams and events live on d_device).
@@ -274,6 +292,7 @@ private:
         sl->stream = std::make_unique<stream>();
         sl->kernels_start = std::make_unique<event>();
         sl->kernels_end = std::make_unique<event>();
+        sl->input_read = std::make_unique<event>();
         d_slots.push_back(std::move(sl));
         return *d_slots.back();
     }
@@ -283,10 +302,13 @@ private:
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         slot& sl = free_slot();
         if (llrs.i8)
-            submit(sl, llrs.i8, n_codewords);
+            submit(sl, llrs.i8, n_codewords, nullptr);
         else
-            submit(sl, llrs.f32, n_codewords);
+            submit(sl, llrs.f32, n_codewords, nullptr);
         sl.id = ++d_last_id;
+        // The caller may reuse the LLR buffer once submit() returns.
+        if (sl.reads_caller)
+            GPUTURBO_CUDA_TRY(cudaEventSynchronize(*sl.input_read));
         return sl.id;
     }
 
@@ -321,7 +343,7 @@ private:
         k.invert = c.invert_llr;
         k.streams = c.input_layout == layout::streams;
         k.lanes = d_lanes;
-        // int16 units: 1/16 LLR for float input, the int8 value times 2 for int8 input.
+        // int16 units: 1/16 LLR.
         k.input_scale = d_lanes == 2 ? 16.0f : 1.0f;
         k.scale_q15 = int(k.scale * 32768.0f + 0.5f);
         // Thresholds compare a-posteriori LLRs, which int16 holds in 2 units per LLR.
@@ -356,7 +378,8 @@ private:
                     current->id = ~ticket(0); // taken by this call, not by a ticket
                     submit(*current,
                            llrs + first * len,
-                           std::min(d_chunk, n_codewords - first));
+                           std::min(d_chunk, n_codewords - first),
+                           bits + first * d_config.K);
                 }
                 if (previous) {
                     const std::size_t first = (i - 1) * d_chunk;
@@ -381,48 +404,75 @@ private:
         d_device_seconds = seconds;
     }
 
+    // Enqueues one batch on the slot's stream. Page-locked input is copied to the GPU
+    // directly, other input through the slot's staging buffer; bits_out, if page-locked,
+    // receives the bits directly (else collect() copies them there).
     template <class In>
-    void submit(slot& sl, const In* llrs, std::size_t n)
+    void submit(slot& sl, const In* llrs, std::size_t n, std::uint8_t* bits_out)
     {
         sl.n = n;
+        sl.direct_bits = nullptr;
+        sl.reads_caller = false;
         if (n == 0)
             return; // an empty batch: nothing to enqueue, nothing to collect
         const int K = d_config.K, P = d_config.subblocks;
         const std::size_t len = lte::codeword_length(K);
         device_buffers b{};
         const std::size_t in_bytes = n * len * sizeof(In);
-        b.raw = sl.raw.reserve(in_bytes);
-        const std::size_t groups = (n + d_lanes - 1) / d_lanes;
-        b.trellis = sl.trellis.reserve(groups * 2 * (K + 3) * 8);
-        b.edges = sl.edges.reserve(groups * 8 * lte::rsc::num_states * P);
-        b.bits = sl.bits.reserve(n * K);
-        b.iterations = sl.iterations.reserve(n);
-        b.passed = sl.passed.reserve(n);
+        sl.reads_caller = page_locked(llrs, in_bytes);
+        if (bits_out && page_locked(bits_out, n * K))
+            sl.direct_bits = bits_out;
+        // Every buffer is reserved before the input is read: a batch too big for this
+        // GPU (or for page-locked memory) fails here, touching nothing, and the failed
+        // reservation leaves the slot empty for the next call.
+        try {
+            b.raw = sl.raw.reserve(in_bytes);
+            const std::size_t groups = (n + d_lanes - 1) / d_lanes;
+            b.trellis = sl.trellis.reserve(groups * 2 * (K + 3) * 8);
+            b.edges = sl.edges.reserve(groups * 8 * lte::rsc::num_states * P);
+            b.bits = sl.bits.reserve(n * K);
+            b.iterations = sl.iterations.reserve(n);
+            b.passed = sl.passed.reserve(n);
+            if (!sl.reads_caller)
+                sl.host_llrs.reserve(in_bytes);
+            if (!sl.direct_bits)
+                sl.host_bits.reserve(n * K);
+            sl.host_iterations.reserve(n);
+            sl.host_passed.reserve(n);
+        } catch (const cuda_error& e) {
+            if (e.code != cudaErrorMemoryAllocation)
+                throw;
+            cudaGetLastError(); // leave no error behind for a later call to find
+            sl.n = 0;
+            throw std::runtime_error(
+                "a batch of " + std::to_string(n) +
+                " codewords of K=" + std::to_string(K) + " needs more memory than GPU " +
+                std::to_string(d_device) +
+                " (or page-locked host memory) has: submit smaller batches (decode() "
+                "splits any batch by itself)");
+        }
         b.crc_contribution = d_crc.get();
-        unsigned char* staged = sl.host_llrs.reserve(in_bytes);
-        sl.host_bits.reserve(n * K);
-        sl.host_iterations.reserve(n);
-        sl.host_passed.reserve(n);
+        const void* source = llrs;
+        if (!sl.reads_caller) {
+            parallel_copy(sl.host_llrs.get(), llrs, in_bytes);
+            source = sl.host_llrs.get();
+        }
+        std::uint8_t* bits_host = sl.direct_bits ? sl.direct_bits : sl.host_bits.get();
 
-        parallel_copy(staged, llrs, in_bytes);
         const cudaStream_t s = *sl.stream;
         GPUTURBO_CUDA_TRY(
-            cudaMemcpyAsync(sl.raw.get(), staged, in_bytes, cudaMemcpyHostToDevice, s));
+            cudaMemcpyAsync(sl.raw.get(), source, in_bytes, cudaMemcpyHostToDevice, s));
+        GPUTURBO_CUDA_TRY(cudaEventRecord(*sl.input_read, s));
         kernel_config k = kernel();
         k.int8 = std::is_same_v<In, std::int8_t>;
-        if (k.int8) {
-            // The int8 value q means q / int8_scale: float metrics read that, int16 ones
-            // 2 q units (the scale of the thresholds follows).
-            k.input_scale = d_lanes == 2 ? 2.0f : 1.0f / d_config.int8_scale;
-            if (d_lanes == 2)
-                k.threshold = d_config.stop_threshold * 4.0f * d_config.int8_scale;
-        }
+        if (k.int8) // the int8 value q means q / int8_scale
+            k.input_scale = (d_lanes == 2 ? 16.0f : 1.0f) / d_config.int8_scale;
         GPUTURBO_CUDA_TRY(cudaEventRecord(*sl.kernels_start, s));
         launch_prepare(k, b, int(n), s);
         launch_decode(k, b, int(n), s);
         GPUTURBO_CUDA_TRY(cudaEventRecord(*sl.kernels_end, s));
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
-            sl.host_bits.get(), b.bits, n * K, cudaMemcpyDeviceToHost, s));
+        GPUTURBO_CUDA_TRY(
+            cudaMemcpyAsync(bits_host, b.bits, n * K, cudaMemcpyDeviceToHost, s));
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_iterations.get(),
                                           b.iterations,
                                           n * sizeof(int),
@@ -441,7 +491,10 @@ private:
         float ms = 0.0f;
         GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, *sl.kernels_start, *sl.kernels_end));
         d_device_seconds = ms * 1e-3;
-        parallel_copy(bits, sl.host_bits.get(), sl.n * d_config.K);
+        if (bits != sl.direct_bits)
+            parallel_copy(bits,
+                          sl.direct_bits ? sl.direct_bits : sl.host_bits.get(),
+                          sl.n * d_config.K);
         if (status)
             for (std::size_t i = 0; i < sl.n; ++i)
                 status[i] = codeword_status{ sl.host_iterations.get()[i],
@@ -567,6 +620,18 @@ std::vector<int> parse_devices(const std::string& text, int count)
 }
 
 } // namespace
+
+void* allocate_page_locked(std::size_t bytes)
+{
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError(); // not sticky: the caller falls back to ordinary memory
+        return nullptr;
+    }
+    return p;
+}
+
+void free_page_locked(void* p) noexcept { cudaFreeHost(p); }
 
 int device_count()
 {

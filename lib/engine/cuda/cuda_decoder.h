@@ -11,10 +11,15 @@
 
 #include <gnuradio/gputurbo/engine/decoder.h>
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
 namespace gputurbo::cuda {
+
+//! Page-locked host memory usable by every GPU, or nullptr when CUDA cannot give it.
+void* allocate_page_locked(std::size_t bytes);
+void free_page_locked(void* p) noexcept;
 
 //! Number of usable CUDA devices (0 when there is no driver or no GPU).
 int device_count();

@@ -35,6 +35,22 @@ __device__ __forceinline__ s16x2 add_max(s16x2 a, s16x2 b, s16x2 c)
     return { __viaddmax_s16x2(a.v, b.v, c.v) };
 }
 
+// int16 metrics hold 32 units per nat (1/16 LLR steps, metrics in half LLRs).
+// log-map's max*(a, b) = max(a, b) + ln(1 + e^-|a-b|) takes its correction as
+// max(0, C - |a-b|/2), that is max(a, b, (a+b)/2 + C): two DPX-friendly instructions
+// more than max-log. C = 27/32 nat is the minimax choice (error <= 0.17 nat; the
+// tangent C = ln 2 errs by up to 0.22).
+constexpr unsigned max_star_offset = 27u * 0x10001u;
+template <bool Exact>
+__device__ __forceinline__ s16x2 max_star(s16x2 a, s16x2 b)
+{
+    if constexpr (Exact)
+        return { __viaddmax_s16x2(
+            __vavgs2(a.v, b.v), max_star_offset, __vmaxs2(a.v, b.v)) };
+    else
+        return { __vmaxs2(a.v, b.v) };
+}
+
 } // namespace
 } // namespace gputurbo::cuda
 
@@ -61,16 +77,23 @@ using trellis::metrics_from_halves;
 // thread: enough for the 8-state recursions with 4 stages of alpha in registers.
 constexpr int max_threads = 192;
 constexpr int min_blocks = 2;
-constexpr int segment = 8; // stages recomputed in registers by the backward pass
+constexpr int segment = 8; // stages whose loads the recursions issue together
+// The forward pass keeps alpha every half segment: the backward pass recomputes the
+// alphas of 4 stages at a time from there (4 stages of alpha fit in registers).
+constexpr int half_segment = segment / 2;
 
 // int16 arithmetic. Channel LLRs are quantised to +-max_input units and extrinsic values
 // clamped to +-max_extrinsic units: then a branch metric is at most
-// g = 2 max_input + max_extrinsic = 1150 in magnitude. State metrics normalised at most
-// 4 stages ago lie within +-10 g (three stages join any two states, and each stage moves
-// them by g at most), so every sum the recursions and the extrinsic form stays within
-// 2^15: the largest, alpha + beta + g from an impossible alpha, is 8192 + 21 g = 32342.
+// g = 2 max_input + max_extrinsic in magnitude, and a stage moves a state metric by at
+// most g + c, where c is max*'s correction (27 for log-map, 0 for max-log). State
+// metrics normalised at most 4 stages ago lie within +-10 (g + c) (three stages join any
+// two states), so every sum the recursions and the extrinsic form stays within 2^15: the
+// largest, alpha + beta + g from an impossible alpha plus the extrinsic's three
+// corrections, is 8192 + 21 (g + c) + 3 c = 32342 (max-log, g = 1150) or 32150
+// (log-map, g = 1110).
 constexpr int max_input = 255;
-constexpr int max_extrinsic = 640;
+template <bool Exact>
+constexpr int max_extrinsic = Exact ? 600 : 640;
 // Stage j of a segment normalises when (j + 1) % 4 == 0 (int16) or always (float).
 template <class L>
 __device__ constexpr bool normalises(int j)
@@ -104,6 +127,7 @@ struct lanes<float>
         a = (in.x + apriori) * 0.5f;
         b = in.y * 0.5f;
     }
+    template <bool Exact>
     __device__ static float feedback(float e, const kernel_config& c)
     {
         return e * c.scale;
@@ -112,8 +136,8 @@ struct lanes<float>
     __device__ static float lane_app(float app, int) { return app; }
 };
 
-// Two codewords per thread in int16 fixed point: units of 1/16 LLR for float input, and
-// the int8 value times 2 for int8 input (max-log decisions do not depend on the scale).
+// Two codewords per thread in int16 fixed point: inputs in units of 1/16 LLR (int8 ones
+// rescaled to it), so that metrics hold 32 units per nat.
 template <>
 struct lanes<s16x2>
 {
@@ -138,13 +162,14 @@ struct lanes<s16x2>
     }
     // e is in 2 units per LLR; the a-priori input wants units: e * scale / 2 per lane,
     // as the high word of (lane << 16 | 0xffff) * scale * 2^15 (the low ones round).
+    template <bool Exact>
     __device__ static s16x2 feedback(s16x2 e, const kernel_config& c)
     {
         const int lo = __mulhi(int(__funnelshift_l(0xffffffffu, e.v, 16)), c.scale_q15);
         const int hi = __mulhi(int(e.v | 0xffffu), c.scale_q15);
         const unsigned r = __byte_perm(unsigned(lo), unsigned(hi), 0x5410);
-        constexpr unsigned top = unsigned(max_extrinsic) * 0x10001u;
-        constexpr unsigned bottom = unsigned(0x10000 - max_extrinsic) * 0x10001u;
+        constexpr unsigned top = unsigned(max_extrinsic<Exact>) * 0x10001u;
+        constexpr unsigned bottom = unsigned(0x10000 - max_extrinsic<Exact>) * 0x10001u;
         return { __vmins2(__vmaxs2(r, bottom), top) };
     }
     __device__ static s16x2 app(s16x2 a, s16x2 e) { return a + a + e; }
@@ -166,7 +191,7 @@ struct shared_plan
         const int words = words_per_codeword(K);
         ext = 0;
         checkpoints = ext + slots;
-        hard = checkpoints + segments(K / P) * S * P;
+        hard = checkpoints + 2 * segments(K / P) * S * P;
         previous_hard = hard + lanes * words;
         sums = previous_hard + lanes * words;
         mins = sums + lanes * P;
@@ -416,14 +441,17 @@ __device__ void half_iteration(bool active,
                         walk.forward();
                 }
             }
-#pragma unroll
-            for (int s = 0; s < S; ++s)
-                checkpoints[((first / segment) * S + s) * P + p] = alpha[s];
             // Compiled twice, so that the segments without the edge stage test nothing.
             auto run_segment = [&](auto has_edge) {
 #pragma unroll
                 for (int j = 0; j < segment; ++j) {
                     if (j < count) {
+                        if (j % half_segment == 0) {
+                            const int half = (first + j) / half_segment;
+#pragma unroll
+                            for (int s = 0; s < S; ++s)
+                                checkpoints[(half * S + s) * P + p] = alpha[s];
+                        }
                         if (decltype(has_edge)::value && first + j == edge_stage) {
 #pragma unroll
                             for (int s = 0; s < S; ++s)
@@ -519,30 +547,19 @@ __device__ void half_iteration(bool active,
         if (D == 1)
             walk.reverse(); // walk.backward() now yields pi(k0 + first + count - 1) …
             // Two halves of 4 stages, the upper one first; each recomputes its alphas
-            // from the segment's checkpoint, so only 4 stages of alpha live in registers.
+            // from its checkpoint.
 #pragma unroll
         for (int upper = 1; upper >= 0; --upper) {
-            const int lo = upper * (segment / 2);
-            const int n = Full ? segment / 2 : min(segment / 2, count - lo);
+            const int lo = upper * half_segment;
+            const int n = Full ? half_segment : min(half_segment, count - lo);
             if (n <= 0)
                 continue;
 #pragma unroll
             for (int s = 0; s < S; ++s)
-                alpha[s] = checkpoints[(m * S + s) * P + p];
+                alpha[s] = checkpoints[((2 * m + upper) * S + s) * P + p];
+            M seg_alpha[half_segment][S];
 #pragma unroll
-            for (int j = 0; j < lo; ++j) {
-                M t[S];
-                forward_step<Exact>(alpha,
-                                    t,
-                                    metrics_from_halves(half_a[j], half_b[j]),
-                                    normalises<L>(j));
-#pragma unroll
-                for (int s = 0; s < S; ++s)
-                    alpha[s] = t[s];
-            }
-            M seg_alpha[segment / 2][S];
-#pragma unroll
-            for (int j = 0; j < segment / 2; ++j) {
+            for (int j = 0; j < half_segment; ++j) {
                 if (j < n) {
 #pragma unroll
                     for (int s = 0; s < S; ++s)
@@ -563,7 +580,7 @@ __device__ void half_iteration(bool active,
             // Compiled twice, so that the halves without the edge stage test nothing.
             auto run_half = [&](auto has_edge) {
 #pragma unroll
-                for (int j = segment / 2 - 1; j >= 0; --j) {
+                for (int j = half_segment - 1; j >= 0; --j) {
                     if (j < n) {
                         const int k = k0 + first + lo + j;
                         int position = k;
@@ -574,7 +591,8 @@ __device__ void half_iteration(bool active,
                         const auto bm =
                             metrics_from_halves(half_a[lo + j], half_b[lo + j]);
                         const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
-                        extrinsic_llrs[slot(position, c)] = L::feedback(e, c);
+                        extrinsic_llrs[slot(position, c)] =
+                            L::template feedback<Exact>(e, c);
                         if (decide) {
                             const M app = L::app(half_a[lo + j], e);
 #pragma unroll
@@ -789,7 +807,7 @@ kernels kernels_of()
 kernels select(const kernel_config& c)
 {
     if (c.lanes == 2)
-        return kernels_of<s16x2, false>();
+        return c.exact ? kernels_of<s16x2, true>() : kernels_of<s16x2, false>();
     return c.exact ? kernels_of<float, true>() : kernels_of<float, false>();
 }
 
@@ -800,7 +818,7 @@ std::size_t prepare_shared_bytes(const kernel_config& c)
 
 } // namespace
 
-int lanes_for(bool exact, bool int16) { return int16 && !exact ? 2 : 1; }
+int lanes_for(bool int16) { return int16 ? 2 : 1; }
 
 std::size_t shared_bytes_per_group(int K, int P, int lanes)
 {
@@ -812,6 +830,7 @@ std::size_t static_shared_bytes()
     std::size_t most = 0;
     for (const void* f : { (const void*)decode_kernel<float, true>,
                            (const void*)decode_kernel<float, false>,
+                           (const void*)decode_kernel<s16x2, true>,
                            (const void*)decode_kernel<s16x2, false> }) {
         cudaFuncAttributes a{};
         GPUTURBO_CUDA_TRY(cudaFuncGetAttributes(&a, f));

@@ -14,9 +14,9 @@
 // block (with `per_block` groups side by side), all iterations in one launch. The
 // extrinsic LLRs of a group live in shared memory, so a half-iteration ends with a
 // __syncthreads() and decoder 2 gathers through the interleaver without touching
-// global memory. The forward recursion keeps alpha only every 8 stages (checkpoints
-// in shared memory); the backward recursion recomputes each 8-stage segment in
-// registers, which trades a third more arithmetic for 8 times less memory.
+// global memory. The forward recursion keeps alpha only every 4 stages (checkpoints
+// in shared memory); the backward recursion recomputes the alphas of 4 stages at a time
+// in registers, which trades a fifth more arithmetic for 4 times less memory.
 
 #include <cuda_runtime.h>
 
@@ -63,8 +63,8 @@ struct device_buffers
 
 constexpr int words_per_codeword(int K) { return (K + 31) / 32; }
 
-//! Codewords per group: 2 with int16 metrics (max-log only), else 1.
-int lanes_for(bool exact, bool int16);
+//! Codewords per group: 2 with int16 metrics, else 1.
+int lanes_for(bool int16);
 
 //! Shared memory one group of `lanes` codewords needs in the decoding kernel.
 std::size_t shared_bytes_per_group(int K, int P, int lanes);

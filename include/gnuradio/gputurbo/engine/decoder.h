@@ -32,6 +32,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace gputurbo {
@@ -79,14 +81,14 @@ enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
 
 /*!
  * \brief Metric arithmetic of the CUDA backend (the CPU backends always decode in float).
- *  - automatic: int16 for max_log and scaled_max_log, float32 for log_map.
+ *  - automatic: int16.
  *  - float32: one codeword per GPU thread; max-log and scaled-max-log decode
- *    bit-identically to the CPU backends.
+ *    bit-identically to the CPU backends, log-map within its stated tolerance.
  *  - int16: two codewords per GPU thread in packed 16-bit fixed point (Hopper's DPX
- *    add-max instructions), several times faster. Float LLRs are rounded to steps of 1/16
- *    and saturated to +-255/16; int8 LLRs are used as they are (max-log does not depend
- *    on the scale); extrinsic values saturate at 45 times the input step. max-log and
- *    scaled-max-log only.
+ *    add-max instructions), several times faster. LLRs (float, or int8 read as
+ *    q / int8_scale) are rounded to steps of 1/16 and saturated to +-255/16; extrinsic
+ *    values saturate at +-40 (log-map +-37.5). log-map's correction ln(1 + e^-|a-b|)
+ *    becomes max(0, 27/32 - |a-b|/2), within 0.17 of it.
  */
 enum class arithmetic { automatic, float32, int16 };
 
@@ -232,6 +234,64 @@ private:
     std::map<ticket, finished> d_finished; // decoded by submit_batch(), not yet collected
     ticket d_last_ticket = 0;
     std::vector<float> d_dequantized; // int8 input converted for float-only backends
+};
+
+//! Host memory for host_buffer: page-locked when CUDA can give it (page_locked is set),
+//! else ordinary; zero-filled. release_host_memory() frees either kind.
+void* allocate_host_memory(std::size_t bytes, bool& page_locked);
+void release_host_memory(void* p, bool page_locked) noexcept;
+
+/*!
+ * \brief Host memory that the CUDA backend's DMA engines read and write directly.
+ *
+ * decode() on the CUDA backend copies LLRs from ordinary (pageable) memory into
+ * page-locked staging buffers before they cross the bus, and bits back out of them: two
+ * host copies that cost about half of the end-to-end rate. LLRs and bits held in a
+ * host_buffer skip them (decode() detects page-locked memory by itself, however it was
+ * allocated). Without a usable GPU a host_buffer is ordinary memory. Zero-filled,
+ * move-only; allocating one is slow (milliseconds): keep it.
+ */
+template <class T>
+class host_buffer
+{
+    static_assert(std::is_trivially_copyable_v<T>);
+
+public:
+    host_buffer() = default;
+    explicit host_buffer(std::size_t count)
+        : d_data(static_cast<T*>(allocate_host_memory(count * sizeof(T), d_page_locked))),
+          d_size(count)
+    {
+    }
+    host_buffer(host_buffer&& other) noexcept { swap(other); }
+    host_buffer& operator=(host_buffer&& other) noexcept
+    {
+        host_buffer(std::move(other)).swap(*this);
+        return *this;
+    }
+    ~host_buffer() { release_host_memory(d_data, d_page_locked); }
+
+    T* data() { return d_data; }
+    const T* data() const { return d_data; }
+    std::size_t size() const { return d_size; }
+    T* begin() { return d_data; }
+    T* end() { return d_data + d_size; }
+    const T* begin() const { return d_data; }
+    const T* end() const { return d_data + d_size; }
+    T& operator[](std::size_t i) { return d_data[i]; }
+    const T& operator[](std::size_t i) const { return d_data[i]; }
+    bool page_locked() const { return d_page_locked; }
+
+private:
+    void swap(host_buffer& other) noexcept
+    {
+        std::swap(d_data, other.d_data);
+        std::swap(d_size, other.d_size);
+        std::swap(d_page_locked, other.d_page_locked);
+    }
+    T* d_data = nullptr;
+    std::size_t d_size = 0;
+    bool d_page_locked = false;
 };
 
 /*!
