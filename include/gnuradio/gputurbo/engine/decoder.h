@@ -259,9 +259,9 @@ class host_buffer
 public:
     host_buffer() = default;
     explicit host_buffer(std::size_t count)
-        : d_data(static_cast<T*>(allocate_host_memory(count * sizeof(T), d_page_locked))),
-          d_size(count)
     {
+        d_data = static_cast<T*>(allocate_host_memory(count * sizeof(T), d_page_locked));
+        d_size = count;
     }
     host_buffer(host_buffer&& other) noexcept { swap(other); }
     host_buffer& operator=(host_buffer&& other) noexcept
