@@ -124,9 +124,10 @@ void decoder_config::validate() const
 {
     lte::qpp(K); // throws for an invalid K
     check_iterations(iterations);
-    if (subblocks < 1 || K % subblocks != 0)
+    if (subblocks < 0 || (subblocks > 0 && K % subblocks != 0))
         throw std::invalid_argument("subblocks P=" + std::to_string(subblocks) +
-                                    " must be >= 1 and divide K=" + std::to_string(K));
+                                    " must divide K=" + std::to_string(K) +
+                                    " (or be 0: automatic)");
     const bool windowed = guarding == guard::dstw || guarding == guard::pividstw;
     if (subblocks > 1 && windowed && (guard_window < 1 || guard_window > K / subblocks))
         throw std::invalid_argument("guard_window g=" + std::to_string(guard_window) +
@@ -329,11 +330,26 @@ std::vector<std::string> available_backends()
     return have;
 }
 
-std::unique_ptr<decoder> make_decoder(const decoder_config& config,
+int subblocks_for_length(int K, int length)
+{
+    for (int w = std::max(1, length); w < K; ++w)
+        if (K % w == 0)
+            return K / w;
+    return 1;
+}
+
+std::unique_ptr<decoder> make_decoder(const decoder_config& requested,
                                       std::string_view backend)
 {
-    config.validate();
-    if (backend == "cuda" || (backend == "auto" && cuda_unavailable().empty())) {
+    requested.validate();
+    decoder_config config = requested;
+    const bool cuda =
+        backend == "cuda" || (backend == "auto" && cuda_unavailable().empty());
+    // One GPU thread per sub-block: the CUDA kernels want many short ones; the CPU
+    // decodes codewords side by side and is most accurate with one.
+    if (config.subblocks == 0)
+        config.subblocks = cuda ? subblocks_for_length(config.K, cuda_subblock_length) : 1;
+    if (cuda) {
 #ifdef GPUTURBO_HAVE_CUDA
         if (cuda_unavailable().empty())
             return cuda::make_cuda_decoder(config);

@@ -113,7 +113,7 @@ struct decoder_config
     algorithm algo = algorithm::scaled_max_log; //!< SISO arithmetic
     float scaling = 0.75f;                      //!< extrinsic factor (scaled_max_log)
     int iterations = 6;                         //!< full iterations, 1 … 32
-    int subblocks = 1;                          //!< P: sub-blocks per codeword, divides K
+    int subblocks = 1; //!< P: sub-blocks per codeword, divides K; 0: automatic
     guard guarding = guard::pividstw;           //!< sub-block edges (P > 1)
     int guard_window = 8;                       //!< g for dstw/pividstw, 1 … K/P
     stop_rule early_stop = stop_rule::off;      //!< per-codeword early termination
@@ -294,8 +294,19 @@ private:
     bool d_page_locked = false;
 };
 
+//! Sub-block length at which the CUDA kernels are fastest (P = 192 for K = 6144).
+constexpr int cuda_subblock_length = 32;
+
 /*!
- * \brief Makes a decoder.
+ * \brief P for sub-blocks of about \p length bits: K / w for the smallest divisor w of K
+ * that is >= length (P = 1 when there is none below K).
+ */
+int subblocks_for_length(int K, int length);
+
+/*!
+ * \brief Makes a decoder. A config with subblocks = 0 gets P =
+ * subblocks_for_length(K, cuda_subblock_length) on the CUDA backend and P = 1 on the CPU
+ * (config() of the decoder shows the choice).
  * \param backend "auto" (CUDA when built with it and a GPU is present, else the CPU),
  *        "cpu" (SIMD over codewords, every core), "cuda", or "reference" (the exact
  *        single-lane CPU implementation that the others are tested against; slow).
