@@ -20,18 +20,44 @@ namespace {
 
 // Keeps max_batch * (3K+12) items well inside the scheduler's int item counts.
 constexpr int max_batch_limit = 16384;
+// max_batch = 0 on CUDA: enough information bits per batch to fill the GPU.
+constexpr int cuda_batch_bits = 1 << 23;
+constexpr int cpu_batch = 64;
 
 // make_decoder() validates the config and throws std::invalid_argument for a bad
 // parameter, std::runtime_error for a backend this build or machine lacks.
 std::unique_ptr<::gputurbo::decoder> make_engine(const ::gputurbo::decoder_config& config,
                                                  const std::string& backend,
-                                                 int max_batch)
+                                                 int max_batch,
+                                                 int batches_in_flight)
 {
-    if (max_batch < 1 || max_batch > max_batch_limit)
+    if (max_batch < 0 || max_batch > max_batch_limit)
         throw std::invalid_argument(
             "max_batch=" + std::to_string(max_batch) + " is out of range: use 1 ... " +
-            std::to_string(max_batch_limit) + " codewords per call");
+            std::to_string(max_batch_limit) + " codewords per call, or 0 (automatic)");
+    if (batches_in_flight < 1 || batches_in_flight > ::gputurbo::decoder::max_in_flight)
+        throw std::invalid_argument("batches_in_flight=" +
+                                    std::to_string(batches_in_flight) +
+                                    " is out of range: use 1 ... " +
+                                    std::to_string(::gputurbo::decoder::max_in_flight));
     return ::gputurbo::make_decoder(config, backend);
+}
+
+bool parse_input_type(const std::string& input_type)
+{
+    if (input_type != "float" && input_type != "int8")
+        throw std::invalid_argument("input_type '" + input_type +
+                                    "' is unknown: use float or int8");
+    return input_type == "int8";
+}
+
+int batch_size(int max_batch, const ::gputurbo::decoder& decoder)
+{
+    if (max_batch > 0)
+        return max_batch;
+    if (decoder.backend() == "cuda")
+        return std::clamp(cuda_batch_bits / decoder.config().K, 1, max_batch_limit);
+    return cpu_batch;
 }
 
 } // namespace
@@ -49,7 +75,11 @@ turbo_decoder::sptr turbo_decoder::make(int K,
                                         bool invert_llr,
                                         const std::string& backend,
                                         int max_batch,
-                                        int threads)
+                                        int threads,
+                                        const std::string& input_type,
+                                        float int8_scale,
+                                        int batches_in_flight,
+                                        const std::string& arithmetic)
 {
     ::gputurbo::decoder_config config;
     config.K = K;
@@ -64,20 +94,27 @@ turbo_decoder::sptr turbo_decoder::make(int K,
     config.input_layout = ::gputurbo::parse_layout(layout);
     config.invert_llr = invert_llr;
     config.threads = threads;
-    return gnuradio::make_block_sptr<turbo_decoder_impl>(config, backend, max_batch);
+    config.int8_scale = int8_scale;
+    config.cuda_arithmetic = ::gputurbo::parse_arithmetic(arithmetic);
+    return gnuradio::make_block_sptr<turbo_decoder_impl>(
+        config, backend, parse_input_type(input_type), max_batch, batches_in_flight);
 }
 
 turbo_decoder_impl::turbo_decoder_impl(const ::gputurbo::decoder_config& config,
                                        const std::string& backend,
-                                       int max_batch)
+                                       bool int8,
+                                       int max_batch,
+                                       int batches_in_flight)
     : gr::block("turbo_decoder",
-                gr::io_signature::make(1, 1, sizeof(float)),
+                gr::io_signature::make(1, 1, int8 ? sizeof(std::int8_t) : sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
-      d_decoder(make_engine(config, backend, max_batch)),
+      d_decoder(make_engine(config, backend, max_batch, batches_in_flight)),
       d_K(config.K),
       d_n(int(::gputurbo::lte::codeword_length(config.K))),
-      d_max_batch(max_batch),
-      d_status(max_batch),
+      d_int8(int8),
+      d_max_batch(batch_size(max_batch, *d_decoder)),
+      d_batches_in_flight(batches_in_flight),
+      d_status(d_max_batch),
       d_tag_key(pmt::intern("codeword")),
       d_index_key(pmt::intern("index")),
       d_iterations_key(pmt::intern("iterations")),
@@ -89,12 +126,12 @@ turbo_decoder_impl::turbo_decoder_impl(const ::gputurbo::decoder_config& config,
     else
         d_logger->debug("backend {:s}: {:s}", d_decoder->backend(), d_decoder->device());
 
-    // Whole codewords only: 3K+12 LLRs in, K bits out.
-    set_output_multiple(d_K);
+    // Output space for one whole batch per call. GNU Radio sizes the upstream buffer
+    // from it: two batches of input (2 * max_batch * K items, over the relative rate).
+    set_output_multiple(d_max_batch * d_K);
     set_relative_rate(uint64_t(d_K), uint64_t(d_n));
-    set_fixed_rate(true);
-    // Room for two full batches, so one can be written while the next is decoded.
-    set_min_output_buffer(0, 2L * d_max_batch * d_K);
+    // Tags move with their codeword, which may leave a later call than it came in.
+    set_tag_propagation_policy(TPP_DONT);
 }
 
 void turbo_decoder_impl::set_iterations(int iterations)
@@ -139,14 +176,14 @@ bool turbo_decoder_impl::start()
         std::lock_guard<std::mutex> lock(d_mutex);
         d_partial_items = 0;
     }
-    // The upstream block's output buffer bounds the batch; say so rather than run
-    // with small batches unnoticed.
+    // GNU Radio sizes the input buffer for two batches unless the upstream block caps
+    // it (max_output_buffer): say so rather than run with small batches unnoticed.
     if (detail() && detail()->ninputs() > 0) {
         const int fits = detail()->input(0)->max_possible_items_available() / d_n;
         if (fits < d_max_batch)
             d_logger->info("the input buffer holds {:d} codeword(s), fewer than "
-                           "max_batch={:d}: set the upstream block's min_output_buffer "
-                           "to {:d} or more for full batches",
+                           "max_batch={:d}: let the upstream block's output buffer "
+                           "grow to {:d} items or more for full batches",
                            fits,
                            d_max_batch,
                            2L * d_max_batch * d_n);
@@ -156,14 +193,31 @@ bool turbo_decoder_impl::start()
 
 bool turbo_decoder_impl::stop()
 {
+    std::lock_guard<std::mutex> lock(d_mutex);
+    // At the end of a stream every batch has been returned; batches still in flight
+    // mean the flowgraph was stopped, or downstream finished, before taking them.
+    std::uint64_t undelivered = 0;
+    std::vector<std::uint8_t> discard(std::size_t(d_max_batch) * d_K);
+    while (!d_in_flight.empty()) {
+        const batch b = d_in_flight.front();
+        d_in_flight.pop_front();
+        undelivered += b.codewords;
+        try {
+            d_decoder->collect(b.ticket, discard.data(), nullptr);
+        } catch (const std::exception& e) {
+            d_logger->error("collecting a batch at stop: {:s}", e.what());
+        }
+    }
+    if (undelivered > 0)
+        d_logger->warn("{:d} decoded codeword(s) not delivered: the flowgraph stopped, "
+                       "or downstream finished, before taking them",
+                       undelivered);
+
     // What the scheduler left in the input buffer: at the end of a stream, fewer than
     // 3K+12 LLRs, which do not make a codeword.
     if (detail() && detail()->ninputs() > 0) {
         const std::uint64_t left = detail()->input(0)->items_available();
-        {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_partial_items = left;
-        }
+        d_partial_items = left;
         if (left > 0)
             d_logger->warn("{:d} input LLR(s) left undecoded when the block stopped "
                            "({:d} whole codeword(s) of 3K+12={:d} values and {:d} "
@@ -176,21 +230,52 @@ bool turbo_decoder_impl::stop()
     return block::stop();
 }
 
-void turbo_decoder_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
+void turbo_decoder_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
-    // No more than one batch: the scheduler then does not wait for input it won't use.
-    const int codewords = std::max(1, std::min(noutput_items / d_K, d_max_batch));
-    ninput_items_required[0] = codewords * d_n;
+    // With batches in flight a call can always return one, so it needs no input: that
+    // is also how the last batches leave once the upstream block has finished.
+    ninput_items_required[0] = d_in_flight.empty() ? d_n : 0;
 }
 
-int turbo_decoder_impl::fixed_rate_ninput_to_noutput(int ninput)
+void turbo_decoder_impl::submit(const void* llrs, int codewords, std::uint64_t first)
 {
-    return ninput / d_n * d_K;
+    batch b{ 0, codewords, d_submitted, {} };
+    get_tags_in_range(b.tags, 0, first, first + std::uint64_t(codewords) * d_n);
+    for (auto& t : b.tags)
+        t.offset -= first;
+    b.ticket = d_int8 ? d_decoder->submit(static_cast<const std::int8_t*>(llrs),
+                                          std::size_t(codewords))
+                      : d_decoder->submit(static_cast<const float*>(llrs),
+                                          std::size_t(codewords));
+    d_in_flight.push_back(std::move(b));
+    d_submitted += codewords;
 }
 
-int turbo_decoder_impl::fixed_rate_noutput_to_ninput(int noutput)
+int turbo_decoder_impl::return_oldest(std::uint8_t* out)
 {
-    return std::max(1, noutput / d_K) * d_n;
+    const batch b = std::move(d_in_flight.front());
+    d_in_flight.pop_front(); // the engine frees its slot whatever collect() meets
+    d_decoder->collect(b.ticket, out, d_status.data());
+    d_codewords += b.codewords;
+
+    const std::uint64_t first_bit = nitems_written(0);
+    for (int i = 0; i < b.codewords; ++i) {
+        pmt::pmt_t info = pmt::make_dict();
+        info = pmt::dict_add(info, d_index_key, pmt::from_uint64(b.first_index + i));
+        info =
+            pmt::dict_add(info, d_iterations_key, pmt::from_long(d_status[i].iterations));
+        info = pmt::dict_add(info, d_passed_key, pmt::from_bool(d_status[i].passed));
+        add_item_tag(0, first_bit + std::uint64_t(i) * d_K, d_tag_key, info, alias_pmt());
+    }
+    for (const auto& t : b.tags) {
+        const std::uint64_t codeword = t.offset / d_n, item = t.offset % d_n;
+        add_item_tag(0,
+                     first_bit + codeword * d_K + item * d_K / d_n,
+                     t.key,
+                     t.value,
+                     t.srcid);
+    }
+    return b.codewords * d_K;
 }
 
 int turbo_decoder_impl::general_work(int noutput_items,
@@ -198,32 +283,28 @@ int turbo_decoder_impl::general_work(int noutput_items,
                                      gr_vector_const_void_star& input_items,
                                      gr_vector_void_star& output_items)
 {
-    const auto in = static_cast<const float*>(input_items[0]);
-    auto out = static_cast<std::uint8_t*>(output_items[0]);
-    const int n = std::min({ ninput_items[0] / d_n, noutput_items / d_K, d_max_batch });
-    if (n == 0)
-        return 0;
-
-    std::uint64_t first_index;
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_decoder->decode(in, std::size_t(n), out, d_status.data());
-        first_index = d_codewords;
-        d_codewords += n;
+    std::lock_guard<std::mutex> lock(d_mutex);
+    int waiting = ninput_items[0] / d_n; // whole codewords in the input
+    const auto in = static_cast<const char*>(input_items[0]);
+    const std::size_t item_size = d_int8 ? sizeof(std::int8_t) : sizeof(float);
+    int consumed = 0;
+    while (waiting > 0 && int(d_in_flight.size()) < d_batches_in_flight) {
+        const int n = std::min(waiting, d_max_batch);
+        submit(in + std::size_t(consumed) * d_n * item_size,
+               n,
+               nitems_read(0) + std::uint64_t(consumed) * d_n);
+        consumed += n;
+        waiting -= n;
     }
-
-    const std::uint64_t first_bit = nitems_written(0);
-    for (int i = 0; i < n; ++i) {
-        pmt::pmt_t info = pmt::make_dict();
-        info = pmt::dict_add(info, d_index_key, pmt::from_uint64(first_index + i));
-        info =
-            pmt::dict_add(info, d_iterations_key, pmt::from_long(d_status[i].iterations));
-        info = pmt::dict_add(info, d_passed_key, pmt::from_bool(d_status[i].passed));
-        add_item_tag(0, first_bit + std::uint64_t(i) * d_K, d_tag_key, info, alias_pmt());
-    }
-
-    consume_each(n * d_n);
-    return n * d_K;
+    consume_each(consumed * d_n);
+    // Return the oldest batch when the pipeline is full, or when no further codeword
+    // waits: holding it then gains nothing, and the stream may have ended.
+    // noutput_items always holds a batch (the output multiple).
+    if (!d_in_flight.empty() &&
+        (int(d_in_flight.size()) >= d_batches_in_flight || waiting == 0) &&
+        noutput_items >= d_in_flight.front().codewords * d_K)
+        return return_oldest(static_cast<std::uint8_t*>(output_items[0]));
+    return 0;
 }
 
 } // namespace gputurbo

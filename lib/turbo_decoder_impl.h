@@ -9,8 +9,10 @@
 
 #include <gnuradio/gputurbo/engine/decoder.h>
 #include <gnuradio/gputurbo/turbo_decoder.h>
+#include <gnuradio/tags.h>
 #include <pmt/pmt.h>
 
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -21,15 +23,28 @@ namespace gputurbo {
 class turbo_decoder_impl : public turbo_decoder
 {
 private:
-    // The engine decoder is not reentrant: work() and the runtime setters, which run
-    // on different threads, take d_mutex.
+    // A batch submitted to the engine and not yet returned.
+    struct batch
+    {
+        ::gputurbo::decoder::ticket ticket;
+        int codewords;
+        std::uint64_t first_index; // codeword number of its first codeword
+        std::vector<gr::tag_t> tags; // input tags, offsets relative to the batch start
+    };
+
+    // The engine decoder is not reentrant: work(), stop() and the runtime setters, which
+    // run on different threads, take d_mutex.
     mutable std::mutex d_mutex;
     const std::unique_ptr<::gputurbo::decoder> d_decoder;
     const int d_K;
     const int d_n; // input LLRs per codeword, 3K+12
+    const bool d_int8;
     const int d_max_batch;
+    const int d_batches_in_flight;
+    std::deque<batch> d_in_flight; // oldest first
     std::vector<::gputurbo::codeword_status> d_status;
-    std::uint64_t d_codewords = 0; // decoded so far: the index of the next tag
+    std::uint64_t d_submitted = 0; // codewords submitted: the index of the next one
+    std::uint64_t d_codewords = 0; // codewords returned
     std::uint64_t d_partial_items = 0;
 
     const pmt::pmt_t d_tag_key;
@@ -37,10 +52,16 @@ private:
     const pmt::pmt_t d_iterations_key;
     const pmt::pmt_t d_passed_key;
 
+    // Submits the codewords whose first LLR is input item `first`.
+    void submit(const void* llrs, int codewords, std::uint64_t first);
+    int return_oldest(std::uint8_t* out);
+
 public:
     turbo_decoder_impl(const ::gputurbo::decoder_config& config,
                        const std::string& backend,
-                       int max_batch);
+                       bool int8,
+                       int max_batch,
+                       int batches_in_flight);
 
     void set_iterations(int iterations) override;
     int iterations() const override;
@@ -52,13 +73,13 @@ public:
     std::string device() const override { return d_decoder->device(); }
     std::uint64_t codewords() const override;
     std::uint64_t partial_items() const override;
+    int subblocks() const override { return d_decoder->config().subblocks; }
+    int max_batch() const override { return d_max_batch; }
 
     bool start() override;
     bool stop() override;
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
-    int fixed_rate_ninput_to_noutput(int ninput) override;
-    int fixed_rate_noutput_to_ninput(int noutput) override;
 
     int general_work(int noutput_items,
                      gr_vector_int& ninput_items,

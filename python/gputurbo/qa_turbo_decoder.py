@@ -6,6 +6,7 @@
 
 import math
 import os
+import sys
 
 import numpy as np
 from gnuradio import blocks, gr, gr_unittest
@@ -19,6 +20,20 @@ VECTORS_DIR = os.environ.get(
                  "..", "..", "..", "shared", "vectors", "lte-turbo"))
 
 
+# The backend under test: "cpu" (default), or "cuda", which skips the whole module, with
+# the reason, where this build or machine cannot run it.
+BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
+SKIP_RETURN_CODE = 77  # ctest's SKIP_RETURN_CODE for these tests
+
+
+def require_backend():
+    try:
+        gputurbo.turbo_decoder(40, backend=BACKEND)
+    except RuntimeError as e:
+        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
+        sys.exit(SKIP_RETURN_CODE)
+
+
 def codeword_length(K):
     return 3 * K + 12
 
@@ -29,11 +44,22 @@ def noise_sigma(K, ebn0_db):
     return math.sqrt(1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0)))
 
 
-def run_decoder(llrs, K, **kwargs):
-    """Runs LLRs through a turbo_decoder; returns (bits, decoder, tags)."""
+def make_decoder(K, **kwargs):
+    kwargs.setdefault("backend", BACKEND)
+    return gputurbo.turbo_decoder(K, **kwargs)
+
+
+def run_decoder(llrs, K, tags=(), **kwargs):
+    """Runs LLRs (float, or int8 with input_type="int8") through a turbo_decoder;
+    returns (bits, decoder, tags)."""
     tb = gr.top_block()
-    src = blocks.vector_source_f(np.asarray(llrs, dtype=np.float32).tolist(), False)
-    dec = gputurbo.turbo_decoder(K, **kwargs)
+    if kwargs.get("input_type") == "int8":
+        src = blocks.vector_source_b(np.asarray(llrs, dtype=np.int8).view(np.uint8)
+                                     .tolist(), False, 1, list(tags))
+    else:
+        src = blocks.vector_source_f(np.asarray(llrs, dtype=np.float32).tolist(), False,
+                                     1, list(tags))
+    dec = make_decoder(K, **kwargs)
     snk = blocks.vector_sink_b()
     tb.connect(src, dec, snk)
     tb.run()
@@ -58,9 +84,7 @@ def loopback(bits, K, ebn0_db=None, seed=1, **kwargs):
     noise_src = blocks.vector_source_f(noise.astype(np.float32).tolist(), False)
     add = blocks.add_ff()
     to_llr = blocks.multiply_const_ff(2.0 / sigma ** 2)
-    dec = gputurbo.turbo_decoder(K, **kwargs)
-    # Room for whole batches in front of the decoder (see turbo_decoder.h).
-    to_llr.set_min_output_buffer(2 * dec_batch(kwargs) * codeword_length(K))
+    dec = make_decoder(K, **kwargs)
     channel = blocks.vector_sink_f()
     snk = blocks.vector_sink_b()
     tb.connect(src, enc, to_float, bpsk, offset, (add, 0))
@@ -71,10 +95,6 @@ def loopback(bits, K, ebn0_db=None, seed=1, **kwargs):
     code = np.array(gputurbo_encode(bits, K))
     channel_errors = int(np.sum((np.array(channel.data()) < 0) != (code == 1)))
     return np.array(snk.data(), dtype=np.uint8), dec, snk.tags(), channel_errors
-
-
-def dec_batch(kwargs):
-    return kwargs.get("max_batch", 64)
 
 
 def gputurbo_encode(bits, K):
@@ -113,7 +133,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         for K, count, max_batch in ((40, 100, 16), (1008, 20, 4), (6144, 5, 2)):
             bits = self.random_bits(K, count)
             out, dec, tags, _ = loopback(bits, K, max_batch=max_batch)
-            self.assertEqual(dec.backend(), "cpu")
+            self.assertEqual(dec.backend(), BACKEND)
             self.assertEqual(dec.codewords(), count)
             self.assertEqual(dec.partial_items(), 0)
             np.testing.assert_array_equal(out, bits, err_msg=f"K={K}")
@@ -201,7 +221,6 @@ class qa_turbo_decoder(gr_unittest.TestCase):
             (dict(K=40, layout="rows"), ValueError, "layout"),
             (dict(K=40, scaling=0.0), ValueError, "scaling"),
             (dict(K=40, stop_threshold=-1.0), ValueError, "stop_threshold"),
-            (dict(K=40, max_batch=0), ValueError, "max_batch"),
             (dict(K=40, threads=-1), ValueError, "threads"),
             (dict(K=40, backend="fpga"), ValueError, "backend"),
         ]
@@ -210,12 +229,21 @@ class qa_turbo_decoder(gr_unittest.TestCase):
             gputurbo.turbo_decoder(40, backend="cuda")
         except RuntimeError as e:
             self.assertIn("cuda", str(e))
+        cases += [
+            (dict(K=40, max_batch=-1), ValueError, "max_batch"),
+            (dict(K=40, max_batch=16385), ValueError, "max_batch"),
+            (dict(K=40, batches_in_flight=0), ValueError, "batches_in_flight"),
+            (dict(K=40, batches_in_flight=5), ValueError, "batches_in_flight"),
+            (dict(K=40, input_type="int16"), ValueError, "input_type"),
+            (dict(K=40, input_type="int8", int8_scale=0.0), ValueError, "int8_scale"),
+            (dict(K=40, arithmetic="int4"), ValueError, "arithmetic"),
+        ]
         for kwargs, error, pattern in cases:
             with self.subTest(**kwargs):
                 with self.assertRaisesRegex(error, pattern):
-                    gputurbo.turbo_decoder(**kwargs)
+                    make_decoder(**kwargs)
         # A window as large as K/P is fine.
-        gputurbo.turbo_decoder(40, subblocks=2, guard="dstw", guard_window=20)
+        make_decoder(40, subblocks=2, guard="dstw", guard_window=20)
 
     def test_008_nan_and_inf(self):
         # NaN decodes like 0 (an erasure), +-Inf like +-1000 (the engine's clamp).
@@ -248,7 +276,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         self.assertEqual(codeword_tags(tags_inf), codeword_tags(tags_limit))
 
     def test_009_runtime_setters(self):
-        dec = gputurbo.turbo_decoder(40)
+        dec = make_decoder(40)
         self.assertEqual(dec.iterations(), 6)
         dec.set_iterations(3)
         self.assertEqual(dec.iterations(), 3)
@@ -271,7 +299,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         llrs = (1.0 - 2.0 * code) * 2.0
         tb = gr.top_block()
         src = blocks.vector_source_f(llrs.tolist(), False)
-        dec = gputurbo.turbo_decoder(K, early_stop="mean-llr", iterations=10)
+        dec = make_decoder(K, early_stop="mean-llr", iterations=10)
         snk = blocks.vector_sink_b()
         tb.connect(src, dec, snk)
         dec.set_stop_threshold(1e9)  # unreachable: every codeword runs all iterations
@@ -307,7 +335,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         to_float = blocks.char_to_float(1, 1.0)
         to_llr = blocks.multiply_const_ff(-6.0)
         offset = blocks.add_const_ff(3.0)
-        dec = gputurbo.turbo_decoder(K, layout="streams")
+        dec = make_decoder(K, layout="streams")
         snk = blocks.vector_sink_b()
         tb.connect(src, enc, to_float, to_llr, offset, dec, snk)
         tb.run()
@@ -330,5 +358,83 @@ class qa_turbo_decoder(gr_unittest.TestCase):
             np.testing.assert_array_equal(out, np.concatenate(info), err_msg=f"K={K}")
 
 
+    def test_012_every_codeword_leaves_at_end_of_stream(self):
+        # Any count of codewords, any batch size and pipeline depth: all of them come
+        # out, in order, each with its tag, and nothing is left in flight.
+        K = 40
+        for count, max_batch, depth in ((1, 1, 1), (1, 64, 4), (7, 3, 2), (50, 8, 4),
+                                        (33, 0, 2), (64, 16, 3)):
+            with self.subTest(count=count, max_batch=max_batch, depth=depth):
+                bits = self.random_bits(K, count)
+                code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+                out, dec, tags = run_decoder((1.0 - 2.0 * code) * 4.0, K,
+                                             max_batch=max_batch,
+                                             batches_in_flight=depth)
+                np.testing.assert_array_equal(out, bits)
+                self.assertEqual(dec.codewords(), count)
+                found = codeword_tags(tags)
+                self.assertEqual([t[1] for t in found], list(range(count)))
+                self.assertEqual([t[0] for t in found], [i * K for i in range(count)])
+
+    def test_013_int8_input(self):
+        # blocks.float_to_char quantises in the flowgraph; the int8 decoder then gives
+        # what the float decoder gives for the same quantised values.
+        K, count, scale = 1008, 12, 8.0
+        bits = self.random_bits(K, count)
+        code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+        sigma = noise_sigma(K, 2.5)
+        y = (1.0 - 2.0 * code) + self.rng.normal(0.0, sigma, len(code))
+        llrs = (2.0 * y / sigma ** 2).astype(np.float32)
+
+        tb = gr.top_block()
+        src = blocks.vector_source_f(llrs.tolist(), False)
+        quantise = blocks.float_to_char(1, scale)
+        dec = make_decoder(K, input_type="int8", int8_scale=scale)
+        snk = blocks.vector_sink_b()
+        raw = blocks.vector_sink_b()
+        tb.connect(src, quantise, dec, snk)
+        tb.connect(quantise, raw)
+        tb.run()
+        q = np.array(raw.data(), dtype=np.uint8).view(np.int8)
+        self.assertEqual(len(q), len(llrs))
+        self.assertLessEqual(np.max(np.abs(q / scale - np.clip(llrs, -16, 15.875))),
+                             0.5 / scale + 1e-6)
+        np.testing.assert_array_equal(np.array(snk.data()), bits)
+
+        out_float, _, _ = run_decoder(q.astype(np.float32) / scale, K)
+        np.testing.assert_array_equal(np.array(snk.data()), out_float)
+        # int8_scale is honoured: the same values read at another scale still decode.
+        out_int8, _, _ = run_decoder(q, K, input_type="int8", int8_scale=2.0)
+        np.testing.assert_array_equal(out_int8, bits)
+
+    def test_014_input_tags_stay_on_their_codeword(self):
+        K, count = 256, 9
+        n = codeword_length(K)
+        bits = self.random_bits(K, count)
+        code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+        positions = [0, 5, n - 1, n, 3 * n + 400, count * n - 1]
+        tags = []
+        for p in positions:
+            t = gr.tag_t()
+            t.offset = p
+            t.key = pmt.intern("mark")
+            t.value = pmt.from_long(p)
+            tags.append(t)
+        out, _, out_tags = run_decoder((1.0 - 2.0 * code) * 4.0, K, tags=tags,
+                                       max_batch=2, batches_in_flight=3)
+        np.testing.assert_array_equal(out, bits)
+        moved = sorted((t.offset, pmt.to_long(t.value)) for t in out_tags
+                       if pmt.symbol_to_string(t.key) == "mark")
+        self.assertEqual(moved, [(p // n * K + p % n * K // n, p) for p in positions])
+
+    def test_015_automatic_choices(self):
+        dec = make_decoder(6144)
+        self.assertEqual(dec.subblocks(), 192 if BACKEND == "cuda" else 1)
+        self.assertEqual(dec.max_batch(), 1365 if BACKEND == "cuda" else 64)
+        dec = make_decoder(6144, subblocks=4, max_batch=10)
+        self.assertEqual((dec.subblocks(), dec.max_batch()), (4, 10))
+
+
 if __name__ == '__main__':
+    require_backend()
     gr_unittest.run(qa_turbo_decoder)

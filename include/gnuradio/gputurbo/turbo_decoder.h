@@ -20,21 +20,31 @@ namespace gputurbo {
  * \brief Batched LTE turbo decoder (3GPP TS 36.212 §5.1.3.2).
  * \ingroup gputurbo
  *
- * Input: float LLRs, 3K+12 per codeword, in the order of \p layout (the output order
- * of turbo_encoder). Convention: L = ln P(bit = 0) / P(bit = 1), so a positive value
- * means 0; for BPSK 0 -> +1, 1 -> -1 over AWGN, L = 2y / sigma^2. NaN is treated as an
- * erasure (0) and every value is clamped to +-1000, so +-Inf acts as +-1000.
+ * Input: LLRs, 3K+12 per codeword, in the order of \p layout (the output order of
+ * turbo_encoder): float, or int8 (\p input_type "int8": the value q means q / int8_scale).
+ * Convention: L = ln P(bit = 0) / P(bit = 1), so a positive value means 0; for BPSK
+ * 0 -> +1, 1 -> -1 over AWGN, L = 2y / sigma^2. NaN is treated as an erasure (0) and
+ * every value is clamped to +-1000, so +-Inf acts as +-1000. To feed int8 from float
+ * LLRs in a flowgraph, put blocks.float_to_char(1, int8_scale) in front: it rounds and
+ * saturates to -128 ... 127 (-128 reads as -128 / int8_scale, a firm 1).
  * Output: K unpacked hard bits per codeword (one byte per bit, 0 or 1).
  *
- * Each call decodes min(whole codewords available, output space, max_batch) codewords
- * with one engine call. The input buffer (the output buffer of the upstream block)
- * limits that number: give the upstream block a min_output_buffer of about
- * 2 * max_batch * (3K+12) items for full batches.
+ * Batches of up to max_batch codewords go to the engine. On the CUDA backend the block
+ * keeps up to \p batches_in_flight batches in the GPU: each call submits a new batch and
+ * returns the oldest one's bits, so the GPU decodes while GNU Radio moves data. A batch
+ * is returned at once when no new input is waiting, and at the end of the stream every
+ * batch in flight is returned before the block finishes. The CPU backend decodes inside
+ * the call that submits a batch; batches_in_flight only delays its output there.
+ *
+ * The block asks for output space of one whole batch (max_batch * K items) per call, and
+ * GNU Radio then gives the upstream block an output buffer of about two batches of
+ * input: no min_output_buffer setting is needed for full batches.
  *
  * Every decoded codeword gets one stream tag on its first output bit: key "codeword",
  * value a dict {"index": codeword number from 0 (uint64), "iterations": full iterations
  * run (int), "passed": whether the early-stop rule held at the end (bool; always true
- * with early_stop "off")}.
+ * with early_stop "off")}. Input tags move to the codeword they arrived in: a tag on
+ * input item i of a codeword goes to its output bit floor(i * K / (3K+12)).
  *
  * Input values that do not fill a codeword when the stream ends are not decoded; their
  * number is logged as a warning and returned by partial_items().
@@ -49,13 +59,14 @@ public:
      * backend this build or machine lacks raises RuntimeError.
      *
      * \param K information bits per codeword: one of the 188 LTE block sizes, 40 ... 6144
-     * \param algorithm SISO arithmetic: "log-map" (exact), "max-log", or "scaled-max-log"
+     * \param algorithm SISO arithmetic: "log-map", "max-log", or "scaled-max-log"
      *        (max-log with extrinsic values multiplied by \p scaling)
      * \param iterations full turbo iterations, 1 ... 32 (the maximum when early_stop
      *        is not "off")
      * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
      * \param subblocks P: each codeword is split in P sub-blocks decoded in parallel;
-     *        P must divide K (1 = no split)
+     *        P must divide K (1 = no split); 0 = automatic: sub-blocks of about 32 bits
+     *        on CUDA (P = 192 for K = 6144), P = 1 on the CPU
      * \param guard how sub-blocks start at inner edges when P > 1: "none", "pivi"
      *        (edge metrics of the previous iteration), "dstw" (training windows) or
      *        "pividstw" (training windows started from the previous iteration)
@@ -71,14 +82,25 @@ public:
      * \param invert_llr true when the input uses L = ln P(1)/P(0) (positive means 1)
      * \param backend "auto" (CUDA when built with it and a GPU is present, else the
      *        CPU; the choice is logged), "cpu" or "cuda"
-     * \param max_batch most codewords decoded per engine call, 1 ... 16384
+     * \param max_batch most codewords decoded per engine call, 1 ... 16384; 0 =
+     *        automatic: about 8 Mbit of information bits on CUDA (1365 codewords of
+     *        K = 6144), 64 codewords on the CPU
      * \param threads CPU worker threads, 0 = all cores
+     * \param input_type "float" (float32 items) or "int8" (signed 8-bit items)
+     * \param int8_scale int8 input: the item q means the LLR q / int8_scale (> 0)
+     * \param batches_in_flight batches decoding at once, 1 ... 4: 1 decodes each batch
+     *        within the call that submits it; 2 or more overlap the GPU with GNU Radio
+     *        and bound the latency to that many batches
+     * \param arithmetic metric arithmetic of the CUDA backend: "auto" (int16), "int16"
+     *        (fast fixed point; log-map's correction term is approximated) or "float32"
+     *        (bit-identical to the CPU for max-log and scaled-max-log, near-exact
+     *        log-map, several times slower); ignored by the CPU backend
      */
     static sptr make(int K,
                      const std::string& algorithm = "scaled-max-log",
                      int iterations = 6,
                      float scaling = 0.75f,
-                     int subblocks = 1,
+                     int subblocks = 0,
                      const std::string& guard = "pividstw",
                      int guard_window = 8,
                      const std::string& early_stop = "off",
@@ -86,8 +108,12 @@ public:
                      const std::string& layout = "interleaved",
                      bool invert_llr = false,
                      const std::string& backend = "auto",
-                     int max_batch = 64,
-                     int threads = 0);
+                     int max_batch = 0,
+                     int threads = 0,
+                     const std::string& input_type = "float",
+                     float int8_scale = 8.0f,
+                     int batches_in_flight = 2,
+                     const std::string& arithmetic = "auto");
 
     /*!
      * \brief Sets the number of full iterations (the maximum with early stopping),
@@ -126,6 +152,12 @@ public:
 
     //! Input items left undecoded when the block stopped (a partial codeword), else 0.
     virtual std::uint64_t partial_items() const = 0;
+
+    //! Sub-blocks per codeword in use (the choice when made with subblocks = 0).
+    virtual int subblocks() const = 0;
+
+    //! Most codewords per engine call (the choice when made with max_batch = 0).
+    virtual int max_batch() const = 0;
 };
 
 } // namespace gputurbo

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(4bf41822cc7c44ab604ea7cdc61d6b44) */
+/* BINDTOOL_HEADER_FILE_HASH(d6bc8aeeefc1127133c30ce81b1d5fa4) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -34,7 +34,7 @@ void bind_turbo_decoder(py::module& m)
              py::arg("algorithm") = "scaled-max-log",
              py::arg("iterations") = 6,
              py::arg("scaling") = 0.75f,
-             py::arg("subblocks") = 1,
+             py::arg("subblocks") = 0,
              py::arg("guard") = "pividstw",
              py::arg("guard_window") = 8,
              py::arg("early_stop") = "off",
@@ -42,8 +42,12 @@ void bind_turbo_decoder(py::module& m)
              py::arg("layout") = "interleaved",
              py::arg("invert_llr") = false,
              py::arg("backend") = "auto",
-             py::arg("max_batch") = 64,
+             py::arg("max_batch") = 0,
              py::arg("threads") = 0,
+             py::arg("input_type") = "float",
+             py::arg("int8_scale") = 8.0f,
+             py::arg("batches_in_flight") = 2,
+             py::arg("arithmetic") = "auto",
              D(turbo_decoder, make))
 
         .def("set_iterations",
@@ -67,5 +71,7 @@ void bind_turbo_decoder(py::module& m)
         .def("codewords", &turbo_decoder::codewords, D(turbo_decoder, codewords))
         .def("partial_items",
              &turbo_decoder::partial_items,
-             D(turbo_decoder, partial_items));
+             D(turbo_decoder, partial_items))
+        .def("subblocks", &turbo_decoder::subblocks, D(turbo_decoder, subblocks))
+        .def("max_batch", &turbo_decoder::max_batch, D(turbo_decoder, max_batch));
 }
