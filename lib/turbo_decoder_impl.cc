@@ -36,10 +36,10 @@ std::unique_ptr<::gputurbo::decoder> make_engine(const ::gputurbo::decoder_confi
             "max_batch=" + std::to_string(max_batch) + " is out of range: use 1 ... " +
             std::to_string(max_batch_limit) + " codewords per call, or 0 (automatic)");
     if (batches_in_flight < 1 || batches_in_flight > ::gputurbo::decoder::max_in_flight)
-        throw std::invalid_argument("batches_in_flight=" +
-                                    std::to_string(batches_in_flight) +
-                                    " is out of range: use 1 ... " +
-                                    std::to_string(::gputurbo::decoder::max_in_flight));
+        throw std::invalid_argument(
+            "batches_in_flight=" + std::to_string(batches_in_flight) +
+            " is out of range: use 1 ... " +
+            std::to_string(::gputurbo::decoder::max_in_flight));
     return ::gputurbo::make_decoder(config, backend);
 }
 
@@ -269,11 +269,8 @@ int turbo_decoder_impl::return_oldest(std::uint8_t* out)
     }
     for (const auto& t : b.tags) {
         const std::uint64_t codeword = t.offset / d_n, item = t.offset % d_n;
-        add_item_tag(0,
-                     first_bit + codeword * d_K + item * d_K / d_n,
-                     t.key,
-                     t.value,
-                     t.srcid);
+        add_item_tag(
+            0, first_bit + codeword * d_K + item * d_K / d_n, t.key, t.value, t.srcid);
     }
     return b.codewords * d_K;
 }

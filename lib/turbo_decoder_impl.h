@@ -28,7 +28,7 @@ private:
     {
         ::gputurbo::decoder::ticket ticket;
         int codewords;
-        std::uint64_t first_index; // codeword number of its first codeword
+        std::uint64_t first_index;   // codeword number of its first codeword
         std::vector<gr::tag_t> tags; // input tags, offsets relative to the batch start
     };
 

@@ -348,7 +348,8 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& requested,
     // One GPU thread per sub-block: the CUDA kernels want many short ones; the CPU
     // decodes codewords side by side and is most accurate with one.
     if (config.subblocks == 0)
-        config.subblocks = cuda ? subblocks_for_length(config.K, cuda_subblock_length) : 1;
+        config.subblocks =
+            cuda ? subblocks_for_length(config.K, cuda_subblock_length) : 1;
     if (cuda) {
 #ifdef GPUTURBO_HAVE_CUDA
         if (cuda_unavailable().empty())

@@ -21,10 +21,10 @@ namespace gputurbo {
  * \ingroup gputurbo
  *
  * Input: LLRs, 3K+12 per codeword, in the order of \p layout (the output order of
- * turbo_encoder): float, or int8 (\p input_type "int8": the value q means q / int8_scale).
- * Convention: L = ln P(bit = 0) / P(bit = 1), so a positive value means 0; for BPSK
- * 0 -> +1, 1 -> -1 over AWGN, L = 2y / sigma^2. NaN is treated as an erasure (0) and
- * every value is clamped to +-1000, so +-Inf acts as +-1000. To feed int8 from float
+ * turbo_encoder): float, or int8 (\p input_type "int8": the value q means q /
+ * int8_scale). Convention: L = ln P(bit = 0) / P(bit = 1), so a positive value means 0;
+ * for BPSK 0 -> +1, 1 -> -1 over AWGN, L = 2y / sigma^2. NaN is treated as an erasure (0)
+ * and every value is clamped to +-1000, so +-Inf acts as +-1000. To feed int8 from float
  * LLRs in a flowgraph, put blocks.float_to_char(1, int8_scale) in front: it rounds and
  * saturates to -128 ... 127 (-128 reads as -128 / int8_scale, a firm 1).
  * Output: K unpacked hard bits per codeword (one byte per bit, 0 or 1).

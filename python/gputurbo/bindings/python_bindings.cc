@@ -19,6 +19,7 @@ namespace py = pybind11;
 // BINDING_FUNCTION_PROTOTYPES(
 void bind_turbo_encoder(py::module& m);
 void bind_turbo_decoder(py::module& m);
+void bind_turbo_decoder_pdu(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() is a macro that returns NULL on failure, so it needs a function of
@@ -44,5 +45,6 @@ PYBIND11_MODULE(gputurbo_python, m)
     // BINDING_FUNCTION_CALLS(
     bind_turbo_encoder(m);
     bind_turbo_decoder(m);
+    bind_turbo_decoder_pdu(m);
     // ) END BINDING_FUNCTION_CALLS
 }

@@ -114,15 +114,15 @@ struct decoder_config
     float scaling = 0.75f;                      //!< extrinsic factor (scaled_max_log)
     int iterations = 6;                         //!< full iterations, 1 … 32
     int subblocks = 1; //!< P: sub-blocks per codeword, divides K; 0: automatic
-    guard guarding = guard::pividstw;           //!< sub-block edges (P > 1)
-    int guard_window = 8;                       //!< g for dstw/pividstw, 1 … K/P
-    stop_rule early_stop = stop_rule::off;      //!< per-codeword early termination
-    float stop_threshold = 40.0f;               //!< T for mean_llr / min_llr
-    layout input_layout = layout::interleaved;  //!< order of the 3K+12 input LLRs
-    bool invert_llr = false;                    //!< true: L = ln P(1)/P(0)
-    float int8_scale = 8.0f;                    //!< int8 input: L = q / int8_scale
-    int threads = 0;                            //!< CPU worker threads, 0 = all cores
-    std::string devices = "0";                  //!< CUDA devices: "0", "0,1" or "all"
+    guard guarding = guard::pividstw;          //!< sub-block edges (P > 1)
+    int guard_window = 8;                      //!< g for dstw/pividstw, 1 … K/P
+    stop_rule early_stop = stop_rule::off;     //!< per-codeword early termination
+    float stop_threshold = 40.0f;              //!< T for mean_llr / min_llr
+    layout input_layout = layout::interleaved; //!< order of the 3K+12 input LLRs
+    bool invert_llr = false;                   //!< true: L = ln P(1)/P(0)
+    float int8_scale = 8.0f;                   //!< int8 input: L = q / int8_scale
+    int threads = 0;                           //!< CPU worker threads, 0 = all cores
+    std::string devices = "0";                 //!< CUDA devices: "0", "0,1" or "all"
     arithmetic cuda_arithmetic = arithmetic::automatic; //!< CUDA metric arithmetic
 
     //! Throws std::invalid_argument with a message naming the parameter and its range.

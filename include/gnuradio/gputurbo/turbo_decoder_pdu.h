@@ -1,0 +1,116 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_TURBO_DECODER_PDU_H
+#define INCLUDED_GPUTURBO_TURBO_DECODER_PDU_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gputurbo/api.h>
+
+#include <cstdint>
+#include <string>
+
+namespace gr {
+namespace gputurbo {
+
+/*!
+ * \brief LTE turbo decoder for PDUs: one codeword per message, any of the 188 LTE block
+ * sizes, decoded many at a time.
+ * \ingroup gputurbo
+ *
+ * Message input "pdus": a PDU (pair of a metadata dict and an f32vector) holding the
+ * 3K+12 float LLRs of one codeword, in the order of \p layout, with the sign convention
+ * of turbo_decoder (L = ln P(0)/P(1) unless \p invert_llr). K is the metadata's "K" (an
+ * integer) if present, else (length - 12) / 3.
+ *
+ * Message output "pdus": for each input PDU, in arrival order, a PDU whose data is a
+ * u8vector of the K decoded bits (one byte per bit, 0 or 1) and whose metadata is the
+ * input's plus "K" (int), "iterations" (full iterations run, int) and "passed" (the
+ * early-stop rule held; always true with early_stop "off").
+ *
+ * PDUs that arrive close together are decoded together: the block collects messages
+ * while more are queued behind them, up to max_batch, and then makes one engine call per
+ * block size among them (on CUDA, concurrent launches). A PDU that cannot be decoded (not
+ * a pair, metadata not a dict, data not an f32vector, a length that is not 3K+12 of a
+ * valid K, or a decoding error) is logged as an error and answered, in its place, by a
+ * PDU with an empty u8vector and metadata "passed" = false and "error" = the reason.
+ * No PDU is dropped.
+ */
+class GPUTURBO_API turbo_decoder_pdu : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<turbo_decoder_pdu> sptr;
+
+    /*!
+     * \brief Makes a PDU turbo decoder. The parameters are those of turbo_decoder, less
+     * K (each PDU brings its own) and the input type. Bad parameters raise ValueError; a
+     * backend this build or machine lacks raises RuntimeError.
+     *
+     * \param algorithm "log-map", "max-log" or "scaled-max-log"
+     * \param iterations full turbo iterations, 1 ... 32 (the maximum with early_stop)
+     * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
+     * \param subblocks P for every K (a PDU whose K it does not divide fails), or 0 =
+     *        automatic for each K (sub-blocks of about 32 bits on CUDA, 1 on the CPU)
+     * \param guard "none", "pivi", "dstw" or "pividstw" (sub-block edges when P > 1)
+     * \param guard_window g for "dstw"/"pividstw", 1 ... K/P
+     * \param early_stop "off", "crc24a", "crc24b", "mean-llr", "min-llr" or "hard"
+     * \param stop_threshold threshold for "mean-llr" and "min-llr", finite and >= 0
+     * \param layout "interleaved" (triples d0_k d1_k d2_k) or "streams" (d0 | d1 | d2)
+     * \param invert_llr true when the input uses L = ln P(1)/P(0)
+     * \param backend "auto" (CUDA when available, else the CPU; logged), "cpu", "cuda"
+     * \param max_batch most PDUs decoded together, 1 ... 16384; 0 = automatic (1024 on
+     *        CUDA, 64 on the CPU)
+     * \param threads CPU worker threads, 0 = all cores
+     * \param arithmetic CUDA metric arithmetic: "auto" (int16), "int16" or "float32"
+     */
+    static sptr make(const std::string& algorithm = "scaled-max-log",
+                     int iterations = 6,
+                     float scaling = 0.75f,
+                     int subblocks = 0,
+                     const std::string& guard = "pividstw",
+                     int guard_window = 8,
+                     const std::string& early_stop = "off",
+                     float stop_threshold = 40.0f,
+                     const std::string& layout = "interleaved",
+                     bool invert_llr = false,
+                     const std::string& backend = "auto",
+                     int max_batch = 0,
+                     int threads = 0,
+                     const std::string& arithmetic = "auto");
+
+    /*!
+     * \brief Sets the number of full iterations (the maximum with early stopping),
+     * 1 ... 32; ValueError otherwise. Applies from the next batch.
+     * \param iterations full turbo iterations
+     */
+    virtual void set_iterations(int iterations) = 0;
+
+    //! Full iterations per codeword (the maximum with early stopping).
+    virtual int iterations() const = 0;
+
+    //! The engine backend in use: "cpu" or "cuda".
+    virtual std::string backend() const = 0;
+
+    //! A description of the device the backend runs on.
+    virtual std::string device() const = 0;
+
+    //! Most PDUs decoded together (the choice when made with max_batch = 0).
+    virtual int max_batch() const = 0;
+
+    //! PDUs decoded since the block was made.
+    virtual std::uint64_t decoded_pdus() const = 0;
+
+    //! PDUs answered as failed since the block was made.
+    virtual std::uint64_t failed_pdus() const = 0;
+
+    //! Batches since the block was made (each one engine call per block size in it).
+    virtual std::uint64_t batches() const = 0;
+};
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif /* INCLUDED_GPUTURBO_TURBO_DECODER_PDU_H */

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+import math
+import os
+import sys
+import time
+
+import numpy as np
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gputurbo
+import pmt
+
+# The backend under test: "cpu" (default), or "cuda", which skips the whole module, with
+# the reason, where this build or machine cannot run it.
+BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
+SKIP_RETURN_CODE = 77
+
+PORT = pmt.intern("pdus")
+
+
+def require_backend():
+    try:
+        gputurbo.turbo_decoder_pdu(backend=BACKEND)
+    except RuntimeError as e:
+        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
+        sys.exit(SKIP_RETURN_CODE)
+
+
+def encode(bits, K):
+    """Codewords of turbo_encoder for K-bit blocks, as a (count, 3K+12) array."""
+    tb = gr.top_block()
+    src = blocks.vector_source_b(bits.tolist(), False)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, gputurbo.turbo_encoder(K), snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8).reshape(-1, 3 * K + 12)
+
+
+def noisy_llrs(code, ebn0_db, rng):
+    """BPSK (0 -> +1) over AWGN at Eb/N0 for rate K/(3K+12), as LLRs 2y/sigma^2."""
+    K = (code.shape[-1] - 12) // 3
+    rate = K / code.shape[-1]
+    sigma = math.sqrt(1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0)))
+    y = (1.0 - 2.0 * code) + rng.normal(0.0, sigma, code.shape)
+    return (2.0 * y / sigma ** 2).astype(np.float32)
+
+
+def pdu(llrs, **meta):
+    d = pmt.make_dict()
+    for key, value in meta.items():
+        value = value if isinstance(value, type(pmt.PMT_NIL)) else pmt.to_pmt(value)
+        d = pmt.dict_add(d, pmt.intern(key), value)
+    return pmt.cons(d, pmt.init_f32vector(len(llrs), llrs))
+
+
+def run_pdus(messages, timeout=300.0, **kwargs):
+    """Posts the messages to a turbo_decoder_pdu, runs until as many come out; returns
+    (outputs as (meta dict, bits), decoder, seconds from start to the last output)."""
+    kwargs.setdefault("backend", BACKEND)
+    tb = gr.top_block()
+    dec = gputurbo.turbo_decoder_pdu(**kwargs)
+    sink = blocks.message_debug(True)
+    tb.msg_connect((dec, "pdus"), (sink, "store"))
+    for m in messages:  # queued before the start: they arrive as one burst
+        dec.to_basic_block()._post(PORT, m)
+    start = time.perf_counter()
+    tb.start()
+    while sink.num_messages() < len(messages):
+        if time.perf_counter() - start > timeout:
+            break
+        time.sleep(0.001)
+    seconds = time.perf_counter() - start
+    tb.stop()
+    tb.wait()
+    outputs = []
+    for i in range(sink.num_messages()):
+        m = sink.get_message(i)
+        outputs.append((pmt.to_python(pmt.car(m)),
+                        np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
+    return outputs, dec, seconds
+
+
+class qa_turbo_decoder_pdu(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(7)
+
+    def make_pdus(self, sizes, counts, ebn0_db):
+        """Random PDUs of the given block sizes, shuffled; returns (messages, bits)."""
+        per_size = {}
+        for K, count in zip(sizes, counts):
+            bits = self.rng.integers(0, 2, (count, K), dtype=np.uint8)
+            per_size[K] = (bits, noisy_llrs(encode(bits.ravel(), K), ebn0_db, self.rng))
+        order = [(K, i) for K, count in zip(sizes, counts) for i in range(count)]
+        self.rng.shuffle(order)
+        messages, sent = [], []
+        for seq, (K, i) in enumerate(order):
+            bits, llrs = per_size[K]
+            messages.append(pdu(llrs[i], seq=seq))
+            sent.append(bits[i])
+        return messages, sent
+
+    def check_decoded(self, outputs, sent, iterations=6):
+        self.assertEqual(len(outputs), len(sent))
+        for seq, ((meta, bits), expected) in enumerate(zip(outputs, sent)):
+            self.assertEqual(meta["seq"], seq)  # arrival order, metadata kept
+            self.assertEqual(meta["K"], len(expected))
+            self.assertEqual(meta["iterations"], iterations)
+            self.assertTrue(meta["passed"])
+            self.assertNotIn("error", meta)
+            np.testing.assert_array_equal(bits, expected, err_msg=f"PDU {seq}")
+
+    def test_001_mixed_sizes_decode_in_few_batches(self):
+        sizes = (40, 512, 1056, 4032, 6144)
+        messages, sent = self.make_pdus(sizes, (30, 20, 20, 10, 10), ebn0_db=4.0)
+        outputs, dec, _ = run_pdus(messages, max_batch=64)
+        self.check_decoded(outputs, sent)
+        self.assertEqual(dec.decoded_pdus(), len(sent))
+        self.assertEqual(dec.failed_pdus(), 0)
+        self.assertEqual(dec.batches(), 2)  # 64 + 26 PDUs, queued together
+        self.assertEqual(dec.backend(), BACKEND)
+
+    def test_002_K_from_metadata(self):
+        K = 256
+        bits = self.rng.integers(0, 2, (3, K), dtype=np.uint8)
+        llrs = (1.0 - 2.0 * encode(bits.ravel(), K)).astype(np.float32) * 4.0
+        outputs, _, _ = run_pdus([pdu(llrs[0], K=K), pdu(llrs[1], K=pmt.from_uint64(K)),
+                                  pdu(llrs[2], K=264)])
+        self.assertEqual(len(outputs), 3)
+        for i in range(2):
+            np.testing.assert_array_equal(outputs[i][1], bits[i])
+            self.assertEqual(outputs[i][0]["K"], K)
+        meta, data = outputs[2]  # K=264 in the metadata, but 3*256+12 LLRs
+        self.assertFalse(meta["passed"])
+        self.assertIn("3K+12=804", meta["error"])
+        self.assertEqual(len(data), 0)
+
+    def test_003_bad_pdus_are_answered_never_dropped(self):
+        K = 40
+        bits = self.rng.integers(0, 2, (2, K), dtype=np.uint8)
+        llrs = (1.0 - 2.0 * encode(bits.ravel(), K)).astype(np.float32) * 4.0
+        d = pmt.make_dict()
+        bad = [
+            (pmt.intern("hello"), "not a PDU"),
+            (pmt.cons(pmt.from_long(3), pmt.init_f32vector(132, llrs[0])), "not a dict"),
+            (pmt.cons(d, pmt.init_u8vector(132, [0] * 132)), "not an f32vector"),
+            (pmt.cons(d, pmt.init_f32vector(131, llrs[0][:131])), "131 LLRs"),
+            (pdu(np.zeros(3 * 41 + 12, np.float32)), "135 LLRs"),
+            (pdu(llrs[0], K=41), "K=41"),
+            (pdu(llrs[0], K="forty"), "K="),
+            (pdu(np.zeros(3 * 6208 + 12, np.float32)), "LLRs are not 3K+12"),
+        ]
+        messages = [pdu(llrs[0], seq=0)] + [m for m, _ in bad] + [pdu(llrs[1], seq=1)]
+        outputs, dec, _ = run_pdus(messages)
+        self.assertEqual(len(outputs), len(messages))
+        np.testing.assert_array_equal(outputs[0][1], bits[0])
+        np.testing.assert_array_equal(outputs[-1][1], bits[1])
+        for (meta, data), (_, reason) in zip(outputs[1:-1], bad):
+            self.assertFalse(meta["passed"])
+            self.assertIn(reason, meta["error"])
+            self.assertEqual(len(data), 0)
+        self.assertEqual((dec.decoded_pdus(), dec.failed_pdus()), (2, len(bad)))
+
+    def test_004_parameters(self):
+        for kwargs, pattern in ((dict(max_batch=-1), "max_batch"),
+                                (dict(max_batch=16385), "max_batch"),
+                                (dict(iterations=0), "iterations"),
+                                (dict(algorithm="bcjr"), "algorithm"),
+                                (dict(subblocks=-1), "subblocks"),
+                                (dict(arithmetic="int4"), "arithmetic"),
+                                (dict(backend="fpga"), "backend")):
+            with self.subTest(**kwargs):
+                with self.assertRaisesRegex(ValueError, pattern):
+                    gputurbo.turbo_decoder_pdu(**kwargs)
+        dec = gputurbo.turbo_decoder_pdu(backend=BACKEND, iterations=4)
+        self.assertEqual(dec.max_batch(), 1024 if BACKEND == "cuda" else 64)
+        dec.set_iterations(9)
+        self.assertEqual(dec.iterations(), 9)
+        with self.assertRaisesRegex(ValueError, "iterations"):
+            dec.set_iterations(33)
+        self.assertEqual(dec.iterations(), 9)
+
+        # An explicit P that does not divide a PDU's K fails that PDU only.
+        K = 40
+        bits = self.rng.integers(0, 2, (1, K), dtype=np.uint8)
+        llrs = (1.0 - 2.0 * encode(bits.ravel(), K)).astype(np.float32) * 4.0
+        outputs, _, _ = run_pdus([pdu(llrs[0])], subblocks=3)
+        self.assertIn("subblocks", outputs[0][0]["error"])
+        outputs, _, _ = run_pdus([pdu(llrs[0])], subblocks=4, iterations=3)
+        np.testing.assert_array_equal(outputs[0][1], bits[0])
+        self.assertEqual(outputs[0][0]["iterations"], 3)
+
+    def test_005_ten_thousand_pdus_of_five_sizes(self):
+        sizes = (40, 256, 1024, 3200, 6144)
+        counts = (2000,) * 5
+        messages, sent = self.make_pdus(sizes, counts, ebn0_db=4.0)
+        outputs, dec, seconds = run_pdus(messages)
+        self.check_decoded(outputs, sent)
+        info_bits = sum(K * c for K, c in zip(sizes, counts))
+        print(f"\n{len(messages)} PDUs of K in {sizes} on {dec.backend()} "
+              f"({dec.device()}): {seconds:.3f} s, {len(messages) / seconds:.0f} PDUs/s, "
+              f"{info_bits / seconds / 1e6:.1f} Mbit/s of information bits, "
+              f"{dec.batches()} batches")
+
+
+if __name__ == '__main__':
+    require_backend()
+    gr_unittest.run(qa_turbo_decoder_pdu)
