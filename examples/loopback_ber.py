@@ -16,6 +16,7 @@ counted per item, not per byte-of-8-bits as gr-fec's BER blocks do.
 """
 
 import argparse
+import json
 import math
 import os
 import time
@@ -51,22 +52,30 @@ class loopback_ber(gr.top_block):
             algorithm=args.algorithm,
             iterations=args.iterations,
             early_stop=args.early_stop,
+            batches_in_flight=args.batches_in_flight,
+            subblocks=args.subblocks,
             backend=args.backend,
             max_batch=args.max_batch,
-            threads=args.threads)
+            threads=args.threads,
+            input_type=args.input,
+            arithmetic=args.arithmetic)
         errors = blocks.xor_bb()
         errors_f = blocks.char_to_float(1, 1.0)
         per_frame = blocks.integrate_ff(K)  # bit errors of each frame
         self.sink = blocks.vector_sink_f()
 
-        # Whole batches in front of the decoder; and the sent bits wait in the head's
-        # buffer for their decoded copy, so that buffer holds what is in flight.
-        to_llr.set_min_output_buffer(2 * args.max_batch * n)
-        head.set_min_output_buffer(4 * args.max_batch * K)
+        # The sent bits wait in the head's buffer for their decoded copy: it holds what
+        # is in flight (the decoder sizes the buffer in front of itself).
+        batch_bits = self.decoder.max_batch() * K
+        head.set_min_output_buffer((args.batches_in_flight + 3) * batch_bits)
 
         self.connect(bits, head, self.encoder, to_float, bpsk, offset, (add, 0))
         self.connect(noise, (add, 1))
-        self.connect(add, to_llr, self.decoder, (errors, 1))
+        if args.input == "int8":  # quantised in the flowgraph: q = round(8 L)
+            quantise = blocks.float_to_char(1, 8.0)
+            self.connect(add, to_llr, quantise, self.decoder, (errors, 1))
+        else:
+            self.connect(add, to_llr, self.decoder, (errors, 1))
         self.connect(head, (errors, 0))
         self.connect(errors, errors_f, per_frame, self.sink)
 
@@ -83,9 +92,19 @@ def main():
                         choices=["off", "crc24a", "crc24b", "mean-llr", "min-llr", "hard"],
                         help="crc24a/crc24b need CRC-carrying blocks; these are random")
     parser.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda"])
-    parser.add_argument("--max-batch", type=int, default=64, help="codewords per engine call")
+    parser.add_argument("--input", default="float", choices=["float", "int8"],
+                        help="decoder input type (int8: quantised by float_to_char)")
+    parser.add_argument("--subblocks", type=int, default=0,
+                        help="sub-blocks P, 0 = automatic for the backend (default)")
+    parser.add_argument("--arithmetic", default="auto", choices=["auto", "int16", "float32"],
+                        help="CUDA metric arithmetic (default auto)")
+    parser.add_argument("--max-batch", type=int, default=0,
+                        help="codewords per engine call, 0 = automatic (default)")
+    parser.add_argument("--batches-in-flight", type=int, default=2,
+                        help="batches decoding at once, 1 ... 4 (default 2)")
     parser.add_argument("--threads", type=int, default=0, help="CPU threads, 0 = all cores")
     parser.add_argument("--seed", type=int, default=1, help="seed of bits and noise")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args()
     if args.frames < 1:
         parser.error("--frames must be at least 1")
@@ -121,6 +140,17 @@ def main():
     if busy > 0:
         print(f"decoder: {busy:.2f} s in work(), {bits / busy / 1e6:.3f} Mbit/s while "
               f"decoding")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"kind": "loopback-ber", "backend": tb.decoder.backend(),
+                       "device": tb.decoder.device(), "input": args.input, "K": args.K,
+                       "ebn0_db": args.ebn0, "algorithm": args.algorithm,
+                       "iterations": args.iterations, "subblocks": tb.decoder.subblocks(),
+                       "frames": frames, "bit_errors": bit_errors,
+                       "frame_errors": frame_errors, "ber": bit_errors / bits,
+                       "fer": frame_errors / frames, "seed": args.seed,
+                       "seconds": elapsed}, f, indent=2)
+            f.write("\n")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Decoded rate of the turbo decoder inside a GNU Radio flowgraph.
+
+    repeating vector source of precomputed LLRs -> decoder -> null sink
+
+The same flowgraph with the decoder replaced by a pass-through of equal item rates
+(blocks.keep_m_in_n: K of every 3K+12 items) measures what GNU Radio itself can move;
+the ratio of the two says whether the decoder or GNU Radio is the limit. With --trellis,
+gr-trellis's PCCC decoder, configured for the LTE code (trellis_pccc.py), runs in the
+same shape for comparison.
+
+    ./benchmark_flowgraph.py --K 6144 --input int8 --seconds 5
+    ./benchmark_flowgraph.py --input float int8 --trellis --records ../docs/perf --tag h100
+
+Rates are information bits per second, sampled at the null sink after a warm-up.
+"""
+
+import argparse
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+from gnuradio import blocks, gr
+from gnuradio import gputurbo
+
+
+def precomputed_llrs(K, codewords, ebn0_db, seed):
+    """LLRs of random codewords over BPSK/AWGN at Eb/N0 (rate K/(3K+12))."""
+    rng = np.random.default_rng(seed)
+    bits = rng.integers(0, 2, K * codewords, dtype=np.uint8)
+    tb = gr.top_block()
+    src = blocks.vector_source_b(bits.tolist(), False)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, gputurbo.turbo_encoder(K), snk)
+    tb.run()
+    code = np.array(snk.data(), dtype=np.float32)
+    n = 3 * K + 12
+    sigma = math.sqrt(1.0 / (2.0 * (K / n) * 10.0 ** (ebn0_db / 10.0)))
+    y = (1.0 - 2.0 * code) + rng.normal(0.0, sigma, len(code))
+    return (2.0 * y / sigma ** 2).astype(np.float32)
+
+
+def quantize(llrs, scale):
+    """What blocks.float_to_char(1, scale) gives: round, saturate to -128 ... 127."""
+    return np.clip(np.rint(llrs * scale), -128, 127).astype(np.int8)
+
+
+def measure(source, block, sink_itemsize, seconds, warmup, buffer_items):
+    """Runs source -> block -> null sink; returns sink items per second."""
+    tb = gr.top_block()
+    sink = blocks.null_sink(sink_itemsize)
+    source.set_min_output_buffer(buffer_items)
+    tb.connect(source, block, sink)
+    tb.start()
+    time.sleep(warmup)
+    t0, c0 = time.perf_counter(), sink.nitems_read(0)
+    time.sleep(seconds)
+    t1, c1 = time.perf_counter(), sink.nitems_read(0)
+    tb.stop()
+    tb.wait()
+    return (c1 - c0) / (t1 - t0)
+
+
+def source_for(data, input_type):
+    if input_type == "int8":
+        return blocks.vector_source_b(data.view(np.uint8).tolist(), True)
+    return blocks.vector_source_f(data.tolist(), True)
+
+
+def commit():
+    if os.environ.get("GPUTURBO_COMMIT"):
+        return os.environ["GPUTURBO_COMMIT"]
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        return subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def host_cpu():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return f"{line.split(':', 1)[1].strip()}, {os.cpu_count()} cores"
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--K", type=int, default=6144, help="block size (default 6144)")
+    parser.add_argument("--iterations", type=int, default=6,
+                        help="turbo iterations (default 6)")
+    parser.add_argument("--algorithm", default="scaled-max-log",
+                        choices=["scaled-max-log", "max-log", "log-map"])
+    parser.add_argument("--input", nargs="+", default=["int8"], choices=["float", "int8"],
+                        help="input item types to measure (default int8)")
+    parser.add_argument("--int8-scale", type=float, default=8.0,
+                        help="int8 input: q means q / scale (default 8)")
+    parser.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda"])
+    parser.add_argument("--max-batch", type=int, default=0,
+                        help="codewords per engine call, 0 = automatic (default)")
+    parser.add_argument("--batches-in-flight", type=int, default=2,
+                        help="batches decoding at once, 1 ... 4 (default 2)")
+    parser.add_argument("--codewords", type=int, default=32,
+                        help="distinct precomputed codewords, repeated (default 32)")
+    parser.add_argument("--ebn0", type=float, default=1.5,
+                        help="Eb/N0 of the precomputed LLRs in dB (default 1.5)")
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="measuring time per flowgraph (default 5)")
+    parser.add_argument("--warmup", type=float, default=2.0,
+                        help="time before measuring (default 2)")
+    parser.add_argument("--trellis", action="store_true",
+                        help="also measure gr-trellis's PCCC decoder (float input)")
+    parser.add_argument("--records", metavar="DIR",
+                        help="write flowgraph-*.json records into DIR")
+    parser.add_argument("--tag", default="local",
+                        help="machine name in record file names (default local)")
+    args = parser.parse_args()
+
+    K, n = args.K, 3 * args.K + 12
+    decoder_args = dict(algorithm=args.algorithm, iterations=args.iterations,
+                        backend=args.backend, max_batch=args.max_batch,
+                        batches_in_flight=args.batches_in_flight,
+                        int8_scale=args.int8_scale)
+    probe = gputurbo.turbo_decoder(K, **decoder_args)
+    batch = probe.max_batch()
+    # Both flowgraphs get the buffer the decoder would ask for: two batches of input.
+    buffer_items = 2 * batch * n
+    print(f"K={K}, {args.iterations} iterations, {args.algorithm}, backend "
+          f"{probe.backend()} ({probe.device()}), batch {batch}, P={probe.subblocks()}, "
+          f"{args.batches_in_flight} batch(es) in flight", flush=True)
+
+    llrs = precomputed_llrs(K, args.codewords, args.ebn0, seed=1)
+    records = []
+
+    def record(backend, input_type, rate, passthrough, **extra):
+        r = {"kind": "flowgraph", "backend": backend, "input": input_type, "K": K,
+             "iterations": args.iterations, "algorithm": args.algorithm,
+             "info_bits_per_second": rate, "vs_passthrough": rate / passthrough,
+             "passthrough_info_bits_per_second": passthrough,
+             "device": probe.device() if backend == probe.backend() else host_cpu(),
+             "host_cpu": host_cpu(), "seconds": args.seconds, "commit": commit(),
+             "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        r.update(extra)
+        records.append(r)
+        print(f"  {backend:>9} {input_type:>5}: {rate / 1e9:8.4f} Gbit/s, "
+              f"pass-through {passthrough / 1e9:8.4f} Gbit/s, ratio "
+              f"{rate / passthrough:.3f}", flush=True)
+
+    passthrough = {}
+    for input_type in args.input:
+        data = llrs if input_type == "float" else quantize(llrs, args.int8_scale)
+        itemsize = data.itemsize
+        passthrough[input_type] = measure(
+            source_for(data, input_type), blocks.keep_m_in_n(itemsize, K, n, 0),
+            itemsize, args.seconds, args.warmup, buffer_items)
+        decoder = gputurbo.turbo_decoder(K, input_type=input_type, **decoder_args)
+        rate = measure(source_for(data, input_type), decoder, 1, args.seconds,
+                       args.warmup, buffer_items)
+        record(decoder.backend(), input_type, rate, passthrough[input_type],
+               max_batch=batch, subblocks=decoder.subblocks(),
+               batches_in_flight=args.batches_in_flight, codewords=decoder.codewords())
+
+    if args.trellis:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import trellis_pccc
+        if "float" not in passthrough:
+            passthrough["float"] = measure(
+                source_for(llrs, "float"), blocks.keep_m_in_n(4, K, n, 0), 4,
+                args.seconds, args.warmup, buffer_items)
+        rate = measure(source_for(llrs, "float"),
+                       trellis_pccc.lte_pccc_decoder(K, args.iterations), 1,
+                       args.seconds, args.warmup, buffer_items)
+        record("gr-trellis", "float", rate, passthrough["float"],
+               note="gr-trellis pccc decoder for the LTE code (examples/trellis_pccc.py)")
+
+    if args.records:
+        os.makedirs(args.records, exist_ok=True)
+        for r in records:
+            path = os.path.join(args.records,
+                                f"flowgraph-{r['backend']}-{args.tag}-{r['input']}.json")
+            with open(path, "w") as f:
+                json.dump(r, f, indent=2)
+                f.write("\n")
+            print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
