@@ -118,7 +118,8 @@ turbo_decoder_impl::turbo_decoder_impl(const ::gputurbo::decoder_config& config,
       d_tag_key(pmt::intern("codeword")),
       d_index_key(pmt::intern("index")),
       d_iterations_key(pmt::intern("iterations")),
-      d_passed_key(pmt::intern("passed"))
+      d_passed_key(pmt::intern("passed")),
+      d_status_dicts(2 * (::gputurbo::max_iterations + 1), pmt::PMT_NIL)
 {
     if (backend == "auto")
         d_logger->info(
@@ -251,6 +252,17 @@ void turbo_decoder_impl::submit(const void* llrs, int codewords, std::uint64_t f
     d_submitted += codewords;
 }
 
+pmt::pmt_t turbo_decoder_impl::status_dict(const ::gputurbo::codeword_status& status)
+{
+    pmt::pmt_t& dict = d_status_dicts[std::size_t(status.iterations) * 2 + status.passed];
+    if (!pmt::is_pair(dict)) {
+        dict =
+            pmt::dict_add(pmt::make_dict(), d_passed_key, pmt::from_bool(status.passed));
+        dict = pmt::dict_add(dict, d_iterations_key, pmt::from_long(status.iterations));
+    }
+    return dict;
+}
+
 int turbo_decoder_impl::return_oldest(std::uint8_t* out)
 {
     const batch b = std::move(d_in_flight.front());
@@ -259,13 +271,11 @@ int turbo_decoder_impl::return_oldest(std::uint8_t* out)
     d_codewords += b.codewords;
 
     const std::uint64_t first_bit = nitems_written(0);
+    const pmt::pmt_t srcid = alias_pmt();
     for (int i = 0; i < b.codewords; ++i) {
-        pmt::pmt_t info = pmt::make_dict();
-        info = pmt::dict_add(info, d_index_key, pmt::from_uint64(b.first_index + i));
-        info =
-            pmt::dict_add(info, d_iterations_key, pmt::from_long(d_status[i].iterations));
-        info = pmt::dict_add(info, d_passed_key, pmt::from_bool(d_status[i].passed));
-        add_item_tag(0, first_bit + std::uint64_t(i) * d_K, d_tag_key, info, alias_pmt());
+        const pmt::pmt_t info = pmt::dict_add(
+            status_dict(d_status[i]), d_index_key, pmt::from_uint64(b.first_index + i));
+        add_item_tag(0, first_bit + std::uint64_t(i) * d_K, d_tag_key, info, srcid);
     }
     for (const auto& t : b.tags) {
         const std::uint64_t codeword = t.offset / d_n, item = t.offset % d_n;
@@ -281,25 +291,20 @@ int turbo_decoder_impl::general_work(int noutput_items,
                                      gr_vector_void_star& output_items)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    int waiting = ninput_items[0] / d_n; // whole codewords in the input
-    const auto in = static_cast<const char*>(input_items[0]);
-    const std::size_t item_size = d_int8 ? sizeof(std::int8_t) : sizeof(float);
-    int consumed = 0;
-    while (waiting > 0 && int(d_in_flight.size()) < d_batches_in_flight) {
+    // Each call either submits a batch or returns one, never both: a call that submits
+    // returns at once, so its input space goes back to the upstream block while the GPU
+    // decodes and the next call hands out an earlier batch.
+    const int waiting = ninput_items[0] / d_n; // whole codewords in the input
+    if (waiting > 0 && int(d_in_flight.size()) < d_batches_in_flight) {
         const int n = std::min(waiting, d_max_batch);
-        submit(in + std::size_t(consumed) * d_n * item_size,
-               n,
-               nitems_read(0) + std::uint64_t(consumed) * d_n);
-        consumed += n;
-        waiting -= n;
+        submit(input_items[0], n, nitems_read(0));
+        consume_each(n * d_n);
+        return 0;
     }
-    consume_each(consumed * d_n);
-    // Return the oldest batch when the pipeline is full, or when no further codeword
-    // waits: holding it then gains nothing, and the stream may have ended.
-    // noutput_items always holds a batch (the output multiple).
-    if (!d_in_flight.empty() &&
-        (int(d_in_flight.size()) >= d_batches_in_flight || waiting == 0) &&
-        noutput_items >= d_in_flight.front().codewords * d_K)
+    // The pipeline is full, or no codeword waits: then holding a batch gains nothing,
+    // and the stream may have ended. noutput_items always holds a batch (the output
+    // multiple).
+    if (!d_in_flight.empty() && noutput_items >= d_in_flight.front().codewords * d_K)
         return return_oldest(static_cast<std::uint8_t*>(output_items[0]));
     return 0;
 }

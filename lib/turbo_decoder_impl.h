@@ -51,6 +51,12 @@ private:
     const pmt::pmt_t d_index_key;
     const pmt::pmt_t d_iterations_key;
     const pmt::pmt_t d_passed_key;
+    // {"iterations", "passed"} for each status, made once: the codeword tags share them
+    // as the tail of their dicts (pmt dicts are immutable lists), which saves most of
+    // the allocations of a tag, the block's largest cost per codeword.
+    std::vector<pmt::pmt_t> d_status_dicts;
+
+    pmt::pmt_t status_dict(const ::gputurbo::codeword_status& status);
 
     // Submits the codewords whose first LLR is input item `first`.
     void submit(const void* llrs, int codewords, std::uint64_t first);
