@@ -30,6 +30,20 @@ double code_rate(int K)
     return r;
 }
 
+// The engine decoder for one codeword per call. On the CPU that is the single-lane
+// kernel: the SIMD kernels decode groups of 8 or 16 codewords at the cost of a full group
+// however few it holds, and give the same bits as the single-lane kernel (the engine's
+// tests hold every kernel equal to it), which decodes a lone codeword about 1.7 times
+// faster than an AVX2 group does.
+std::unique_ptr<::gputurbo::decoder> make_engine(const ::gputurbo::decoder_config& config,
+                                                 const std::string& backend)
+{
+    auto engine = ::gputurbo::make_decoder(config, backend);
+    if (engine->backend() == "cpu")
+        engine = ::gputurbo::make_decoder(config, "reference");
+    return engine;
+}
+
 } // namespace
 
 gr::fec::generic_decoder::sptr turbo_decoder_fec::make(int frame_size,
@@ -65,10 +79,12 @@ turbo_decoder_fec_impl::turbo_decoder_fec_impl(const ::gputurbo::decoder_config&
                                                const std::string& backend)
     : generic_decoder("turbo_decoder_fec"),
       d_config(config),
-      d_decoder(::gputurbo::make_decoder(config, backend))
+      d_backend(backend),
+      d_decoder(make_engine(config, backend))
 {
     // Later engines (set_frame_size) use the backend chosen now.
-    d_backend = d_decoder->backend();
+    if (d_backend == "auto")
+        d_backend = d_decoder->backend() == "cuda" ? "cuda" : "cpu";
     if (backend == "auto")
         d_logger->info("backend auto chose {:s}: {:s}", d_backend, d_decoder->device());
 }
@@ -109,7 +125,7 @@ bool turbo_decoder_fec_impl::set_frame_size(unsigned int frame_size)
     ::gputurbo::decoder_config config = d_config;
     config.K = int(std::min<unsigned int>(frame_size, INT_MAX));
     try {
-        d_decoder = ::gputurbo::make_decoder(config, d_backend);
+        d_decoder = make_engine(config, d_backend);
     } catch (const std::exception& e) {
         d_logger->warn("set_frame_size({:d}) refused, K stays {:d}: {:s}",
                        frame_size,
@@ -142,7 +158,7 @@ int turbo_decoder_fec_impl::subblocks() const
 std::string turbo_decoder_fec_impl::backend() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_decoder->backend();
+    return d_backend;
 }
 
 std::string turbo_decoder_fec_impl::device() const

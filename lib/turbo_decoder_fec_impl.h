@@ -23,7 +23,7 @@ private:
     // accessors take d_mutex.
     mutable std::mutex d_mutex;
     ::gputurbo::decoder_config d_config; // as asked for: subblocks 0 stays automatic
-    std::string d_backend;               // "cpu" or "cuda" once the first engine is made
+    std::string d_backend; // "cpu" or "cuda" ("reference" if asked) once resolved
     std::unique_ptr<::gputurbo::decoder> d_decoder;
     ::gputurbo::codeword_status d_status; // of the last frame
     std::uint64_t d_frames = 0;

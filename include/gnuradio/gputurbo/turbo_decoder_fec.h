@@ -34,9 +34,10 @@ namespace gputurbo {
  * an erasure (0) and values are clamped to +-1000.
  *
  * Each generic_work() call decodes one codeword with one engine call: no batching.
- * The CUDA backend then makes one launch per codeword and the CPU backend decodes one
- * codeword at a time; the turbo_decoder block, which decodes many codewords per
- * engine call, is much faster.
+ * The CUDA backend then makes one launch per codeword, and the CPU backend decodes one
+ * codeword at a time on one thread, with the engine's single-lane kernel (the same bits
+ * as its SIMD kernels, which work on groups of codewords and gain nothing on one). The
+ * turbo_decoder block, which decodes many codewords per engine call, is much faster.
  *
  * Like every FECAPI object, one object serves one decoder block: objects are not shared
  * between threads (gr-fec's parallel wrappers take a list of objects).
@@ -68,7 +69,8 @@ public:
      *        chains feed it; false: L = ln P(0)/P(1), positive means 0
      * \param backend "auto" (CUDA when built with it and a GPU is present, else the
      *        CPU; the choice is logged), "cpu" or "cuda"
-     * \param threads CPU worker threads, 0 = all cores (one frame uses one of them)
+     * \param threads CPU worker threads, 0 = all cores, >= 0 (a frame is decoded on
+     *        one thread in any case)
      */
     static gr::fec::generic_decoder::sptr
     make(int frame_size,

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(3113833911ab780826cfc5474cc189c2) */
+/* BINDTOOL_HEADER_FILE_HASH(01e56381b046f83f5ef2aeb63d6497de) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
