@@ -20,6 +20,8 @@ namespace py = pybind11;
 void bind_turbo_encoder(py::module& m);
 void bind_turbo_decoder(py::module& m);
 void bind_turbo_decoder_pdu(py::module& m);
+void bind_turbo_encoder_fec(py::module& m);
+void bind_turbo_decoder_fec(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() is a macro that returns NULL on failure, so it needs a function of
@@ -36,6 +38,8 @@ PYBIND11_MODULE(gputurbo_python, m)
 
     // The blocks derive from gr::block: its bindings must be loaded first.
     py::module::import("gnuradio.gr");
+    // The FECAPI objects derive from gr-fec's generic_encoder and generic_decoder.
+    py::module::import("gnuradio.fec");
 
     /**************************************/
     // The following comment block is used for
@@ -46,5 +50,7 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_turbo_encoder(m);
     bind_turbo_decoder(m);
     bind_turbo_decoder_pdu(m);
+    bind_turbo_encoder_fec(m);
+    bind_turbo_decoder_fec(m);
     // ) END BINDING_FUNCTION_CALLS
 }

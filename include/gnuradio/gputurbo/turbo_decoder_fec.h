@@ -1,0 +1,130 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_TURBO_DECODER_FEC_H
+#define INCLUDED_GPUTURBO_TURBO_DECODER_FEC_H
+
+#include <gnuradio/fec/generic_decoder.h>
+#include <gnuradio/gputurbo/api.h>
+
+#include <cstdint>
+#include <string>
+
+namespace gr {
+namespace gputurbo {
+
+/*!
+ * \brief LTE turbo decoder (3GPP TS 36.212 §5.1.3.2) as a gr-fec (FECAPI) decoder object,
+ * for fec.extended_decoder, fec.decoder, fec.async_decoder and the BER-curve tools.
+ * \ingroup gputurbo
+ *
+ * One frame is one codeword: 3K+12 float soft values in (the interleaved output order
+ * of turbo_encoder and turbo_encoder_fec: triples d0_k d1_k d2_k), K unpacked hard bits
+ * out (one byte per bit, 0 or 1). No input or output conversion, no shift, no history.
+ *
+ * Soft-value sign: by default (\p invert_llr true) a positive value means bit 1, the
+ * convention of gr-fec's own chains, which map code bits with digital.map_bb([-1, 1])
+ * (0 -> -1, 1 -> +1) and add noise. With \p invert_llr false the input is the native
+ * L = ln P(0)/P(1) of turbo_decoder (positive means 0). max-log and scaled-max-log
+ * decisions do not depend on the scale of the input, so channel values y = +-1 + noise
+ * serve as they are; log-map wants true LLRs (2y / sigma^2 for BPSK over AWGN). NaN is
+ * an erasure (0) and values are clamped to +-1000.
+ *
+ * Each generic_work() call decodes one codeword with one engine call: no batching.
+ * The CUDA backend then makes one launch per codeword, and the CPU backend decodes one
+ * codeword at a time on one thread, with the engine's single-lane kernel (the same bits
+ * as its SIMD kernels, which work on groups of codewords and gain nothing on one). The
+ * turbo_decoder block, which decodes many codewords per engine call, is much faster.
+ *
+ * Like every FECAPI object, one object serves one decoder block: objects are not shared
+ * between threads (gr-fec's parallel wrappers take a list of objects).
+ */
+class GPUTURBO_API turbo_decoder_fec : virtual public gr::fec::generic_decoder
+{
+public:
+    /*!
+     * \brief Makes an LTE turbo decoder object. Bad parameters raise ValueError with the
+     * reason; a backend this build or machine lacks raises RuntimeError.
+     *
+     * \param frame_size K, information bits per frame: one of the 188 LTE block sizes,
+     *        40 ... 6144 (ValueError naming the nearest valid sizes otherwise)
+     * \param algorithm SISO arithmetic: "log-map" (exact), "max-log", or
+     *        "scaled-max-log" (max-log with extrinsic values multiplied by \p scaling)
+     * \param iterations full turbo iterations, 1 ... 32 (the maximum when early_stop
+     *        is not "off")
+     * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
+     * \param subblocks P: each codeword is split in P sub-blocks decoded in parallel;
+     *        P must divide K; 0 = automatic (about 32-bit sub-blocks on CUDA, 1 on the
+     *        CPU)
+     * \param guard how sub-blocks start at inner edges when P > 1: "none", "pivi",
+     *        "dstw" or "pividstw"
+     * \param guard_window g: training window length for "dstw"/"pividstw", 1 ... K/P
+     * \param early_stop per-codeword early termination: "off", "crc24a", "crc24b",
+     *        "mean-llr", "min-llr" or "hard"
+     * \param stop_threshold threshold T for "mean-llr" and "min-llr", finite and >= 0
+     * \param invert_llr true (the default): positive input means bit 1, as gr-fec's
+     *        chains feed it; false: L = ln P(0)/P(1), positive means 0
+     * \param backend "auto" (CUDA when built with it and a GPU is present, else the
+     *        CPU; the choice is logged), "cpu" or "cuda"
+     * \param threads CPU worker threads, 0 = all cores, >= 0 (a frame is decoded on
+     *        one thread in any case)
+     */
+    static gr::fec::generic_decoder::sptr
+    make(int frame_size,
+         const std::string& algorithm = "scaled-max-log",
+         int iterations = 6,
+         float scaling = 0.75f,
+         int subblocks = 0,
+         const std::string& guard = "pividstw",
+         int guard_window = 8,
+         const std::string& early_stop = "off",
+         float stop_threshold = 40.0f,
+         bool invert_llr = true,
+         const std::string& backend = "auto",
+         int threads = 0);
+
+    /*!
+     * \brief Sets K for the following frames: makes a new engine decoder when K
+     * changes. Returns false, logs the reason and keeps the old K when \p frame_size is
+     * not an LTE block size or the configuration does not fit it (a subblocks value
+     * that does not divide it, for instance).
+     * \param frame_size the new K
+     */
+    bool set_frame_size(unsigned int frame_size) override = 0;
+
+    //! Code rate K / (3K+12).
+    double rate() override = 0;
+
+    //! Full iterations per codeword as configured (the maximum with early stopping).
+    float get_iterations() override = 0;
+
+    //! Information bits per frame (K).
+    virtual int block_size() const = 0;
+
+    //! Sub-blocks P per codeword in use (the automatic choice resolved).
+    virtual int subblocks() const = 0;
+
+    //! The engine backend in use: "cpu" or "cuda".
+    virtual std::string backend() const = 0;
+
+    //! A description of the device the backend runs on.
+    virtual std::string device() const = 0;
+
+    //! Frames decoded since the object was made.
+    virtual std::uint64_t frames() const = 0;
+
+    //! Full iterations run on the last frame (0 before the first).
+    virtual int last_iterations() const = 0;
+
+    //! Whether the early-stop rule held at the end of the last frame (always true with
+    //! early_stop "off"; false before the first frame).
+    virtual bool last_passed() const = 0;
+};
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif /* INCLUDED_GPUTURBO_TURBO_DECODER_FEC_H */

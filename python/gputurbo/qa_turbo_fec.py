@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+
+import math
+import sys
+import time
+
+import numpy as np
+from gnuradio import blocks, digital, fec, gr, gr_unittest
+from gnuradio import gputurbo
+import pmt
+
+
+def codeword_length(K):
+    return 3 * K + 12
+
+
+def noise_sigma(K, ebn0_db):
+    """Noise std per real dimension for unit-energy BPSK at Eb/N0, rate K/(3K+12)."""
+    rate = K / codeword_length(K)
+    return math.sqrt(1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0)))
+
+
+def encode(bits, K):
+    """Code bits of our stream encoder block, the reference for the FECAPI encoder."""
+    tb = gr.top_block()
+    src = blocks.vector_source_b(list(bits), False)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, gputurbo.turbo_encoder(K), snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8)
+
+
+def fec_loopback(bits, K, ebn0_db=None, seed=1, threading=None, objects=1, **kwargs):
+    """bits -> fec.extended_encoder -> soft symbols the gr-fec way -> fec.extended_decoder.
+
+    The soft symbols are made as gr-fec's fec_test (the core of bercurve_generator)
+    makes them: digital.map_bb([-1, 1]) (code bit 0 -> -1, 1 -> +1), char_to_float, plus
+    Gaussian noise when ebn0_db is given. Returns (decoded bits, soft symbols, decoder
+    objects).
+    """
+    encoders = [gputurbo.turbo_encoder_fec.make(K) for _ in range(objects)]
+    decoders = [gputurbo.turbo_decoder_fec.make(K, **kwargs) for _ in range(objects)]
+    n_soft = len(bits) // K * codeword_length(K)
+    noise = np.zeros(n_soft, dtype=np.float32)
+    if ebn0_db is not None:
+        noise = np.random.default_rng(seed).normal(
+            0.0, noise_sigma(K, ebn0_db), n_soft).astype(np.float32)
+
+    tb = gr.top_block()
+    src = blocks.vector_source_b(list(bits), False)
+    enc = fec.extended_encoder(encoders if objects > 1 else encoders[0],
+                               threading=threading, puncpat='11')
+    to_symbols = digital.map_bb([-1, 1])
+    to_float = blocks.char_to_float(1, 1.0)
+    noise_src = blocks.vector_source_f(noise.tolist(), False)
+    add = blocks.add_ff()
+    dec = fec.extended_decoder(decoders if objects > 1 else decoders[0],
+                               threading=threading, ann=None, puncpat='11',
+                               integration_period=10000)
+    soft = blocks.vector_sink_f()
+    snk = blocks.vector_sink_b()
+    tb.connect(src, enc, to_symbols, to_float, (add, 0))
+    tb.connect(noise_src, (add, 1))
+    tb.connect(add, dec, snk)
+    tb.connect(add, soft)
+    tb.run()
+    return (np.array(snk.data(), dtype=np.uint8),
+            np.array(soft.data(), dtype=np.float32), decoders)
+
+
+def native_decode(soft, K, **kwargs):
+    """The same soft values through our batched turbo_decoder block."""
+    tb = gr.top_block()
+    src = blocks.vector_source_f(soft.tolist(), False)
+    dec = gputurbo.turbo_decoder(K, **kwargs)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, dec, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8), dec
+
+
+def cuda_unavailable():
+    """Why the CUDA backend cannot run here, or None when it can."""
+    try:
+        gputurbo.turbo_decoder_fec.make(40, backend="cuda")
+    except RuntimeError as e:
+        return str(e)
+    return None
+
+
+class qa_turbo_fec(gr_unittest.TestCase):
+
+    def setUp(self):
+        self.rng = np.random.default_rng(2026)
+
+    def random_bits(self, K, count):
+        return self.rng.integers(0, 2, K * count, dtype=np.uint8)
+
+    def skip_without_cuda(self):
+        reason = cuda_unavailable()
+        if reason is not None:
+            # Said on stderr as well: a skipped GPU test must not pass unnoticed.
+            print(f"\nSKIPPED {self.id()}: no CUDA backend: {reason}", file=sys.stderr)
+            self.skipTest(f"no CUDA backend: {reason}")
+
+    # --- (a) noiseless round trip -------------------------------------------------------
+
+    def check_noiseless_round_trip(self, backend):
+        # Sizes at both ends of the table, and two whose rate times 3K+12 falls just
+        # short of K in floating point (see code_rate() in turbo_decoder_fec_impl.cc).
+        for K, count in ((40, 12), (88, 6), (1008, 4), (1568, 3), (6144, 3)):
+            with self.subTest(K=K):
+                bits = self.random_bits(K, count)
+                out, soft, decoders = fec_loopback(bits, K, backend=backend)
+                # gr-fec's soft symbols: +1 for a code bit 1, in our encoder's order.
+                np.testing.assert_array_equal(soft, 2.0 * encode(bits, K) - 1.0)
+                np.testing.assert_array_equal(out, bits, err_msg=f"K={K}")
+                self.assertEqual(decoders[0].frames(), count)
+                self.assertEqual(decoders[0].backend(), backend)
+
+    def test_001_noiseless_round_trip_cpu(self):
+        self.check_noiseless_round_trip("cpu")
+
+    def test_002_noiseless_round_trip_threaded(self):
+        # gr-fec's parallel wrappers: one object per branch, frames dealt in turn.
+        K, count = 256, 16
+        bits = self.random_bits(K, count)
+        for threading in ("capillary", "ordinary"):
+            with self.subTest(threading=threading):
+                out, _, decoders = fec_loopback(bits, K, threading=threading, objects=4,
+                                                backend="cpu")
+                np.testing.assert_array_equal(out, bits)
+                self.assertEqual([d.frames() for d in decoders], [count // 4] * 4)
+
+    def test_003_sign_convention(self):
+        # The default takes gr-fec's convention (positive means 1); the native one
+        # (positive means 0) on the same symbols decodes something else entirely.
+        K, count = 512, 4
+        bits = self.random_bits(K, count)
+        out, _, _ = fec_loopback(bits, K, backend="cpu", invert_llr=False)
+        self.assertEqual(len(out), len(bits))
+        self.assertGreater(np.sum(out != bits), len(bits) // 4)
+        out, _, _ = fec_loopback(bits, K, backend="cpu", invert_llr=True)
+        np.testing.assert_array_equal(out, bits)
+
+    # --- (b) AWGN, and the same bits as the native block ----------------------------------
+
+    def check_awgn(self, backend):
+        # At Eb/N0 = 1.5 dB the channel flips about 17 % of the code bits (the lower
+        # bound shows the noise is there); six iterations correct them all.
+        K, count = 6144, 6
+        bits = self.random_bits(K, count)
+        out, soft, decoders = fec_loopback(bits, K, ebn0_db=1.5, seed=7, backend=backend)
+        code = encode(bits, K)
+        channel_errors = int(np.sum((soft > 0) != (code == 1)))
+        self.assertGreater(channel_errors, 0.15 * len(code))
+        np.testing.assert_array_equal(out, bits)
+
+        # The native block decodes the same values to the same bits (same engine, same
+        # configuration; it batches them, which changes nothing).
+        native, dec = native_decode(soft, K, invert_llr=True, backend=backend,
+                                    subblocks=decoders[0].subblocks())
+        self.assertEqual(dec.backend(), backend)
+        np.testing.assert_array_equal(native, out)
+
+    def test_004_awgn_cpu(self):
+        self.check_awgn("cpu")
+
+    def test_005_same_bits_as_native_with_errors(self):
+        # Where frames keep errors, the two paths must still agree bit for bit: an
+        # equality of error-free outputs alone would not show it.
+        K, count = 1008, 8
+        bits = self.random_bits(K, count)
+        for kwargs in (dict(iterations=2), dict(algorithm="log-map", iterations=3),
+                       dict(early_stop="crc24b", iterations=8)):
+            with self.subTest(**kwargs):
+                out, soft, _ = fec_loopback(bits, K, ebn0_db=0.0, seed=11,
+                                            backend="cpu", **kwargs)
+                self.assertGreater(np.sum(out != bits), 10)
+                native, _ = native_decode(soft, K, invert_llr=True, backend="cpu",
+                                          **kwargs)
+                np.testing.assert_array_equal(native, out)
+
+    def test_006_ber_curve_generator(self):
+        # gr-fec's BER tool pairs the objects: no errors at Es/N0 = -2 dB (Eb/N0 2.8 dB),
+        # many at -8 dB (Eb/N0 -3.2 dB, below what any rate-1/3 code can correct).
+        K = 512
+        esno = [-8.0, -2.0]
+        encoders = [gputurbo.turbo_encoder_fec.make(K) for _ in esno]
+        decoders = [gputurbo.turbo_decoder_fec.make(K, backend="cpu") for _ in esno]
+        tb = gr.top_block()
+        ber = fec.bercurve_generator(encoders, decoders, esno, threading=None, seed=3)
+        frames = 40
+        sinks = []
+        for i in range(len(esno)):
+            sink = []
+            for port in (2 * i, 2 * i + 1):  # decoded, sent: packed bytes
+                head = blocks.head(gr.sizeof_char, frames * K // 8)
+                snk = blocks.vector_sink_b()
+                tb.connect((ber, port), head, snk)
+                sink.append(snk)
+            sinks.append(sink)
+        tb.run()
+        errors = []
+        for decoded, sent in sinks:
+            rx = np.unpackbits(np.array(decoded.data(), dtype=np.uint8))
+            tx = np.unpackbits(np.array(sent.data(), dtype=np.uint8))
+            self.assertEqual(len(rx), frames * K)
+            errors.append(int(np.sum(rx != tx[:len(rx)])))
+        self.assertGreater(errors[0], 0.05 * frames * K)
+        self.assertEqual(errors[1], 0)
+
+    # --- (c) PDUs ---------------------------------------------------------------------
+
+    def run_pdus(self, block, pdus, expected):
+        """Posts PDUs to a message block; returns the PDUs it sends out."""
+        tb = gr.top_block()
+        debug = blocks.message_debug()
+        tb.msg_connect(block, "out", debug, "store")
+        tb.start()
+        for meta, vector in pdus:
+            block.to_basic_block()._post(pmt.intern("in"), pmt.cons(meta, vector))
+        deadline = time.time() + 30
+        while debug.num_messages() < expected and time.time() < deadline:
+            time.sleep(0.01)
+        tb.stop()
+        tb.wait()
+        return [debug.get_message(i) for i in range(debug.num_messages())]
+
+    def test_007_async_pdus(self):
+        # fec.async_encoder and fec.async_decoder, one codeword per PDU, metadata kept.
+        for K in (40, 88, 6144):
+            with self.subTest(K=K):
+                frames = [self.rng.integers(0, 2, K, dtype=np.uint8) for _ in range(3)]
+                encoder = fec.async_encoder(gputurbo.turbo_encoder_fec.make(K),
+                                            False, True, True, 1500)
+                coded = self.run_pdus(
+                    encoder,
+                    [(pmt.to_pmt({"frame": i}), pmt.init_u8vector(K, f.tolist()))
+                     for i, f in enumerate(frames)], len(frames))
+                self.assertEqual(len(coded), len(frames))
+                soft = []
+                for frame, msg in zip(frames, coded):
+                    code = np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8)
+                    np.testing.assert_array_equal(code, encode(frame, K))
+                    y = 2.0 * code.astype(np.float32) - 1.0
+                    y += self.rng.normal(0.0, noise_sigma(K, 4.0), len(y))
+                    soft.append((pmt.car(msg), pmt.init_f32vector(len(y), y.tolist())))
+
+                obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu", iterations=5)
+                decoder = fec.async_decoder(obj, False, True, 1500)
+                decoded = self.run_pdus(decoder, soft, len(frames))
+                self.assertEqual(len(decoded), len(frames))
+                self.assertEqual(obj.block_size(), K)
+                for i, (frame, msg) in enumerate(zip(frames, decoded)):
+                    bits = np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8)
+                    np.testing.assert_array_equal(bits, frame)
+                    meta = pmt.to_python(pmt.car(msg))
+                    self.assertEqual(meta["frame"], i)
+                    self.assertEqual(meta["iterations"], 5.0)
+
+        # Two codewords in one PDU (2K = 12288 is no LTE size, so K stays): 2K bits.
+        K = 6144
+        frames = self.random_bits(K, 2)
+        y = 2.0 * encode(frames, K).astype(np.float32) - 1.0
+        obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu")
+        decoder = fec.async_decoder(obj, False, True, 2000)  # MTU: 2K bits and more
+        decoded = self.run_pdus(
+            decoder, [(pmt.PMT_NIL, pmt.init_f32vector(len(y), y.tolist()))], 1)
+        bits = np.array(pmt.u8vector_elements(pmt.cdr(decoded[0])), dtype=np.uint8)
+        np.testing.assert_array_equal(bits, frames)
+        self.assertEqual(obj.frames(), 2)
+
+    # --- (d) sizes and parameters ---------------------------------------------------------
+
+    def test_008_sizes_and_frame_size_changes(self):
+        dec = gputurbo.turbo_decoder_fec.make(1008, backend="cpu")
+        enc = gputurbo.turbo_encoder_fec.make(1008)
+        self.assertIsInstance(dec, fec.generic_decoder)
+        self.assertIsInstance(enc, fec.generic_encoder)
+        self.assertEqual((dec.get_input_size(), dec.get_output_size()), (3036, 1008))
+        self.assertEqual((enc.get_input_size(), enc.get_output_size()), (1008, 3036))
+        self.assertAlmostEqual(dec.rate(), 1008 / 3036)
+        self.assertAlmostEqual(enc.rate(), 3036 / 1008)
+        self.assertEqual(fec.get_decoder_input_conversion(dec), "none")
+        self.assertEqual(fec.get_decoder_output_conversion(dec), "none")
+        self.assertEqual(fec.get_encoder_input_conversion(enc), "none")
+        self.assertEqual(fec.get_encoder_output_conversion(enc), "none")
+        self.assertEqual(fec.get_shift(dec), 0.0)
+        self.assertEqual(fec.get_history(dec), 0)
+        self.assertEqual(fec.get_decoder_input_item_size(dec), gr.sizeof_float)
+        self.assertEqual(fec.get_decoder_output_item_size(dec), gr.sizeof_char)
+        self.assertEqual(dec.get_iterations(), 6.0)
+        self.assertEqual(gputurbo.turbo_decoder_fec.make(40, iterations=9)
+                         .get_iterations(), 9.0)
+
+        # gr-fec's async_decoder finds K as int((3K+12) * rate()): exact for every size.
+        sizes = [K for K in range(40, 6145)
+                 if (K <= 512 and K % 8 == 0) or (512 < K <= 1024 and K % 16 == 0)
+                 or (1024 < K <= 2048 and K % 32 == 0) or (K > 2048 and K % 64 == 0)]
+        self.assertEqual(len(sizes), 188)
+        for K in sizes:
+            self.assertTrue(dec.set_frame_size(K))
+            self.assertEqual(int(codeword_length(K) * dec.rate()), K)
+            self.assertTrue(enc.set_frame_size(K))
+            self.assertEqual(int(K * enc.rate()), codeword_length(K))
+
+        # A new K takes effect; a bad one is refused and changes nothing.
+        self.assertTrue(dec.set_frame_size(40))
+        self.assertTrue(enc.set_frame_size(40))
+        for bad in (0, 41, 6152, 2 ** 31):
+            self.assertFalse(dec.set_frame_size(bad))
+            self.assertFalse(enc.set_frame_size(bad))
+        self.assertEqual((dec.block_size(), dec.get_input_size()), (40, 132))
+        self.assertEqual((enc.block_size(), enc.get_output_size()), (40, 132))
+        bits = self.random_bits(40, 3)
+        out, _, _ = fec_loopback(bits, 40, backend="cpu")
+        np.testing.assert_array_equal(out, bits)
+
+        # A K the configuration does not fit: P = 5 divides 40, not 48.
+        dec = gputurbo.turbo_decoder_fec.make(40, subblocks=5, guard="none",
+                                              backend="cpu")
+        self.assertFalse(dec.set_frame_size(48))
+        self.assertEqual(dec.block_size(), 40)
+        self.assertTrue(dec.set_frame_size(80))
+        self.assertEqual(dec.subblocks(), 5)
+
+    def test_009_bad_parameters(self):
+        for make in (gputurbo.turbo_decoder_fec.make, gputurbo.turbo_encoder_fec.make):
+            for K in (41, 0, -8, 6145, 6208):
+                with self.subTest(make=make.__name__, K=K):
+                    with self.assertRaisesRegex(ValueError, "block size"):
+                        make(K)
+        with self.assertRaisesRegex(ValueError, "nearest valid sizes 40 and 48"):
+            gputurbo.turbo_decoder_fec.make(41)
+        cases = [
+            (dict(iterations=0), "iterations"),
+            (dict(iterations=33), "iterations"),
+            (dict(subblocks=3), "subblocks"),
+            (dict(subblocks=-1), "subblocks"),
+            (dict(algorithm="bcjr"), "algorithm"),
+            (dict(guard="wide"), "guard"),
+            (dict(early_stop="crc16"), "stop"),
+            (dict(scaling=0.0), "scaling"),
+            (dict(stop_threshold=-1.0), "stop_threshold"),
+            (dict(threads=-1), "threads"),
+            (dict(backend="fpga"), "backend"),
+        ]
+        for kwargs, pattern in cases:
+            with self.subTest(**kwargs):
+                with self.assertRaisesRegex(ValueError, pattern):
+                    gputurbo.turbo_decoder_fec.make(40, **kwargs)
+
+    def test_010_status_of_the_last_frame(self):
+        K = 256
+        dec = gputurbo.turbo_decoder_fec.make(K, backend="cpu", iterations=8,
+                                              early_stop="mean-llr", stop_threshold=20.0)
+        self.assertEqual((dec.frames(), dec.last_iterations(), dec.last_passed()),
+                         (0, 0, False))
+        bits = self.random_bits(K, 1)
+        # Clean channel values, scaled to LLRs of a good channel: stops early.
+        y = (2.0 * encode(bits, K).astype(np.float32) - 1.0) * 4.0
+        tb = gr.top_block()
+        src = blocks.vector_source_f(y.tolist(), False)
+        snk = blocks.vector_sink_b()
+        tb.connect(src, fec.extended_decoder(dec, threading=None, ann=None,
+                                             puncpat='11', integration_period=10000), snk)
+        tb.run()
+        np.testing.assert_array_equal(np.array(snk.data()), bits)
+        self.assertEqual(dec.frames(), 1)
+        self.assertTrue(1 <= dec.last_iterations() < 8)
+        self.assertTrue(dec.last_passed())
+
+    # --- (e) the CUDA backend -------------------------------------------------------------
+
+    def test_011_noiseless_round_trip_cuda(self):
+        self.skip_without_cuda()
+        self.check_noiseless_round_trip("cuda")
+        # subblocks = 0: the engine picks P for the GPU.
+        self.assertEqual(gputurbo.turbo_decoder_fec.make(6144, backend="cuda")
+                         .subblocks(), 192)
+
+    def test_012_awgn_cuda(self):
+        self.skip_without_cuda()
+        self.check_awgn("cuda")
+
+
+if __name__ == '__main__':
+    gr_unittest.run(qa_turbo_fec)
