@@ -292,7 +292,7 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
             algorithm='scaled-max-log',
             iterations=iterations,
             scaling=0.75,
-            subblocks=1,
+            subblocks=0,
             guard='pividstw',
             guard_window=8,
             early_stop='off',
@@ -301,7 +301,11 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
             invert_llr=False,
             backend=backend,
             max_batch=max_batch,
-            threads=0)
+            threads=0,
+            input_type='float',
+            int8_scale=8.0,
+            batches_in_flight=2,
+            arithmetic='auto')
         self._ebn0_range = Range(-0.5, 4.0, 0.05, 1.0, 200)
         self._ebn0_win = RangeWidget(self._ebn0_range, self.set_ebn0, "Eb/N0 (dB)", "counter_slider", float, QtCore.Qt.Horizontal)
         self.top_grid_layout.addWidget(self._ebn0_win, 0, 0, 1, 1)
