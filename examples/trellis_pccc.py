@@ -40,8 +40,8 @@ gr-trellis bugs met (3.10.5):
   instead of their sum (the a posteriori value). With TRELLIS_SUM_PRODUCT and binary
   inputs this still picks the right bit. With TRELLIS_MIN_SUM a bit on which the two
   disagree ties, and the tie goes to input 0: such bits come out 0 even where the sum
-  says 1, so min-sum leaves errors on sent 1s only, even at SNRs where the frame has
-  converged (the script prints errors by sent bit).
+  says 1. The errors this adds are all on sent 1s, and they remain at SNRs where every
+  frame converges, 3 dB included (the script prints errors by sent bit).
 - The O*O metric index is o1 * O1 + o2 where it should be o1 * O2 + o2: right only when
   both constituents have the same number of output symbols, so constituent 2 keeps its
   unsent systematic bit in its symbols rather than having parity-only symbols.
