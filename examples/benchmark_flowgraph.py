@@ -123,6 +123,9 @@ def main():
                         help="codewords per engine call, 0 = automatic (default)")
     parser.add_argument("--batches-in-flight", type=int, default=2,
                         help="batches decoding at once, 1 ... 4 (default 2)")
+    parser.add_argument("--buffer-batches", type=int, default=2,
+                        help="source output buffer, in batches of input, for both "
+                             "flowgraphs (default 2: what the decoder asks for)")
     parser.add_argument("--codewords", type=int, default=32,
                         help="distinct precomputed codewords, repeated (default 32)")
     parser.add_argument("--ebn0", type=float, default=1.5,
@@ -149,8 +152,9 @@ def main():
                         int8_scale=args.int8_scale)
     probe = gputurbo.turbo_decoder(K, **decoder_args)
     batch = probe.max_batch()
-    # Both flowgraphs get the buffer the decoder would ask for: two batches of input.
-    buffer_items = 2 * batch * n
+    # Both flowgraphs get the same source buffer: by default the two batches of input the
+    # decoder asks for.
+    buffer_items = args.buffer_batches * batch * n
     print(f"K={K}, {args.iterations} iterations, {args.algorithm}, backend "
           f"{probe.backend()} ({probe.device()}), batch {batch}, P={probe.subblocks()}, "
           f"{args.batches_in_flight} batch(es) in flight", flush=True)
@@ -193,6 +197,7 @@ def main():
         record(decoder.backend(), input_type, float(np.median(rates)),
                passthrough[input_type], max_batch=batch, subblocks=decoder.subblocks(),
                batches_in_flight=args.batches_in_flight, repeats=args.repeats,
+               buffer_batches=args.buffer_batches,
                passthrough_runs=through, decoder_runs=rates)
 
     if args.trellis:
