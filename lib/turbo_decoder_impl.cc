@@ -20,8 +20,9 @@ namespace {
 
 // Keeps max_batch * (3K+12) items well inside the scheduler's int item counts.
 constexpr int max_batch_limit = 16384;
-// max_batch = 0 on CUDA: enough information bits per batch to fill the GPU.
-constexpr int cuda_batch_bits = 1 << 23;
+// max_batch = 0 on CUDA: enough information bits per batch to fill the GPU, and no
+// more: smaller batches overlap better with the blocks around the decoder.
+constexpr int cuda_batch_bits = 1 << 22;
 constexpr int cpu_batch = 64;
 
 // make_decoder() validates the config and throws std::invalid_argument for a bad

@@ -430,7 +430,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
     def test_015_automatic_choices(self):
         dec = make_decoder(6144)
         self.assertEqual(dec.subblocks(), 192 if BACKEND == "cuda" else 1)
-        self.assertEqual(dec.max_batch(), 1365 if BACKEND == "cuda" else 64)
+        self.assertEqual(dec.max_batch(), 682 if BACKEND == "cuda" else 64)
         dec = make_decoder(6144, subblocks=4, max_batch=10)
         self.assertEqual((dec.subblocks(), dec.max_batch()), (4, 10))
 

@@ -83,7 +83,7 @@ public:
      * \param backend "auto" (CUDA when built with it and a GPU is present, else the
      *        CPU; the choice is logged), "cpu" or "cuda"
      * \param max_batch most codewords decoded per engine call, 1 ... 16384; 0 =
-     *        automatic: about 8 Mbit of information bits on CUDA (1365 codewords of
+     *        automatic: about 4 Mbit of information bits on CUDA (682 codewords of
      *        K = 6144), 64 codewords on the CPU
      * \param threads CPU worker threads, 0 = all cores
      * \param input_type "float" (float32 items) or "int8" (signed 8-bit items)
