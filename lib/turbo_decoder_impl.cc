@@ -189,6 +189,22 @@ bool turbo_decoder_impl::start()
                            fits,
                            d_max_batch,
                            2L * d_max_batch * d_n);
+
+        // The GPU then reads batches straight from the input buffer, without a staging
+        // copy through the CPU. The buffer is mapped twice in a row (a batch may run
+        // into the second copy), so both copies are locked.
+        if (d_decoder->backend() == "cuda") {
+            const auto buffer = detail()->input(0)->buffer();
+            void* base = const_cast<char*>(buffer->base());
+            const std::size_t bytes =
+                std::size_t(buffer->bufsize()) * buffer->get_sizeof_item() * 2;
+            if (::gputurbo::register_host_memory(base, bytes)) {
+                d_locked_input = base;
+                d_logger->debug("input buffer page-locked ({:d} bytes)", bytes);
+            } else
+                d_logger->debug("could not page-lock the input buffer: batches go "
+                                "through a staging copy");
+        }
     }
     return block::start();
 }
@@ -209,6 +225,10 @@ bool turbo_decoder_impl::stop()
         } catch (const std::exception& e) {
             d_logger->error("collecting a batch at stop: {:s}", e.what());
         }
+    }
+    if (d_locked_input) {
+        ::gputurbo::unregister_host_memory(d_locked_input);
+        d_locked_input = nullptr;
     }
     if (undelivered > 0)
         d_logger->warn("{:d} decoded codeword(s) not delivered: the flowgraph stopped, "

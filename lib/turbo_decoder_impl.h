@@ -46,6 +46,7 @@ private:
     std::uint64_t d_submitted = 0; // codewords submitted: the index of the next one
     std::uint64_t d_codewords = 0; // codewords returned
     std::uint64_t d_partial_items = 0;
+    void* d_locked_input = nullptr; // the input buffer, page-locked for the GPU's DMA
 
     const pmt::pmt_t d_tag_key;
     const pmt::pmt_t d_index_key;

@@ -322,6 +322,22 @@ void release_host_memory(void* p, bool page_locked) noexcept
     std::free(p);
 }
 
+bool register_host_memory(void* p, std::size_t bytes)
+{
+#ifdef GPUTURBO_HAVE_CUDA
+    if (p && bytes > 0 && cuda_unavailable().empty())
+        return cuda::register_page_locked(p, bytes);
+#endif
+    return false;
+}
+
+void unregister_host_memory(void* p) noexcept
+{
+#ifdef GPUTURBO_HAVE_CUDA
+    cuda::unregister_page_locked(p);
+#endif
+}
+
 std::vector<std::string> available_backends()
 {
     std::vector<std::string> have{ "cpu", "reference" };

@@ -633,6 +633,17 @@ void* allocate_page_locked(std::size_t bytes)
 
 void free_page_locked(void* p) noexcept { cudaFreeHost(p); }
 
+bool register_page_locked(void* p, std::size_t bytes)
+{
+    if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) != cudaSuccess) {
+        cudaGetLastError(); // not sticky: the caller goes on with pageable memory
+        return false;
+    }
+    return true;
+}
+
+void unregister_page_locked(void* p) noexcept { cudaHostUnregister(p); }
+
 int device_count()
 {
     int count = 0;

@@ -20,6 +20,10 @@ namespace gputurbo::cuda {
 //! Page-locked host memory usable by every GPU, or nullptr when CUDA cannot give it.
 void* allocate_page_locked(std::size_t bytes);
 void free_page_locked(void* p) noexcept;
+//! Page-locks existing host memory for every GPU; false (and nothing changed) if it
+//! can't.
+bool register_page_locked(void* p, std::size_t bytes);
+void unregister_page_locked(void* p) noexcept;
 
 //! Number of usable CUDA devices (0 when there is no driver or no GPU).
 int device_count();

@@ -242,6 +242,15 @@ void* allocate_host_memory(std::size_t bytes, bool& page_locked);
 void release_host_memory(void* p, bool page_locked) noexcept;
 
 /*!
+ * \brief Page-locks memory allocated elsewhere (e.g. a GNU Radio buffer), so that the
+ * CUDA backend's DMA engines read it directly, as they read a host_buffer. Returns false,
+ * and changes nothing, without a usable GPU or when the memory cannot be locked. Undo it
+ * with unregister_host_memory(p) before the memory is freed.
+ */
+bool register_host_memory(void* p, std::size_t bytes);
+void unregister_host_memory(void* p) noexcept;
+
+/*!
  * \brief Host memory that the CUDA backend's DMA engines read and write directly.
  *
  * decode() on the CUDA backend copies LLRs from ordinary (pageable) memory into
