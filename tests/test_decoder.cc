@@ -606,6 +606,34 @@ TEST_P(Backend, HostBuffersDecodeLikeOrdinaryMemory)
     EXPECT_EQ(llrs.size(), 0u);
 }
 
+// Memory locked with register_host_memory() (as the GNU Radio block locks its input
+// buffer) decodes like ordinary memory; without a GPU registering declines harmlessly.
+TEST_P(Backend, RegisteredHostMemoryDecodesLikeOrdinaryMemory)
+{
+    const bool cuda = backend_of(GetParam()) == "cuda";
+    decoder_config c;
+    c.K = cuda ? 6144 : 40;
+    c.subblocks = cuda ? 192 : 1;
+    c.iterations = 3;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    const std::size_t n = cuda ? 700 : 100;
+    const auto b = make_batch(c.K, 1.0, n, 99);
+    std::vector<std::uint8_t> want;
+    dec->decode(b.llrs, want);
+
+    std::vector<float> llrs = b.llrs;
+    const bool locked = register_host_memory(llrs.data(), llrs.size() * sizeof(float));
+    const auto have = available_backends();
+    EXPECT_EQ(locked, std::find(have.begin(), have.end(), "cuda") != have.end());
+    std::vector<std::uint8_t> bits(want.size(), 7);
+    const auto t = dec->submit(llrs.data(), n);
+    dec->collect(t, bits.data(), nullptr);
+    EXPECT_EQ(bits, want);
+    if (locked)
+        unregister_host_memory(llrs.data());
+    EXPECT_FALSE(register_host_memory(nullptr, 16));
+}
+
 // A batch bigger than the GPU's memory is refused with a clear error before its input
 // is read, and the decoder goes on working.
 TEST(CudaMemory, BatchTooBigForTheGpuIsAClearErrorAndHarmless)
