@@ -5,6 +5,7 @@
  */
 
 #include "turbo_decoder_fec_impl.h"
+#include "block_config.h"
 
 #include <algorithm>
 #include <climits>
@@ -59,19 +60,19 @@ gr::fec::generic_decoder::sptr turbo_decoder_fec::make(int frame_size,
                                                        const std::string& backend,
                                                        int threads)
 {
-    ::gputurbo::decoder_config config;
+    auto config = decoder_parameters(algorithm,
+                                     iterations,
+                                     scaling,
+                                     subblocks,
+                                     guard,
+                                     guard_window,
+                                     early_stop,
+                                     stop_threshold,
+                                     "interleaved",
+                                     invert_llr,
+                                     threads,
+                                     "auto");
     config.K = frame_size;
-    config.algo = ::gputurbo::parse_algorithm(algorithm);
-    config.scaling = scaling;
-    config.iterations = iterations;
-    config.subblocks = subblocks;
-    config.guarding = ::gputurbo::parse_guard(guard);
-    config.guard_window = guard_window;
-    config.early_stop = ::gputurbo::parse_stop_rule(early_stop);
-    config.stop_threshold = stop_threshold;
-    config.input_layout = ::gputurbo::layout::interleaved;
-    config.invert_llr = invert_llr;
-    config.threads = threads;
     return std::make_shared<turbo_decoder_fec_impl>(config, backend);
 }
 

@@ -5,6 +5,7 @@
  */
 
 #include "turbo_decoder_impl.h"
+#include "block_config.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -82,21 +83,20 @@ turbo_decoder::sptr turbo_decoder::make(int K,
                                         int batches_in_flight,
                                         const std::string& arithmetic)
 {
-    ::gputurbo::decoder_config config;
+    auto config = decoder_parameters(algorithm,
+                                     iterations,
+                                     scaling,
+                                     subblocks,
+                                     guard,
+                                     guard_window,
+                                     early_stop,
+                                     stop_threshold,
+                                     layout,
+                                     invert_llr,
+                                     threads,
+                                     arithmetic);
     config.K = K;
-    config.algo = ::gputurbo::parse_algorithm(algorithm);
-    config.scaling = scaling;
-    config.iterations = iterations;
-    config.subblocks = subblocks;
-    config.guarding = ::gputurbo::parse_guard(guard);
-    config.guard_window = guard_window;
-    config.early_stop = ::gputurbo::parse_stop_rule(early_stop);
-    config.stop_threshold = stop_threshold;
-    config.input_layout = ::gputurbo::parse_layout(layout);
-    config.invert_llr = invert_llr;
-    config.threads = threads;
     config.int8_scale = int8_scale;
-    config.cuda_arithmetic = ::gputurbo::parse_arithmetic(arithmetic);
     return gnuradio::make_block_sptr<turbo_decoder_impl>(
         config, backend, parse_input_type(input_type), max_batch, batches_in_flight);
 }

@@ -5,6 +5,7 @@
  */
 
 #include "turbo_decoder_pdu_impl.h"
+#include "block_config.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -61,19 +62,18 @@ turbo_decoder_pdu::sptr turbo_decoder_pdu::make(const std::string& algorithm,
                                                 int threads,
                                                 const std::string& arithmetic)
 {
-    ::gputurbo::decoder_config config;
-    config.algo = ::gputurbo::parse_algorithm(algorithm);
-    config.scaling = scaling;
-    config.iterations = iterations;
-    config.subblocks = subblocks;
-    config.guarding = ::gputurbo::parse_guard(guard);
-    config.guard_window = guard_window;
-    config.early_stop = ::gputurbo::parse_stop_rule(early_stop);
-    config.stop_threshold = stop_threshold;
-    config.input_layout = ::gputurbo::parse_layout(layout);
-    config.invert_llr = invert_llr;
-    config.threads = threads;
-    config.cuda_arithmetic = ::gputurbo::parse_arithmetic(arithmetic);
+    const auto config = decoder_parameters(algorithm,
+                                           iterations,
+                                           scaling,
+                                           subblocks,
+                                           guard,
+                                           guard_window,
+                                           early_stop,
+                                           stop_threshold,
+                                           layout,
+                                           invert_llr,
+                                           threads,
+                                           arithmetic);
     if (subblocks < 0)
         throw std::invalid_argument("subblocks P=" + std::to_string(subblocks) +
                                     " is invalid: use 0 (automatic) or a P >= 1");

@@ -1,0 +1,42 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "block_config.h"
+
+namespace gr {
+namespace gputurbo {
+
+::gputurbo::decoder_config decoder_parameters(const std::string& algorithm,
+                                              int iterations,
+                                              float scaling,
+                                              int subblocks,
+                                              const std::string& guard,
+                                              int guard_window,
+                                              const std::string& early_stop,
+                                              float stop_threshold,
+                                              const std::string& layout,
+                                              bool invert_llr,
+                                              int threads,
+                                              const std::string& arithmetic)
+{
+    ::gputurbo::decoder_config config;
+    config.algo = ::gputurbo::parse_algorithm(algorithm);
+    config.scaling = scaling;
+    config.iterations = iterations;
+    config.subblocks = subblocks;
+    config.guarding = ::gputurbo::parse_guard(guard);
+    config.guard_window = guard_window;
+    config.early_stop = ::gputurbo::parse_stop_rule(early_stop);
+    config.stop_threshold = stop_threshold;
+    config.input_layout = ::gputurbo::parse_layout(layout);
+    config.invert_llr = invert_llr;
+    config.threads = threads;
+    config.cuda_arithmetic = ::gputurbo::parse_arithmetic(arithmetic);
+    return config;
+}
+
+} // namespace gputurbo
+} // namespace gr
