@@ -6,8 +6,18 @@
 
 #include "block_config.h"
 
+#include <stdexcept>
+
 namespace gr {
 namespace gputurbo {
+
+void check_max_batch(int max_batch, const char* unit)
+{
+    if (max_batch < 0 || max_batch > max_batch_limit)
+        throw std::invalid_argument(
+            "max_batch=" + std::to_string(max_batch) + " is out of range: use 1 ... " +
+            std::to_string(max_batch_limit) + " " + unit + ", or 0 (automatic)");
+}
 
 ::gputurbo::decoder_config decoder_parameters(const std::string& algorithm,
                                               int iterations,

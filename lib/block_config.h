@@ -14,6 +14,14 @@
 namespace gr {
 namespace gputurbo {
 
+//! Most codewords per engine call: keeps max_batch * (3K+12) items well inside the
+//! scheduler's int item counts.
+constexpr int max_batch_limit = 16384;
+
+//! Throws std::invalid_argument unless 0 (automatic) <= max_batch <= max_batch_limit;
+//! \p unit names what is counted ("codewords per call", "PDUs").
+void check_max_batch(int max_batch, const char* unit);
+
 /*!
  * \brief The engine config of the decoder blocks' common parameters (K is left to the
  * caller). Unknown names throw std::invalid_argument, which Python sees as ValueError;

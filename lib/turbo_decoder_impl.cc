@@ -19,8 +19,6 @@ namespace gputurbo {
 
 namespace {
 
-// Keeps max_batch * (3K+12) items well inside the scheduler's int item counts.
-constexpr int max_batch_limit = 16384;
 // max_batch = 0 on CUDA: enough information bits per batch to fill the GPU, and no
 // more: smaller batches overlap better with the blocks around the decoder.
 constexpr int cuda_batch_bits = 1 << 22;
@@ -33,10 +31,7 @@ std::unique_ptr<::gputurbo::decoder> make_engine(const ::gputurbo::decoder_confi
                                                  int max_batch,
                                                  int batches_in_flight)
 {
-    if (max_batch < 0 || max_batch > max_batch_limit)
-        throw std::invalid_argument(
-            "max_batch=" + std::to_string(max_batch) + " is out of range: use 1 ... " +
-            std::to_string(max_batch_limit) + " codewords per call, or 0 (automatic)");
+    check_max_batch(max_batch, "codewords per call");
     if (batches_in_flight < 1 || batches_in_flight > ::gputurbo::decoder::max_in_flight)
         throw std::invalid_argument(
             "batches_in_flight=" + std::to_string(batches_in_flight) +

@@ -18,7 +18,6 @@ namespace gputurbo {
 
 namespace {
 
-constexpr int max_batch_limit = 16384;
 constexpr int cuda_batch = 1024;
 constexpr int cpu_batch = 64;
 
@@ -27,10 +26,7 @@ constexpr int cpu_batch = 64;
 std::unique_ptr<::gputurbo::decoder>
 probe_engine(::gputurbo::decoder_config config, const std::string& backend, int max_batch)
 {
-    if (max_batch < 0 || max_batch > max_batch_limit)
-        throw std::invalid_argument(
-            "max_batch=" + std::to_string(max_batch) + " is out of range: use 1 ... " +
-            std::to_string(max_batch_limit) + " PDUs, or 0 (automatic)");
+    check_max_batch(max_batch, "PDUs");
     config.K = ::gputurbo::lte::max_block_size;
     config.subblocks = 0; // an explicit P is checked against each PDU's K
     return ::gputurbo::make_decoder(config, backend);
