@@ -284,18 +284,18 @@ decoder_config config_from(const args& a, bool axes)
     decoder_config c;
     c.scaling = float(to_double("scaling", a.get("scaling")));
     c.guard_window =
-        int(to_int("guard-window", a.get("guard-window"), 1, lte::max_block_size));
+        int(to_int("guard-window", a.get("guard-window"), 1, turbo::max_block_size));
     c.early_stop = to_enum("early-stop", a.get("early-stop"), parse_stop_rule);
     c.stop_threshold = float(to_double("threshold", a.get("threshold")));
     c.threads = int(to_int("threads", a.get("threads"), 0, 4096));
     c.int8_scale = float(to_double("int8-scale", a.get("int8-scale")));
     c.cuda_arithmetic = to_enum("arithmetic", a.get("arithmetic"), parse_arithmetic);
     if (!axes) {
-        c.K = int(to_int("K", a.get("K"), lte::min_block_size, lte::max_block_size));
+        c.K = int(to_int("K", a.get("K"), turbo::min_block_size, turbo::max_block_size));
         c.iterations = int(to_int("iterations", a.get("iterations"), 1, max_iterations));
         c.algo = to_enum("algorithm", a.get("algorithm"), parse_algorithm);
         c.subblocks =
-            int(to_int("subblocks", a.get("subblocks"), 1, lte::max_block_size));
+            int(to_int("subblocks", a.get("subblocks"), 1, turbo::max_block_size));
         c.guarding = to_enum("guard", a.get("guard"), parse_guard);
     }
     return c;

@@ -14,7 +14,7 @@
  *        policy (2: bad usage or value, 1: failure while running).
  */
 
-#include <gnuradio/gputurbo/engine/decoder.h>
+#include <gnuradio/gputurbo/engine/turbo/decoder.h>
 
 #include <cstdint>
 #include <functional>
@@ -26,6 +26,9 @@
 #include <vector>
 
 namespace gputurbo::cli {
+
+using namespace gputurbo::core;
+using namespace gputurbo::turbo;
 
 //! A bad flag or value: reported with a hint to --help, exit code 2.
 struct usage_error : std::invalid_argument

@@ -9,7 +9,7 @@
 
 #include "cli.h"
 
-#include <gnuradio/gputurbo/engine/channel.h>
+#include <gnuradio/gputurbo/engine/sim/channel.h>
 
 #include <chrono>
 #include <iostream>
@@ -17,6 +17,9 @@
 namespace {
 
 using namespace gputurbo;
+using namespace gputurbo::core;
+using namespace gputurbo::sim;
+using namespace gputurbo::turbo;
 
 const char* const program = "gputurbo-bench";
 
@@ -109,7 +112,7 @@ int bench_main(int argc, char** argv)
 
     const decoder_config base = cli::config_from(a, true);
     const auto Ks = axis<int>(a, "K", [](const std::string& s) {
-        return int(cli::to_int("K", s, lte::min_block_size, lte::max_block_size));
+        return int(cli::to_int("K", s, turbo::min_block_size, turbo::max_block_size));
     });
     const auto batches = axis<std::size_t>(a, "batch", [](const std::string& s) {
         return std::size_t(cli::to_int("batch", s, 1, 1 << 20));
@@ -121,7 +124,7 @@ int bench_main(int argc, char** argv)
         return cli::to_enum("algorithm", s, parse_algorithm);
     });
     const auto subblocks = axis<int>(a, "subblocks", [](const std::string& s) {
-        return int(cli::to_int("subblocks", s, 1, lte::max_block_size));
+        return int(cli::to_int("subblocks", s, 1, turbo::max_block_size));
     });
     const auto guards = axis<guard>(a, "guard", [](const std::string& s) {
         return cli::to_enum("guard", s, parse_guard);
@@ -203,7 +206,7 @@ int bench_main(int argc, char** argv)
         const bool locked = host_memory == "page-locked";
         std::vector<std::uint8_t> sent(batch * c.K);
         host_array<std::uint8_t> bits(batch * c.K, locked);
-        host_array<float> llrs(batch * lte::codeword_length(c.K), locked && !int8);
+        host_array<float> llrs(batch * turbo::codeword_length(c.K), locked && !int8);
         std::vector<codeword_status> status(batch);
         make_noisy_frames(ch, 0, batch, sent.data(), llrs.data(), c.threads);
         host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked);

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 
-#include <gnuradio/gputurbo/engine/channel.h>
+#include <gnuradio/gputurbo/engine/sim/channel.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +21,9 @@
 namespace {
 
 using namespace gputurbo;
+using namespace gputurbo::core;
+using namespace gputurbo::sim;
+using namespace gputurbo::turbo;
 namespace fs = std::filesystem;
 
 const char* const program = "gputurbo-ber";
@@ -280,7 +283,7 @@ int ber_main(int argc, char** argv)
         .set("early_stop", to_string(config.early_stop))
         .set("threshold", double(config.stop_threshold))
         .set("threads", config.threads)
-        .set("batch", run.batch ? run.batch : gputurbo::default_batch(config.K))
+        .set("batch", run.batch ? run.batch : gputurbo::sim::default_batch(config.K))
         .set("input", run.int8 ? "int8" : "float")
         .set("arithmetic", cli::arithmetic_used(*dec))
         .set("int8_scale", double(config.int8_scale))

@@ -16,6 +16,9 @@
 #include <cstdio>
 
 using namespace gputurbo;
+using namespace gputurbo::core;
+using namespace gputurbo::sim;
+using namespace gputurbo::turbo;
 using namespace gputurbo::test;
 
 namespace {

@@ -16,6 +16,9 @@
 #include <random>
 
 using namespace gputurbo;
+using namespace gputurbo::core;
+using namespace gputurbo::sim;
+using namespace gputurbo::turbo;
 using namespace gputurbo::test;
 
 namespace {
@@ -35,8 +38,8 @@ std::vector<float>
 noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, float magnitude)
 {
     const std::size_t n = bits.size() / K;
-    std::vector<std::uint8_t> cw(n * lte::codeword_length(K));
-    lte::encode(K, bits.data(), n, cw.data());
+    std::vector<std::uint8_t> cw(n * turbo::codeword_length(K));
+    turbo::encode(K, bits.data(), n, cw.data());
     std::vector<float> llrs(cw.size());
     for (std::size_t i = 0; i < cw.size(); ++i)
         llrs[i] = cw[i] ? -magnitude : magnitude;
@@ -50,7 +53,7 @@ TEST_P(Backend, NoiselessRoundTripEveryBlockSizeEveryAlgorithm)
     std::mt19937 rng(11);
     for (auto algo :
          { algorithm::log_map, algorithm::max_log, algorithm::scaled_max_log }) {
-        for (const auto& row : lte::qpp_table()) {
+        for (const auto& row : turbo::qpp_table()) {
             decoder_config c;
             c.K = row.K;
             c.algo = algo;
@@ -112,7 +115,7 @@ TEST_P(Backend, EarlyStopRulesStopConvergedCodewordsOnly)
         // Hopeless channel mixed with good codewords: the bad ones run to the limit and
         // fail, the good ones still stop early.
         auto mixed = make_batch(K, -4.0, 24, 22, layout::interleaved, crc);
-        const std::size_t n = lte::codeword_length(K);
+        const std::size_t n = turbo::codeword_length(K);
         for (std::size_t i = 0; i < 24; i += 2) {
             std::copy_n(good.llrs.begin() + i * n, n, mixed.llrs.begin() + i * n);
             std::copy_n(good.bits.begin() + i * K, K, mixed.bits.begin() + i * K);
@@ -188,12 +191,13 @@ TEST_P(Backend, StreamsLayoutEqualsInterleaved)
     GPUTURBO_MAKE_OR_SKIP(s, c, GetParam());
     const auto tri = make_batch(c.K, 0.7, 3, 41, layout::interleaved);
     auto streams = tri.llrs; // the same values, reordered
-    const std::size_t n = lte::codeword_length(c.K);
+    const std::size_t n = turbo::codeword_length(c.K);
     for (std::size_t i = 0; i < 3; ++i)
         for (int s = 0; s < 3; ++s)
             for (int k = 0; k < c.K + 4; ++k)
-                streams[i * n + lte::codeword_index(layout::streams, c.K, s, k)] =
-                    tri.llrs[i * n + lte::codeword_index(layout::interleaved, c.K, s, k)];
+                streams[i * n + turbo::codeword_index(layout::streams, c.K, s, k)] =
+                    tri.llrs[i * n +
+                             turbo::codeword_index(layout::interleaved, c.K, s, k)];
     std::vector<std::uint8_t> x, y;
     a->decode(tri.llrs, x);
     s->decode(streams, y);
@@ -216,7 +220,7 @@ TEST_P(Backend, BatchCompositionAndThreadsDoNotChangeResults)
     dec->decode(b.llrs, all, &st_all);
     c.threads = 1;
     GPUTURBO_MAKE_OR_SKIP(single, c, GetParam());
-    const std::size_t n = lte::codeword_length(c.K);
+    const std::size_t n = turbo::codeword_length(c.K);
     for (std::size_t i = 0; i < 37; i += 6) { // decoded alone
         std::vector<float> llrs(b.llrs.begin() + i * n, b.llrs.begin() + (i + 1) * n);
         single->decode(llrs, one, &st_one);
@@ -232,10 +236,10 @@ TEST_P(Backend, EmptyBatchAndBadSizes)
     c.K = 40;
     GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
     dec->decode(static_cast<const float*>(nullptr), 0, nullptr, nullptr); // nothing to do
-    std::vector<float> llrs(lte::codeword_length(40) + 1);
+    std::vector<float> llrs(turbo::codeword_length(40) + 1);
     std::vector<std::uint8_t> out;
     EXPECT_THROW(dec->decode(llrs, out), std::invalid_argument);
-    llrs.resize(lte::codeword_length(40));
+    llrs.resize(turbo::codeword_length(40));
     EXPECT_NO_THROW(dec->decode(llrs, out)); // a later call still works
     EXPECT_EQ(out.size(), 40u);
 }

@@ -6,7 +6,8 @@
 
 // The code definition: table, interleavers, encoder against independent vectors, CRC.
 
-#include <gnuradio/gputurbo/engine/lte.h>
+#include <gnuradio/gputurbo/engine/turbo/code.h>
+#include <gnuradio/gputurbo/engine/lte/crc.h>
 
 #include <gtest/gtest.h>
 
@@ -18,6 +19,8 @@
 #include <string>
 
 using namespace gputurbo;
+
+using namespace gputurbo::turbo;
 
 namespace {
 
@@ -39,7 +42,7 @@ std::vector<std::uint8_t> to_bits(const std::string& text)
 
 TEST(LteTable, Has188IncreasingRows)
 {
-    const auto& t = lte::qpp_table();
+    const auto& t = turbo::qpp_table();
     ASSERT_EQ(t.size(), 188u);
     EXPECT_EQ(t.front().K, 40);
     EXPECT_EQ(t.back().K, 6144);
@@ -54,25 +57,25 @@ TEST(LteTable, Has188IncreasingRows)
 
 TEST(LteTable, InvalidBlockSizeHasClearError)
 {
-    EXPECT_FALSE(lte::is_valid_block_size(41));
-    EXPECT_TRUE(lte::is_valid_block_size(6144));
+    EXPECT_FALSE(turbo::is_valid_block_size(41));
+    EXPECT_TRUE(turbo::is_valid_block_size(6144));
     try {
-        lte::qpp(6000);
+        turbo::qpp(6000);
         FAIL() << "K=6000 accepted";
     } catch (const std::invalid_argument& e) {
         const std::string msg = e.what();
         EXPECT_NE(msg.find("K=6000"), std::string::npos) << msg;
         EXPECT_NE(msg.find("5952 and 6016"), std::string::npos) << msg;
     }
-    EXPECT_THROW(lte::interleaver(0), std::invalid_argument);
-    EXPECT_THROW(lte::interleaver(6152), std::invalid_argument);
+    EXPECT_THROW(turbo::interleaver(0), std::invalid_argument);
+    EXPECT_THROW(turbo::interleaver(6152), std::invalid_argument);
 }
 
 TEST(LteInterleaver, AllAreInversePermutations)
 {
-    for (const auto& row : lte::qpp_table()) {
-        const auto pi = lte::interleaver(row.K);
-        const auto inv = lte::deinterleaver(row.K);
+    for (const auto& row : turbo::qpp_table()) {
+        const auto pi = turbo::interleaver(row.K);
+        const auto inv = turbo::deinterleaver(row.K);
         std::vector<int> seen(row.K, 0);
         for (int i = 0; i < row.K; ++i) {
             ASSERT_LT(pi[i], std::uint32_t(row.K));
@@ -99,9 +102,9 @@ TEST(LteEncoder, MatchesIndependentVectors)
             continue;
         int K = 0, cb = 0, f1 = 0, f2 = 0;
         std::istringstream(line) >> K >> cb >> f1 >> f2;
-        EXPECT_EQ(lte::qpp_table()[cb].K, K);
-        EXPECT_EQ(lte::qpp(K).f1, f1);
-        EXPECT_EQ(lte::qpp(K).f2, f2);
+        EXPECT_EQ(turbo::qpp_table()[cb].K, K);
+        EXPECT_EQ(turbo::qpp(K).f1, f1);
+        EXPECT_EQ(turbo::qpp(K).f2, f2);
 
         char name[32];
         std::snprintf(name, sizeof name, "/K%04d.txt", K);
@@ -120,10 +123,10 @@ TEST(LteEncoder, MatchesIndependentVectors)
         }
         for (const auto& [block, info] : rec["info"]) {
             ASSERT_EQ(info.size(), std::size_t(K));
-            std::vector<std::uint8_t> out(lte::codeword_length(K));
-            lte::encode(K, info.data(), 1, out.data());
+            std::vector<std::uint8_t> out(turbo::codeword_length(K));
+            turbo::encode(K, info.data(), 1, out.data());
             EXPECT_EQ(out, rec["enc"][block]) << "K=" << K << " block " << block;
-            lte::encode(K, info.data(), 1, out.data(), layout::streams);
+            turbo::encode(K, info.data(), 1, out.data(), layout::streams);
             for (int s = 0; s < 3; ++s) {
                 const auto& d = rec["d" + std::to_string(s)][block];
                 ASSERT_EQ(d.size(), std::size_t(K + 4));
@@ -144,11 +147,11 @@ TEST(LteEncoder, BatchEqualsOneByOne)
     std::vector<std::uint8_t> bits(5 * K);
     for (auto& b : bits)
         b = rng() & 1;
-    std::vector<std::uint8_t> batch(5 * lte::codeword_length(K)),
-        one(lte::codeword_length(K));
-    lte::encode(K, bits.data(), 5, batch.data());
+    std::vector<std::uint8_t> batch(5 * turbo::codeword_length(K)),
+        one(turbo::codeword_length(K));
+    turbo::encode(K, bits.data(), 5, batch.data());
     for (int n = 0; n < 5; ++n) {
-        lte::encode(K, bits.data() + n * K, 1, one.data());
+        turbo::encode(K, bits.data() + n * K, 1, one.data());
         EXPECT_TRUE(std::equal(one.begin(), one.end(), batch.begin() + n * one.size()));
     }
 }

@@ -7,8 +7,8 @@
 #ifndef INCLUDED_GPUTURBO_TEST_UTIL_H
 #define INCLUDED_GPUTURBO_TEST_UTIL_H
 
-#include <gnuradio/gputurbo/engine/channel.h>
-#include <gnuradio/gputurbo/engine/decoder.h>
+#include <gnuradio/gputurbo/engine/sim/channel.h>
+#include <gnuradio/gputurbo/engine/turbo/decoder.h>
 
 #include <gtest/gtest.h>
 
@@ -18,6 +18,10 @@
 #include <vector>
 
 namespace gputurbo::test {
+
+using namespace gputurbo::core;
+using namespace gputurbo::sim;
+using namespace gputurbo::turbo;
 
 //! Backends every decoding test runs on; unavailable ones skip visibly. "cuda" decodes in
 //! its default arithmetic (int16 wherever it can), "cuda-float32" in float32.
@@ -68,7 +72,7 @@ inline noisy_batch make_batch(int K,
     setup.crc = crc;
     noisy_batch b;
     b.bits.resize(n * K);
-    b.llrs.resize(n * lte::codeword_length(K));
+    b.llrs.resize(n * turbo::codeword_length(K));
     make_noisy_frames(setup, 0, n, b.bits.data(), b.llrs.data());
     return b;
 }

@@ -1,0 +1,137 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_ENGINE_CORE_BATCH_DECODER_H
+#define INCLUDED_GPUTURBO_ENGINE_CORE_BATCH_DECODER_H
+
+/*!
+ * \file batch_decoder.h
+ * \brief The batch API every code family's decoder has: LLRs of n codewords in, n blocks
+ *        of hard bits and n statuses out, synchronously (decode) or asynchronously
+ *        (submit / collect, with tickets). The block size is given per call, so one
+ *        decoder object decodes batches of any size its code allows.
+ *
+ * LLRs are float or int8 (core/llr.h); bits are unpacked, one byte per bit (0 or 1).
+ */
+
+#include <gnuradio/gputurbo/engine/core/backend.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gputurbo::core {
+
+//! What happened to one codeword.
+struct codeword_status
+{
+    int iterations = 0;  //!< iterations run before its output was taken (0: none apply)
+    bool passed = false; //!< its check held at the end (always true when none is set)
+};
+
+//! One batch's LLRs (exactly one of the two pointers is set) and its shape.
+struct llr_batch
+{
+    int block = 0;         //!< information bits per codeword
+    std::size_t count = 0; //!< codewords
+    const float* f32 = nullptr;
+    const std::int8_t* i8 = nullptr;
+};
+
+/*!
+ * \brief A batched decoder. Not safe for concurrent calls on one object.
+ */
+class batch_decoder
+{
+public:
+    using ticket = std::uint64_t;
+    //! Most batches submitted and not yet collected.
+    static constexpr int max_in_flight = 4;
+
+    virtual ~batch_decoder() = default;
+
+    /*!
+     * \brief Decodes n_codewords codewords of \p block information bits each.
+     * \param block the block size (e.g. the turbo code's K); check_block() says which
+     * \param llrs n_codewords * input_length(block) LLRs
+     * \param n_codewords may be 0 (returns at once)
+     * \param bits n_codewords * block hard bits out
+     * \param status n_codewords results, or nullptr
+     */
+    void decode(int block,
+                const float* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status);
+    void decode(int block,
+                const std::int8_t* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status);
+
+    /*!
+     * \brief Asynchronous decoding. submit() starts decoding a batch and returns a ticket
+     * at once (the LLRs have been read: their buffer may be reused); collect() waits for
+     * that batch and writes its bits and statuses. Batches may be collected in any
+     * order; at most max_in_flight may be outstanding (submit() throws
+     * std::runtime_error beyond). On CUDA the GPU decodes while the caller prepares the
+     * next batch; the CPU backends decode inside submit().
+     */
+    ticket submit(int block, const float* llrs, std::size_t n_codewords);
+    ticket submit(int block, const std::int8_t* llrs, std::size_t n_codewords);
+    void collect(ticket t, std::uint8_t* bits, codeword_status* status);
+
+    //! Throws std::invalid_argument, naming the reason, for a block size this decoder
+    //! cannot decode.
+    virtual void check_block(int block) const = 0;
+    //! LLRs per codeword of a block size.
+    virtual std::size_t input_length(int block) const = 0;
+
+    //! Device time of the kernels of the last decode() call (transfers excluded); 0 on
+    //! the CPU.
+    virtual double device_seconds() const { return 0.0; }
+
+    virtual core::backend kind() const = 0;
+    std::string backend() const { return to_string(kind()); } //!< "cpu", "cuda", …
+    virtual std::string device() const = 0; //!< human-readable description
+
+protected:
+    using batch = llr_batch;
+
+    //! What a backend implements; decode() has checked the pointers, the block size, and
+    //! that count > 0.
+    virtual void
+    decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) = 0;
+
+    //! Asynchronous pair; by default submit_batch() decodes at once and keeps the
+    //! result until collected.
+    virtual ticket submit_batch(const batch& b);
+    virtual void collect_batch(ticket t, std::uint8_t* bits, codeword_status* status);
+
+    //! A new ticket, after checking that fewer than max_in_flight are outstanding
+    //! (\p outstanding: how many the backend holds now).
+    ticket next_ticket(std::size_t outstanding);
+
+    //! The batch as float LLRs: int8 is converted, q / int8_scale, into a buffer of the
+    //! decoder's (for backends that decode float only).
+    const float* as_float(const batch& b, float int8_scale);
+
+private:
+    struct finished
+    {
+        std::vector<std::uint8_t> bits;
+        std::vector<codeword_status> status;
+    };
+    std::map<ticket, finished> d_finished; // decoded by submit_batch(), not yet collected
+    ticket d_last_ticket = 0;
+    std::vector<float> d_dequantized;
+};
+
+} // namespace gputurbo::core
+
+#endif

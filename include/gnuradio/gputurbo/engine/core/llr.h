@@ -1,0 +1,42 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_ENGINE_CORE_LLR_H
+#define INCLUDED_GPUTURBO_ENGINE_CORE_LLR_H
+
+/*!
+ * \file llr.h
+ * \brief The engine's LLR convention and int8 quantisation, shared by every code family.
+ *
+ * The engine reads L = ln P(bit = 0) / P(bit = 1): a positive value means 0 (BPSK
+ * 0 -> +1). GNU Radio's soft demappers and gr-fec use the opposite sign; each family's
+ * config has an `invert_llr` switch for it. Before decoding, NaN becomes an erasure (0)
+ * and every value is clamped to [-llr_limit, +llr_limit], so +-Inf becomes +-llr_limit.
+ *
+ * int8 LLRs: q = round(L * scale) saturated to +-127 (quantize_llrs()), read back as
+ * L = q / scale. They carry a quarter of float's bytes over the bus.
+ */
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gputurbo::core {
+
+//! Magnitude to which input LLRs are clamped (+-Inf becomes +-llr_limit).
+constexpr float llr_limit = 1000.0f;
+
+/*!
+ * \brief Quantises float LLRs to int8: round(L * scale) (halves away from zero),
+ * saturated to [-127, 127]; NaN becomes 0.
+ */
+void quantize_llrs(const float* llrs, std::size_t n, std::int8_t* out, float scale);
+
+//! The float LLRs q / scale of n int8 values.
+void dequantize_llrs(const std::int8_t* llrs, std::size_t n, float* out, float scale);
+
+} // namespace gputurbo::core
+
+#endif

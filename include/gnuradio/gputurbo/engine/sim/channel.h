@@ -1,0 +1,96 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_ENGINE_SIM_CHANNEL_H
+#define INCLUDED_GPUTURBO_ENGINE_SIM_CHANNEL_H
+
+/*!
+ * \file channel.h
+ * \brief A BPSK/AWGN link for error-rate measurements: random blocks, the LTE encoder,
+ *        BPSK (0 -> +1, 1 -> -1), white Gaussian noise at a given Eb/N0 with the code
+ *        rate R = K / (3K+12), and channel LLRs L = 2y / sigma^2.
+ *
+ * Frame i of a run is a pure function of (seed, i), whatever the thread count or batch
+ * size, so runs are repeatable and two decoders can be compared on the same frames.
+ */
+
+#include <gnuradio/gputurbo/engine/turbo/decoder.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+namespace gputurbo::sim {
+
+//! R = K / (3K+12).
+double code_rate(int K);
+
+//! Noise standard deviation per real dimension for unit-energy BPSK at Eb/N0 (dB).
+double noise_sigma(int K, double ebn0_db);
+
+struct channel_setup
+{
+    int K = 6144;
+    double ebn0_db = 1.0;
+    std::uint64_t seed = 1;
+    turbo::layout out_layout = turbo::layout::interleaved;
+    std::optional<lte::crc24> crc; //!< when set, each block ends with this CRC
+};
+
+/*!
+ * \brief Makes frames first_frame … first_frame+n-1.
+ * \param bits n * K transmitted bits
+ * \param llrs n * (3K+12) channel LLRs
+ * \param threads 0 = all cores
+ */
+void make_noisy_frames(const channel_setup& setup,
+                       std::uint64_t first_frame,
+                       std::size_t n,
+                       std::uint8_t* bits,
+                       float* llrs,
+                       int threads = 0);
+
+//! Counts at one Eb/N0.
+struct ber_point
+{
+    double ebn0_db = 0.0;
+    std::uint64_t bit_errors = 0;
+    std::uint64_t bits = 0;
+    std::uint64_t frame_errors = 0;
+    std::uint64_t frames = 0;
+    std::uint64_t iterations = 0; //!< summed over frames
+    double decode_seconds = 0.0;  //!< time spent in turbo::decoder::decode
+
+    double ber() const { return bits ? double(bit_errors) / bits : 0.0; }
+    double fer() const { return frames ? double(frame_errors) / frames : 0.0; }
+    double avg_iterations() const { return frames ? double(iterations) / frames : 0.0; }
+};
+
+struct ber_run
+{
+    double ebn0_db = 1.0;
+    std::uint64_t min_frame_errors = 100; //!< stop once this many frames failed …
+    std::uint64_t max_frames = 100000;    //!< … or this many were sent
+    std::uint64_t seed = 1;
+    std::size_t batch = 0; //!< codewords per decode call; 0: default_batch(K)
+    bool int8 = false;     //!< quantise the LLRs (decoder_config::int8_scale) first
+};
+
+//! Codewords per decode call when ber_run::batch is 0: about 400k LLRs, 64 … 1024.
+std::size_t default_batch(int K);
+
+/*!
+ * \brief Sends frames through the channel and the decoder until a stop condition holds.
+ * Frames carry the CRC of the decoder's stop rule when it is crc24a/crc24b. progress is
+ * called after every batch with the counts so far.
+ */
+ber_point measure_ber(turbo::decoder& dec,
+                      const ber_run& run,
+                      const std::function<void(const ber_point&)>& progress = {});
+
+} // namespace gputurbo::sim
+
+#endif

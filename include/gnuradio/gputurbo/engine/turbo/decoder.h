@@ -1,0 +1,222 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_ENGINE_TURBO_DECODER_H
+#define INCLUDED_GPUTURBO_ENGINE_TURBO_DECODER_H
+
+/*!
+ * \file decoder.h
+ * \brief The batched LTE turbo decoder: configuration, decoder, factory.
+ *
+ * LLR convention: the engine's (core/llr.h), L = ln P(bit = 0) / P(bit = 1), so a
+ * positive value means 0; decoder_config::invert_llr takes the opposite sign. NaN is an
+ * erasure and every value is clamped to +-core::llr_limit.
+ *
+ * Input: n codewords of 3K+12 float LLRs each, in the layout of turbo/code.h
+ * (interleaved triples by default), or the same as int8: q = round(L * int8_scale)
+ * saturated to +-127 (core::quantize_llrs()), read back as L = q / int8_scale.
+ * Output: n * K unpacked hard bits (one byte per bit, 0 or 1) and, optionally, one
+ * codeword_status per codeword.
+ *
+ * K is given per call: one decoder decodes batches of any of the 188 sizes. The calls
+ * without one use decoder_config::K.
+ */
+
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+#include <gnuradio/gputurbo/engine/core/host_memory.h>
+#include <gnuradio/gputurbo/engine/core/llr.h>
+#include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/turbo/code.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gputurbo::turbo {
+
+using core::codeword_status;
+
+/*!
+ * \brief SISO metric arithmetic.
+ *  - log_map: exact max*(a, b) = max(a, b) + ln(1 + e^-|a-b|).
+ *  - max_log: max*(a, b) ~ max(a, b).
+ *  - scaled_max_log: max_log whose extrinsic output is multiplied by `scaling` before it
+ *    becomes the other decoder's a-priori input.
+ */
+enum class algorithm { log_map, max_log, scaled_max_log };
+
+/*!
+ * \brief How a sub-block starts its recursions when a codeword is split in P sub-blocks.
+ *  - none: equiprobable states at each inner sub-block edge.
+ *  - pivi: alpha (beta) at the edge taken from the neighbouring sub-block in the previous
+ *    iteration.
+ *  - dstw: a training window of g stages on each side, started from equiprobable states.
+ *  - pividstw: the training windows start from the metrics stored at their far end in the
+ *    previous iteration.
+ * The first sub-block's alpha and the last one's beta are always exact.
+ */
+enum class guard { none, pivi, dstw, pividstw };
+
+/*!
+ * \brief Per-codeword early termination, checked after every full iteration.
+ *  - off: always decode `iterations` iterations.
+ *  - crc24a / crc24b: stop once the hard decisions pass the CRC (36.212 §5.1.1) whose 24
+ *    bits end the block.
+ *  - mean_llr / min_llr: stop once mean |L_app| (min |L_app|) over the K bits reaches
+ *    stop_threshold.
+ *  - hard: stop once the hard decisions equal those of the previous iteration.
+ */
+enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
+
+/*!
+ * \brief Metric arithmetic of the CUDA backend (the CPU backends always decode in float).
+ *  - automatic: int16.
+ *  - float32: one codeword per GPU thread; max-log and scaled-max-log decode
+ *    bit-identically to the CPU backends, log-map within its stated tolerance.
+ *  - int16: two codewords per GPU thread in packed 16-bit fixed point (Hopper's DPX
+ *    add-max instructions), several times faster. LLRs (float, or int8 read as
+ *    q / int8_scale) are rounded to steps of 1/16 and saturated to +-255/16; extrinsic
+ *    values saturate at +-40 (log-map +-37.5). log-map's correction ln(1 + e^-|a-b|)
+ *    becomes max(0, 27/32 - |a-b|/2), within 0.17 of it.
+ */
+enum class arithmetic { automatic, float32, int16 };
+
+algorithm
+parse_algorithm(std::string_view name);   //!< "log-map" | "max-log" | "scaled-max-log"
+guard parse_guard(std::string_view name); //!< "none" | "pivi" | "dstw" | "pividstw"
+stop_rule parse_stop_rule(std::string_view name);   //!< "off" | "crc24a" | "crc24b" |
+                                                    //!< "mean-llr" | "min-llr" | "hard"
+arithmetic parse_arithmetic(std::string_view name); //!< "auto" | "float32" | "int16"
+const char* to_string(algorithm a);
+const char* to_string(arithmetic a);
+//! The CRC a stop rule checks (crc24a, crc24b), or none.
+std::optional<lte::crc24> stop_crc(stop_rule r);
+const char* to_string(guard g);
+const char* to_string(stop_rule r);
+
+constexpr int max_iterations = 32;
+
+/*! \brief Everything that defines a decoding. validate() says what is wrong, if anything.
+ */
+struct decoder_config
+{
+    int K = 6144; //!< block size of the calls that name none: an LTE size, or 0 (none)
+    algorithm algo = algorithm::scaled_max_log; //!< SISO arithmetic
+    float scaling = 0.75f;                      //!< extrinsic factor (scaled_max_log)
+    int iterations = 6;                         //!< full iterations, 1 … 32
+    int subblocks = 1; //!< P: sub-blocks per codeword, divides each K; 0: automatic
+    guard guarding = guard::pividstw;          //!< sub-block edges (P > 1)
+    int guard_window = 8;                      //!< g for dstw/pividstw, 1 … K/P
+    stop_rule early_stop = stop_rule::off;     //!< per-codeword early termination
+    float stop_threshold = 40.0f;              //!< T for mean_llr / min_llr
+    layout input_layout = layout::interleaved; //!< order of the 3K+12 input LLRs
+    bool invert_llr = false;                   //!< true: L = ln P(1)/P(0)
+    float int8_scale = 8.0f;                   //!< int8 input: L = q / int8_scale
+    int threads = 0;                           //!< CPU worker threads, 0 = all cores
+    std::string devices = "0";                 //!< CUDA devices: "0", "0,1" or "all"
+    arithmetic cuda_arithmetic = arithmetic::automatic; //!< CUDA metric arithmetic
+
+    //! Throws std::invalid_argument with a message naming the parameter and its range
+    //! (P and g are checked against K when K is not 0, else per call).
+    void validate() const;
+};
+
+/*!
+ * \brief A batched turbo decoder (core/batch_decoder.h, block = K). Not safe for
+ * concurrent calls on one object.
+ */
+class decoder : public core::batch_decoder
+{
+public:
+    using core::batch_decoder::collect;
+    using core::batch_decoder::decode;
+    using core::batch_decoder::submit;
+
+    //! decode(config().K, ...): n_codewords * (3K+12) LLRs in, n_codewords * K bits out.
+    void decode(const float* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status)
+    {
+        decode(d_config.K, llrs, n_codewords, bits, status);
+    }
+    //! int8 LLRs. The CPU backends convert them to float; the CUDA backend moves the
+    //! int8 values over the bus and converts on the GPU.
+    void decode(const std::int8_t* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status)
+    {
+        decode(d_config.K, llrs, n_codewords, bits, status);
+    }
+    ticket submit(const float* llrs, std::size_t n_codewords)
+    {
+        return submit(d_config.K, llrs, n_codewords);
+    }
+    ticket submit(const std::int8_t* llrs, std::size_t n_codewords)
+    {
+        return submit(d_config.K, llrs, n_codewords);
+    }
+
+    //! Convenience for config().K: sizes checked, vectors resized.
+    void decode(const std::vector<float>& llrs,
+                std::vector<std::uint8_t>& bits,
+                std::vector<codeword_status>* status = nullptr);
+
+    //! The config as given (subblocks = 0 stays 0: see subblocks()).
+    const decoder_config& config() const { return d_config; }
+
+    //! P for block size K: config().subblocks, or the backend's automatic choice.
+    int subblocks(int K) const;
+    //! P for config().K.
+    int subblocks() const { return subblocks(d_config.K); }
+
+    //! Throws std::invalid_argument unless K is an LTE block size that P and g fit.
+    void check_block(int K) const override;
+    std::size_t input_length(int K) const override { return codeword_length(K); }
+
+    //! Runtime setters; each validates and throws std::invalid_argument.
+    virtual void set_iterations(int iterations);
+    virtual void set_stop_threshold(float threshold);
+
+protected:
+    explicit decoder(const decoder_config& config);
+
+    //! The automatic P (config().subblocks = 0) of this backend for block size K.
+    virtual int automatic_subblocks(int K) const = 0;
+
+    decoder_config d_config;
+};
+
+//! Sub-block length at which the CUDA kernels are fastest (P = 192 for K = 6144).
+constexpr int cuda_subblock_length = 32;
+
+/*!
+ * \brief P for sub-blocks of about \p length bits: K / w for the smallest divisor w of K
+ * that is >= length (P = 1 when there is none below K).
+ */
+int subblocks_for_length(int K, int length);
+
+/*!
+ * \brief Makes a decoder. subblocks = 0 gives P = subblocks_for_length(K,
+ * cuda_subblock_length) on the CUDA backend and P = 1 on the CPU, for each K.
+ * \param backend "auto" (CUDA when this build can run on the GPUs here, else the CPU,
+ *        with a line to core::log() saying why), "cpu" (SIMD over codewords, every
+ *        core), "cuda", or "reference" (the exact single-lane CPU implementation that
+ *        the others are tested against; slow).
+ * Throws std::invalid_argument for a bad config or unknown backend name, and
+ * std::runtime_error, with the reason, for a backend this build or machine lacks.
+ */
+std::unique_ptr<decoder> make_decoder(const decoder_config& config,
+                                      std::string_view backend = "auto");
+
+} // namespace gputurbo::turbo
+
+#endif

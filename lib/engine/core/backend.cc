@@ -1,0 +1,88 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gputurbo/engine/core/backend.h>
+#ifdef GPUTURBO_HAVE_CUDA
+#include "cuda/runtime.h"
+#endif
+
+#include <iostream>
+#include <mutex>
+#include <stdexcept>
+
+namespace gputurbo::core {
+namespace {
+
+std::mutex log_mutex;
+std::function<void(const std::string&)> log_sink;
+
+} // namespace
+
+const char* to_string(backend b)
+{
+    switch (b) {
+    case backend::cpu:
+        return "cpu";
+    case backend::reference:
+        return "reference";
+    case backend::cuda:
+        return "cuda";
+    }
+    return "?";
+}
+
+std::string cuda_unavailable_reason()
+{
+#ifdef GPUTURBO_HAVE_CUDA
+    return cuda::unavailable_reason();
+#else
+    return "this build of gr-gputurbo has no CUDA engine (configured without a CUDA "
+           "compiler)";
+#endif
+}
+
+std::vector<std::string> available_backends()
+{
+    std::vector<std::string> have{ "cpu", "reference" };
+    if (cuda_unavailable_reason().empty())
+        have.push_back("cuda");
+    return have;
+}
+
+backend_choice resolve_backend(std::string_view name)
+{
+    if (name == "cpu")
+        return { backend::cpu, "" };
+    if (name == "reference")
+        return { backend::reference, "" };
+    if (name != "auto" && name != "cuda")
+        throw std::invalid_argument("unknown backend '" + std::string(name) +
+                                    "': use auto, cpu, cuda or reference");
+    const std::string why = cuda_unavailable_reason();
+    if (why.empty())
+        return { backend::cuda, "" };
+    if (name == "cuda")
+        throw std::runtime_error("backend 'cuda' is not available: " + why +
+                                 "; use 'auto' or 'cpu'");
+    return { backend::cpu, why };
+}
+
+void set_log_sink(std::function<void(const std::string&)> sink)
+{
+    std::lock_guard<std::mutex> lock(log_mutex);
+    log_sink = std::move(sink);
+}
+
+void log(const std::string& message)
+{
+    std::lock_guard<std::mutex> lock(log_mutex);
+    if (log_sink)
+        log_sink(message);
+    else
+        std::cerr << "gr-gputurbo: " << message << std::endl;
+}
+
+} // namespace gputurbo::core

@@ -1,0 +1,304 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../thread_pool.h"
+#include "pipeline.h"
+#include "runtime.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace gputurbo::core::cuda {
+namespace {
+
+// Whether the DMA engines can read or write [p, p + bytes) directly: page-locked memory
+// (host_buffer, cudaHostAlloc, cudaHostRegister) needs no staging copy.
+bool page_locked(const void* p, std::size_t bytes)
+{
+    for (const void* at :
+         { p, static_cast<const void*>(static_cast<const char*>(p) + bytes - 1) }) {
+        cudaPointerAttributes a{};
+        if (cudaPointerGetAttributes(&a, at) != cudaSuccess) {
+            cudaGetLastError(); // not an error of ours: the pointer is just not CUDA's
+            return false;
+        }
+        if (a.type != cudaMemoryTypeHost)
+            return false;
+    }
+    return true;
+}
+
+// memcpy spread over a few threads: one core cannot keep up with the bus.
+void parallel_copy(void* dst, const void* src, std::size_t bytes)
+{
+    constexpr std::size_t min_share = std::size_t(1) << 20;
+    const int workers = int(
+        std::min<std::size_t>(std::max(1, thread_count(0) / 2), bytes / min_share + 1));
+    const std::size_t share = (bytes + workers - 1) / workers;
+    thread_pool::shared().run(workers, [&](int w) {
+        const std::size_t at = std::min(bytes, w * share);
+        std::memcpy(static_cast<char*>(dst) + at,
+                    static_cast<const char*>(src) + at,
+                    std::min(share, bytes - at));
+    });
+}
+
+std::string version(int v)
+{
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+using ticket = batch_decoder::ticket;
+constexpr ticket taken_by_decode = ~ticket(0);
+
+} // namespace
+
+struct pipeline::slot
+{
+    stream queue;
+    event kernels_start, kernels_end, input_read;
+    pinned_array<unsigned char> host_llrs; // float or int8 LLRs
+    pinned_array<std::uint8_t> host_bits;
+    pinned_array<int> host_iterations;
+    pinned_array<unsigned char> host_passed;
+    device_array<unsigned char> llrs; // float or int8 LLRs
+    device_array<unsigned char> workspace;
+    device_array<std::uint8_t> bits;
+    device_array<int> iterations;
+    device_array<unsigned char> passed;
+    int block = 0;
+    std::size_t n = 0;
+    std::uint8_t* direct_bits = nullptr; // page-locked output the bits go to directly
+    bool reads_caller = false;           // the input copy reads the caller's buffer
+    ticket id = 0;                       // 0: free
+};
+
+pipeline::pipeline(int device, family_kernels& kernels)
+    : d_device(device), d_kernels(kernels)
+{
+    const int count = device_count();
+    if (device < 0 || device >= count)
+        throw std::runtime_error("CUDA device " + std::to_string(device) +
+                                 " does not exist (" + std::to_string(count) +
+                                 " device(s) found)");
+    if (const std::string why = cannot_run_reason(device); !why.empty())
+        throw std::runtime_error(why);
+    GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+    GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&d_prop, d_device));
+    int driver = 0, runtime = 0;
+    GPUTURBO_CUDA_TRY(cudaDriverGetVersion(&driver));
+    GPUTURBO_CUDA_TRY(cudaRuntimeGetVersion(&runtime));
+    d_versions = "CUDA driver " + version(driver) + ", runtime " + version(runtime);
+}
+
+pipeline::~pipeline() = default;
+
+std::size_t pipeline::outstanding() const
+{
+    std::size_t n = 0;
+    for (const auto& sl : d_slots)
+        n += sl->id != 0 && sl->id != taken_by_decode;
+    return n;
+}
+
+// A free slot, made on first need (streams and events live on d_device).
+pipeline::slot& pipeline::free_slot()
+{
+    for (auto& sl : d_slots)
+        if (sl->id == 0)
+            return *sl;
+    constexpr int max_in_flight = batch_decoder::max_in_flight;
+    if (d_slots.size() >= std::size_t(max_in_flight))
+        throw std::runtime_error("submit: " + std::to_string(max_in_flight) +
+                                 " batches are in flight: collect one first");
+    d_slots.push_back(std::make_unique<slot>());
+    return *d_slots.back();
+}
+
+void pipeline::submit(ticket t, const llr_batch& b)
+{
+    GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+    slot& sl = free_slot();
+    enqueue(sl, b, nullptr);
+    sl.id = t;
+    // The caller may reuse the LLR buffer once submit() returns.
+    if (sl.reads_caller)
+        GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.input_read));
+}
+
+void pipeline::collect(ticket t, std::uint8_t* bits, codeword_status* status)
+{
+    for (auto& sl : d_slots)
+        if (sl->id == t && t != 0 && t != taken_by_decode) {
+            if (sl->n > 0 && !bits)
+                throw std::invalid_argument("collect: null output buffer");
+            GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+            sl->id = 0; // free again, whatever finish() meets
+            finish(*sl, bits, status);
+            return;
+        }
+    throw std::invalid_argument("collect: ticket " + std::to_string(t) +
+                                " is unknown or already collected");
+}
+
+void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* status)
+{
+    GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+    const std::size_t len = d_kernels.input_length(b.block);
+    const std::size_t chunk =
+        std::max<std::size_t>(1, d_kernels.chunk_codewords(b.block));
+    const std::size_t chunks = (b.count + chunk - 1) / chunk;
+    const std::size_t block = std::size_t(b.block);
+    double seconds = 0.0;
+    slot* previous = nullptr;
+    try {
+        for (std::size_t i = 0; i <= chunks; ++i) {
+            slot* current = nullptr;
+            if (i < chunks) {
+                const std::size_t first = i * chunk;
+                llr_batch part = b;
+                part.count = std::min(chunk, b.count - first);
+                if (part.f32)
+                    part.f32 += first * len;
+                else
+                    part.i8 += first * len;
+                current = &free_slot();
+                current->id = taken_by_decode;
+                enqueue(*current, part, bits + first * block);
+            }
+            if (previous) {
+                const std::size_t first = (i - 1) * chunk;
+                previous->id = 0;
+                finish(
+                    *previous, bits + first * block, status ? status + first : nullptr);
+                seconds += d_device_seconds;
+            }
+            previous = current;
+        }
+    } catch (...) {
+        // Leave no work of this call in flight that could write into a later call's
+        // buffers.
+        for (auto& sl : d_slots)
+            if (sl->id == taken_by_decode) {
+                cudaStreamSynchronize(sl->queue);
+                sl->id = 0;
+            }
+        throw;
+    }
+    d_device_seconds = seconds;
+}
+
+// Enqueues one batch on the slot's stream. Page-locked input is copied to the GPU
+// directly, other input through the slot's staging buffer; bits_out, if page-locked,
+// receives the bits directly (else finish() copies them there).
+void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
+{
+    sl.block = b.block;
+    sl.n = b.count;
+    sl.direct_bits = nullptr;
+    sl.reads_caller = false;
+    if (b.count == 0)
+        return; // an empty batch: nothing to enqueue, nothing to collect
+    const std::size_t n = b.count, block = std::size_t(b.block);
+    const void* llrs = b.f32 ? static_cast<const void*>(b.f32) : b.i8;
+    const std::size_t in_bytes = n * d_kernels.input_length(b.block) *
+                                 (b.f32 ? sizeof(float) : sizeof(std::int8_t));
+    sl.reads_caller = page_locked(llrs, in_bytes);
+    if (bits_out && page_locked(bits_out, n * block))
+        sl.direct_bits = bits_out;
+    // Every buffer is reserved before the input is read: a batch too big for this GPU
+    // (or for page-locked memory) fails here, touching nothing, and the failed
+    // reservation leaves the slot empty for the next call.
+    batch_buffers buffers{};
+    try {
+        buffers.llrs = sl.llrs.reserve(in_bytes);
+        buffers.workspace = sl.workspace.reserve(d_kernels.workspace_bytes(b.block, n));
+        buffers.bits = sl.bits.reserve(n * block);
+        buffers.iterations = sl.iterations.reserve(n);
+        buffers.passed = sl.passed.reserve(n);
+        if (!sl.reads_caller)
+            sl.host_llrs.reserve(in_bytes);
+        if (!sl.direct_bits)
+            sl.host_bits.reserve(n * block);
+        sl.host_iterations.reserve(n);
+        sl.host_passed.reserve(n);
+    } catch (const cuda_error& e) {
+        if (e.code != cudaErrorMemoryAllocation)
+            throw;
+        cudaGetLastError(); // leave no error behind for a later call to find
+        sl.n = 0;
+        throw std::runtime_error(
+            "a batch of " + std::to_string(n) + " codewords of " + std::to_string(block) +
+            " bits needs more memory than GPU " + std::to_string(d_device) +
+            " (or page-locked host memory) has: submit smaller batches (decode() "
+            "splits any batch by itself)");
+    }
+    buffers.int8 = b.i8 != nullptr;
+    const void* source = llrs;
+    if (!sl.reads_caller) {
+        parallel_copy(sl.host_llrs.get(), llrs, in_bytes);
+        source = sl.host_llrs.get();
+    }
+    std::uint8_t* bits_host = sl.direct_bits ? sl.direct_bits : sl.host_bits.get();
+
+    const cudaStream_t s = sl.queue;
+    GPUTURBO_CUDA_TRY(
+        cudaMemcpyAsync(sl.llrs.get(), source, in_bytes, cudaMemcpyHostToDevice, s));
+    GPUTURBO_CUDA_TRY(cudaEventRecord(sl.input_read, s));
+    GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_start, s));
+    d_kernels.launch(b.block, n, buffers, s);
+    GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_end, s));
+    GPUTURBO_CUDA_TRY(
+        cudaMemcpyAsync(bits_host, buffers.bits, n * block, cudaMemcpyDeviceToHost, s));
+    GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_iterations.get(),
+                                      buffers.iterations,
+                                      n * sizeof(int),
+                                      cudaMemcpyDeviceToHost,
+                                      s));
+    GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+        sl.host_passed.get(), buffers.passed, n, cudaMemcpyDeviceToHost, s));
+}
+
+void pipeline::finish(slot& sl, std::uint8_t* bits, codeword_status* status)
+{
+    d_device_seconds = 0.0;
+    if (sl.n == 0)
+        return;
+    GPUTURBO_CUDA_TRY(cudaStreamSynchronize(sl.queue));
+    float ms = 0.0f;
+    GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, sl.kernels_start, sl.kernels_end));
+    d_device_seconds = ms * 1e-3;
+    if (bits != sl.direct_bits)
+        parallel_copy(bits,
+                      sl.direct_bits ? sl.direct_bits : sl.host_bits.get(),
+                      sl.n * std::size_t(sl.block));
+    if (status)
+        for (std::size_t i = 0; i < sl.n; ++i)
+            status[i] = codeword_status{ sl.host_iterations.get()[i],
+                                         sl.host_passed.get()[i] != 0 };
+}
+
+void decode_across(const std::vector<batch_decoder*>& parts,
+                   const llr_batch& b,
+                   std::size_t input_length,
+                   std::uint8_t* bits,
+                   codeword_status* status)
+{
+    const std::size_t n = b.count, share = (n + parts.size() - 1) / parts.size();
+    thread_pool::shared().run(int(parts.size()), [&](int i) {
+        const std::size_t first = std::min(n, i * share);
+        const std::size_t count = std::min(share, n - first);
+        std::uint8_t* out = bits + first * std::size_t(b.block);
+        codeword_status* st = status ? status + first : nullptr;
+        if (b.f32)
+            parts[i]->decode(b.block, b.f32 + first * input_length, count, out, st);
+        else
+            parts[i]->decode(b.block, b.i8 + first * input_length, count, out, st);
+    });
+}
+
+} // namespace gputurbo::core::cuda

@@ -1,0 +1,108 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_CORE_CUDA_PIPELINE_H
+#define INCLUDED_GPUTURBO_CORE_CUDA_PIPELINE_H
+
+// The CUDA side of the batch API for any code family: batches travel through slots (a
+// stream, its events, page-locked staging and device buffers each), so that copies in,
+// kernels and copies out of different batches overlap. A family supplies the kernels.
+
+#include "memory.h"
+
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gputurbo::core::cuda {
+
+//! The device buffers of one batch, reserved by the pipeline for the family's kernels.
+struct batch_buffers
+{
+    const void* llrs;         //!< [n][input_length(block)] as given: float or int8
+    bool int8;                //!< llrs holds int8 values
+    std::uint8_t* bits;       //!< [n][block] hard decisions out, one byte per bit
+    int* iterations;          //!< [n] out
+    unsigned char* passed;    //!< [n] out
+    unsigned char* workspace; //!< workspace_bytes(block, n) bytes of scratch
+};
+
+//! What a code family gives the pipeline: its shapes and its kernels.
+class family_kernels
+{
+public:
+    virtual ~family_kernels() = default;
+    //! LLRs per codeword of a block size.
+    virtual std::size_t input_length(int block) const = 0;
+    //! Scratch bytes the kernels need for n codewords of a block size.
+    virtual std::size_t workspace_bytes(int block, std::size_t n) const = 0;
+    //! Codewords per chunk of decode(): enough to fill the GPU a few times over.
+    virtual std::size_t chunk_codewords(int block) = 0;
+    //! Enqueues the kernels that decode n codewords on \p s.
+    virtual void
+    launch(int block, std::size_t n, const batch_buffers& b, cudaStream_t s) = 0;
+};
+
+/*!
+ * \brief Batches of one family on one GPU. decode() cuts a batch into chunks that go
+ * through two slots in turn (while the GPU decodes one chunk, the host copies the next
+ * one in and the previous one out); submit() takes a slot of its own until collected.
+ * Page-locked input and output are moved by DMA with no staging copy.
+ */
+class pipeline
+{
+public:
+    //! Makes device \p device current; throws std::runtime_error when it does not exist
+    //! or cannot run this build.
+    pipeline(int device, family_kernels& kernels);
+    ~pipeline();
+    pipeline(const pipeline&) = delete;
+    pipeline& operator=(const pipeline&) = delete;
+
+    void decode(const llr_batch& b, std::uint8_t* bits, codeword_status* status);
+    //! Starts a batch under ticket \p t; returns once the input has been read.
+    void submit(batch_decoder::ticket t, const llr_batch& b);
+    //! Waits for batch \p t; throws std::invalid_argument for an unknown ticket.
+    void collect(batch_decoder::ticket t, std::uint8_t* bits, codeword_status* status);
+    //! Batches submitted and not yet collected.
+    std::size_t outstanding() const;
+
+    //! Kernel time of the last decode() or collect().
+    double device_seconds() const { return d_device_seconds; }
+    int device() const { return d_device; }
+    const cudaDeviceProp& properties() const { return d_prop; }
+    //! "CUDA driver 13.0, runtime 13.0"
+    const std::string& versions() const { return d_versions; }
+
+private:
+    struct slot;
+    slot& free_slot();
+    void enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out);
+    void finish(slot& sl, std::uint8_t* bits, codeword_status* status);
+
+    const int d_device;
+    family_kernels& d_kernels;
+    cudaDeviceProp d_prop{};
+    std::string d_versions;
+    std::vector<std::unique_ptr<slot>> d_slots;
+    double d_device_seconds = 0.0;
+};
+
+/*!
+ * \brief Several GPUs of one host: a batch is cut into one contiguous share per part,
+ * decoded concurrently and written back in place.
+ */
+void decode_across(const std::vector<batch_decoder*>& parts,
+                   const llr_batch& b,
+                   std::size_t input_length,
+                   std::uint8_t* bits,
+                   codeword_status* status);
+
+} // namespace gputurbo::core::cuda
+
+#endif

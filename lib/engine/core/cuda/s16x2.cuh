@@ -1,0 +1,47 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_CORE_CUDA_S16X2_CUH
+#define INCLUDED_GPUTURBO_CORE_CUDA_S16X2_CUH
+
+// Two int16 metrics in one register, one per codeword of a pair, for the trellis
+// recursions of every family. Hopper adds both halves in one instruction and runs the
+// add-compare-select max(a + b, c) in one (DPX, __viaddmax_s16x2); earlier GPUs run the
+// same intrinsics as a few instructions, with the same results.
+
+namespace gputurbo::core::cuda {
+
+struct s16x2
+{
+    unsigned v;
+};
+
+__device__ __forceinline__ s16x2 operator+(s16x2 a, s16x2 b)
+{
+    return { __vadd2(a.v, b.v) };
+}
+__device__ __forceinline__ s16x2 operator-(s16x2 a, s16x2 b)
+{
+    return { __vsub2(a.v, b.v) };
+}
+
+//! max(a + b, c) per half: the add-compare-select of a trellis stage.
+__device__ __forceinline__ s16x2 add_max(s16x2 a, s16x2 b, s16x2 c)
+{
+    return { __viaddmax_s16x2(a.v, b.v, c.v) };
+}
+
+//! floor((a + b) / 2) per half, which never overflows: (a & b) + (a ^ b) / 2, the
+//! halving an arithmetic shift of each half (__vavgs2 takes a dozen more instructions).
+__device__ __forceinline__ s16x2 half_sum(s16x2 a, s16x2 b)
+{
+    const unsigned t = a.v ^ b.v;
+    return { __vadd2(a.v & b.v, ((t >> 1) & 0x7fff7fffu) | (t & 0x80008000u)) };
+}
+
+} // namespace gputurbo::core::cuda
+
+#endif

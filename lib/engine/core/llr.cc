@@ -1,0 +1,28 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gputurbo/engine/core/llr.h>
+
+namespace gputurbo::core {
+
+void quantize_llrs(const float* llrs, std::size_t n, std::int8_t* out, float scale)
+{
+    for (std::size_t i = 0; i < n; ++i) { // plain arithmetic: the compiler vectorises it
+        float v = llrs[i] * scale;
+        v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);
+        v = v == v ? v : 0.0f;
+        out[i] = std::int8_t(int(v + (v >= 0.0f ? 0.5f : -0.5f)));
+    }
+}
+
+void dequantize_llrs(const std::int8_t* llrs, std::size_t n, float* out, float scale)
+{
+    const float inverse = 1.0f / scale;
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = float(llrs[i]) * inverse;
+}
+
+} // namespace gputurbo::core

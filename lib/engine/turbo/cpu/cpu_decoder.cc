@@ -1,0 +1,103 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "cpu_decoder.h"
+#include "../../core/cpu/isa.h"
+#include "../../core/thread_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <new>
+#include <string>
+
+namespace gputurbo::turbo::cpu {
+namespace {
+
+using core::cpu::isa;
+
+const group_kernel& kernel_for(isa i)
+{
+    switch (i) {
+#if defined(__x86_64__) || defined(__i386__)
+    case isa::avx512:
+        return kernel_avx512;
+    case isa::avx2:
+        return kernel_avx2;
+#endif
+    case isa::scalar:
+        return kernel_scalar;
+    default:
+        return kernel_generic;
+    }
+}
+
+} // namespace
+
+const group_kernel& best_kernel()
+{
+    // avx2 before avx512: 16 lanes double the alpha store (3 MB per group at K = 6144,
+    // beyond L2) and measured no faster (docs/PERFORMANCE.md).
+    return kernel_for(core::cpu::choose({ isa::avx2, isa::avx512, isa::generic }));
+}
+
+const group_kernel& reference_kernel() { return kernel_scalar; }
+
+cpu_decoder::cpu_decoder(const decoder_config& config, const group_kernel& kernel)
+    : decoder(config),
+      d_kernel(kernel),
+      // The reference is the oracle, kept as plain as it gets: one thread.
+      d_threads(&kernel == &kernel_scalar ? 1 : core::thread_count(config.threads))
+{
+}
+
+void cpu_decoder::decode_batch(const batch& b,
+                               std::uint8_t* bits,
+                               codeword_status* status)
+{
+    const float* llrs = as_float(b, d_config.int8_scale);
+    const int K = b.block;
+    const kernel_shape shape{ K, subblocks(K) };
+    const std::vector<std::uint32_t>& pi = cached_interleaver(K);
+    const std::size_t lanes = d_kernel.lanes;
+    const std::size_t groups = (b.count + lanes - 1) / lanes;
+    const int workers = int(std::min<std::size_t>(d_threads, groups));
+    const std::size_t bytes = (d_kernel.workspace_bytes(shape) + 63) / 64 * 64;
+    if (bytes > d_workspace_bytes) {
+        d_workspaces.clear();
+        d_workspace_bytes = bytes;
+    }
+    while (int(d_workspaces.size()) < workers) {
+        void* p = std::aligned_alloc(64, d_workspace_bytes);
+        if (!p)
+            throw std::bad_alloc();
+        d_workspaces.emplace_back(p);
+    }
+
+    std::atomic<std::size_t> next_group{ 0 };
+    core::thread_pool::shared().run(workers, [&](int worker) {
+        for (std::size_t g; (g = next_group.fetch_add(1)) < groups;) {
+            const std::size_t first = g * lanes;
+            const group_job job{ llrs + first * codeword_length(K),
+                                 int(std::min(lanes, b.count - first)),
+                                 bits + first * K,
+                                 status ? status + first : nullptr };
+            d_kernel.decode(d_config, shape, pi.data(), job, d_workspaces[worker].get());
+        }
+    });
+}
+
+core::backend cpu_decoder::kind() const
+{
+    return &d_kernel == &kernel_scalar ? core::backend::reference : core::backend::cpu;
+}
+
+std::string cpu_decoder::device() const
+{
+    return "CPU, " + std::to_string(d_threads) + " thread(s), " + d_kernel.isa +
+           " kernel (" + std::to_string(d_kernel.lanes) + " codewords per group)";
+}
+
+} // namespace gputurbo::turbo::cpu

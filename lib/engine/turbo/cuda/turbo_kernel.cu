@@ -1,0 +1,953 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../../core/cuda/error.h"
+#include "../../core/cuda/s16x2.cuh"
+#include "../trellis_math.h"
+#include "turbo_kernel.cuh"
+
+#include <algorithm>
+#include <type_traits>
+
+// The log-map arithmetic of packed int16 metrics. The trellis recursions
+// (trellis_math.h) find max_star and merge by argument-dependent lookup, so they live in
+// s16x2's namespace (no unnamed one, which that lookup does not enter).
+namespace gputurbo::core::cuda {
+
+// int16 metrics hold 32 units per nat (1/16 LLR steps, metrics in half LLRs).
+// log-map's max*(a, b) = max(a, b) + ln(1 + e^-|a-b|) takes its correction as
+// max(0, C - |a-b|/2), that is max(a, b, (a+b)/2 + C): a halved sum and one more DPX
+// add-max than max-log. C = 27/32 nat is the minimax choice (error <= 0.17 nat; the
+// tangent C = ln 2 errs by up to 0.22).
+inline constexpr unsigned max_star_offset = 27u * 0x10001u;
+
+template <bool Exact>
+__device__ __forceinline__ s16x2 max_star(const s16x2& a, const s16x2& b)
+{
+    static_assert(Exact, "max-log takes add_max");
+    return { __viaddmax_s16x2(half_sum(a, b).v, max_star_offset, __vmaxs2(a.v, b.v)) };
+}
+
+// max*(x + g, y - g): (x + g + y - g) / 2 = (x + y) / 2 does not depend on g, so the two
+// states that merge the same pair (with +-g swapped) share the halved sum.
+template <bool Exact>
+__device__ __forceinline__ s16x2 merge(const s16x2& x, const s16x2& y, const s16x2& g)
+{
+    const s16x2 best = add_max(x, g, y - g);
+    if constexpr (Exact)
+        return { __viaddmax_s16x2(half_sum(x, y).v, max_star_offset, best.v) };
+    else
+        return best;
+}
+
+} // namespace gputurbo::core::cuda
+
+namespace gputurbo::turbo {
+namespace {
+namespace trellis {
+template <>
+struct metric_limits<core::cuda::s16x2>
+{
+    // Low enough to lose every comparison, high enough that sums of two never wrap.
+    static __device__ core::cuda::s16x2 impossible() { return { 0xE000E000u }; }
+};
+} // namespace trellis
+} // namespace
+} // namespace gputurbo::turbo
+
+namespace gputurbo::turbo::cuda {
+namespace {
+
+using core::cuda::s16x2;
+using namespace gputurbo::turbo::trellis;
+using trellis::metrics_from_halves;
+
+// Threads per block. With two blocks of 192 per SM the register budget is 168 per
+// thread: enough for the 8-state recursions with 4 stages of alpha in registers.
+constexpr int max_threads = 192;
+constexpr int min_blocks = 2;
+constexpr int segment = 8; // stages whose loads the recursions issue together
+// The forward pass keeps alpha every half segment: the backward pass recomputes the
+// alphas of 4 stages at a time from there (4 stages of alpha fit in registers).
+constexpr int half_segment = segment / 2;
+
+// int16 arithmetic. Channel LLRs are quantised to +-max_input units and extrinsic values
+// clamped to +-max_extrinsic units: then a branch metric is at most
+// g = 2 max_input + max_extrinsic in magnitude, and a stage moves a state metric by at
+// most g + c, where c is max*'s correction (27 for log-map, 0 for max-log). State
+// metrics normalised at most 4 stages ago lie within +-10 (g + c) (three stages join any
+// two states), so every sum the recursions and the extrinsic form stays within 2^15: the
+// largest, alpha + beta + g from an impossible alpha plus the extrinsic's three
+// corrections, is 8192 + 21 (g + c) + 3 c = 32342 (max-log, g = 1150) or 32150
+// (log-map, g = 1110).
+constexpr int max_input = 255;
+template <bool Exact>
+constexpr int max_extrinsic = Exact ? 600 : 640;
+// Stage j of a segment normalises when (j + 1) % 4 == 0 (int16) or always (float).
+template <class L>
+__device__ constexpr bool normalises(int j)
+{
+    return !L::lazy || (j & 3) == 3;
+}
+
+// What differs between the metric types: how a stage's inputs become branch metric
+// halves, how the extrinsic output is scaled for the other decoder, and how the
+// a-posteriori LLR of each lane is read.
+template <class M>
+struct lanes;
+
+// One codeword per thread, float, bit-identical to the CPU backends (but for log-map's
+// correction term).
+template <>
+struct lanes<float>
+{
+    static constexpr int count = 1;
+    static constexpr bool lazy = false; // normalise every stage, as the CPU does
+    using stage_t = float2;             // {systematic, parity}
+    using staged_t = float;             // a sanitised input LLR in the preparation kernel
+    __device__ static staged_t stage_value(float x) { return x; }
+    __device__ static stage_t make_stage(const staged_t* sys, const staged_t* par)
+    {
+        return { sys[0], par[0] };
+    }
+    // A = (sys + apriori) / 2 and B = parity / 2: metrics in half LLRs.
+    __device__ static void halves(stage_t in, float apriori, float& a, float& b)
+    {
+        a = (in.x + apriori) * 0.5f;
+        b = in.y * 0.5f;
+    }
+    template <bool Exact>
+    __device__ static float feedback(float e, const kernel_config& c)
+    {
+        return e * c.scale;
+    }
+    __device__ static float app(float a, float e) { return 2.0f * a + e; }
+    __device__ static float lane_app(float app, int) { return app; }
+};
+
+// Two codewords per thread in int16 fixed point: inputs in units of 1/16 LLR (int8 ones
+// rescaled to it), so that metrics hold 32 units per nat.
+template <>
+struct lanes<s16x2>
+{
+    static constexpr int count = 2;
+    static constexpr bool lazy = true; // normalise every 4th stage of the segment loops
+    using stage_t = uint2;             // {systematic, parity} of both lanes
+    using staged_t = short;            // a quantised input LLR in the preparation kernel
+    __device__ static staged_t stage_value(float x)
+    {
+        return short(fminf(fmaxf(rintf(x), -float(max_input)), float(max_input)));
+    }
+    __device__ static stage_t make_stage(const staged_t* sys, const staged_t* par)
+    {
+        return { unsigned(static_cast<unsigned short>(sys[0])) | unsigned(sys[1]) << 16,
+                 unsigned(static_cast<unsigned short>(par[0])) | unsigned(par[1]) << 16 };
+    }
+    // A = sys + apriori, B = parity: the float metrics times 2 units per LLR.
+    __device__ static void halves(stage_t in, s16x2 apriori, s16x2& a, s16x2& b)
+    {
+        a = s16x2{ in.x } + apriori;
+        b = s16x2{ in.y };
+    }
+    // e is in 2 units per LLR; the a-priori input wants units: e * scale / 2 per lane,
+    // as the high word of (lane << 16 | 0xffff) * scale * 2^15 (the low ones round).
+    template <bool Exact>
+    __device__ static s16x2 feedback(s16x2 e, const kernel_config& c)
+    {
+        const int lo = __mulhi(int(__funnelshift_l(0xffffffffu, e.v, 16)), c.scale_q15);
+        const int hi = __mulhi(int(e.v | 0xffffu), c.scale_q15);
+        const unsigned r = __byte_perm(unsigned(lo), unsigned(hi), 0x5410);
+        constexpr unsigned top = unsigned(max_extrinsic<Exact>) * 0x10001u;
+        constexpr unsigned bottom = unsigned(0x10000 - max_extrinsic<Exact>) * 0x10001u;
+        return { __vmins2(__vmaxs2(r, bottom), top) };
+    }
+    __device__ static s16x2 app(s16x2 a, s16x2 e) { return a + a + e; }
+    __device__ static float lane_app(s16x2 app, int lane)
+    {
+        return float(short(app.v >> (16 * lane)));
+    }
+};
+
+__host__ __device__ constexpr int segments(int w) { return (w + segment - 1) / segment; }
+
+// Shared memory of one group of codewords (one per lane), in 4-byte words.
+struct shared_plan
+{
+    int ext, checkpoints, hard, previous_hard, sums, mins, crcs, total;
+    __host__ __device__ explicit shared_plan(int K, int P, int lanes)
+    {
+        const int slots = K + P; // padded: slot(k) = k + k/w keeps banks apart
+        const int words = words_per_codeword(K);
+        ext = 0;
+        checkpoints = ext + slots;
+        hard = checkpoints + 2 * segments(K / P) * S * P;
+        previous_hard = hard + lanes * words;
+        sums = previous_hard + lanes * words;
+        mins = sums + lanes * P;
+        crcs = mins + lanes * P;
+        total = crcs + lanes * P;
+    }
+};
+
+__device__ __forceinline__ int div_w(int k, const kernel_config& c)
+{
+    return c.w == 1 ? k : int(__umulhi(unsigned(k), c.w_magic));
+}
+// Shared-memory slot of natural position k: one pad word per sub-block, so the P
+// threads reading "their" stage j hit P different banks.
+__device__ __forceinline__ int slot(int k, const kernel_config& c)
+{
+    return k + div_w(k, c);
+}
+// Index of stage k in a decoder's trellis array: stage-major, sub-block-minor, so that
+// the P threads read consecutive elements (the tail follows at K … K+2).
+__device__ __forceinline__ int transposed(int k, const kernel_config& c)
+{
+    const int q = div_w(k, c);
+    return (k - q * c.w) * c.P + q;
+}
+
+__device__ __forceinline__ int qpp(int k, const kernel_config& c)
+{
+    // 32 bits suffice: f2 * k < 2^23 and (f2 k mod K) * k < 2^26 for K <= 6144.
+    return int((unsigned(c.f1) * unsigned(k) +
+                (unsigned(c.f2) * unsigned(k) % unsigned(c.K)) * unsigned(k)) %
+               unsigned(c.K));
+}
+// pi(k) along increasing or decreasing k without divisions:
+// pi(k+1) = pi(k) + d(k), d(k) = f1 + f2 (2k + 1) mod K, d(k+1) = d(k) + 2 f2.
+struct qpp_walk
+{
+    int pi, d, K, two_f2;
+    __device__ void start_forward(int k, const kernel_config& c)
+    {
+        K = c.K;
+        two_f2 = int((2u * unsigned(c.f2)) % unsigned(K));
+        pi = qpp(k, c);
+        d = int((unsigned(c.f1) + unsigned(c.f2) * unsigned(2 * k + 1) % unsigned(K)) %
+                unsigned(K));
+    }
+    __device__ void start_backward(int k, const kernel_config& c)
+    {
+        start_forward(k, c); // d becomes d(k-1) = d(k) - 2 f2
+        d -= two_f2;
+        if (d < 0)
+            d += K;
+    }
+    __device__ void forward()
+    {
+        pi += d;
+        if (pi >= K)
+            pi -= K;
+        d += two_f2;
+        if (d >= K)
+            d -= K;
+    }
+    // After forward() has reached pi(k): make backward() step to pi(k-1) next.
+    __device__ void reverse()
+    {
+        d -= two_f2;
+        if (d < 0)
+            d += K;
+    }
+    __device__ void backward()
+    {
+        pi -= d;
+        if (pi < 0)
+            pi += K;
+        d -= two_f2;
+        if (d < 0)
+            d += K;
+    }
+};
+
+__device__ __forceinline__ float sanitize(float x, bool invert)
+{
+    x = isnan(x) ? 0.0f : fminf(fmaxf(x, -core::llr_limit), core::llr_limit);
+    return invert ? -x : x;
+}
+
+// One block per group of codewords (one per lane): the codewords are read into shared
+// memory with coalesced loads (sanitised on the way), then written out in the decoder's
+// stage-major order with coalesced stores; both directions touch global memory only in
+// whole lines. A missing last codeword of a group (odd n) is decoded as all zeros.
+template <class In, class M>
+__global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
+{
+    using L = lanes<M>;
+    using stage_t = typename L::stage_t;
+    using staged_t = typename L::staged_t;
+    extern __shared__ float prepare_shared[];
+    staged_t* cw_shared = reinterpret_cast<staged_t*>(prepare_shared);
+    const int K = c.K, P = c.P, w = c.w;
+    const int len = 3 * K + 12;
+    const int groups = (n + L::count - 1) / L::count;
+    const unsigned p_magic = unsigned(((1ull << 32) + P - 1) / P);
+    for (int group = blockIdx.x; group < groups; group += gridDim.x) {
+        for (int lane = 0; lane < L::count; ++lane) {
+            const int cw = group * L::count + lane;
+            const In* raw = static_cast<const In*>(b.raw) + (std::size_t)cw * len;
+            for (int i = threadIdx.x; i < len; i += blockDim.x)
+                cw_shared[lane * len + i] =
+                    cw < n ? L::stage_value(
+                                 sanitize(float(raw[i]) * c.input_scale, c.invert))
+                           : staged_t(0);
+        }
+        __syncthreads();
+        auto stage = [&](int sys_stream, int sys_k, int par_stream, int par_k) {
+            staged_t sys[L::count], par[L::count];
+            auto at = [&](int lane, int stream, int kk) {
+                return cw_shared[lane * len +
+                                 (c.streams ? stream * (K + 4) + kk : 3 * kk + stream)];
+            };
+            for (int lane = 0; lane < L::count; ++lane) {
+                sys[lane] = at(lane, sys_stream, sys_k);
+                par[lane] = at(lane, par_stream, par_k);
+            }
+            return L::make_stage(sys, par);
+        };
+        stage_t* first =
+            static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * (K + 3);
+        stage_t* second = first + (K + 3);
+        // Output slot t = j P + q holds stage k = q w + j (sub-block q, offset j).
+        for (int t = threadIdx.x; t < K; t += blockDim.x) {
+            const int j = P == 1 ? t : int(__umulhi(unsigned(t), p_magic));
+            const int k = (t - j * P) * w + j;
+            first[t] = stage(0, k, 1, k);
+            second[t] = stage(0, qpp(k, c), 2, k);
+        }
+        if (threadIdx.x < 3) {
+            // Tail (36.212 §5.1.3.2.2): encoder 1's x z x z x z, then encoder 2's.
+            const int j = threadIdx.x, t1 = 2 * j, t2 = 6 + 2 * j;
+            first[K + j] = stage(t1 % 3, K + t1 / 3, (t1 + 1) % 3, K + (t1 + 1) / 3);
+            second[K + j] = stage(t2 % 3, K + t2 / 3, (t2 + 1) % 3, K + (t2 + 1) / 3);
+        }
+        __syncthreads(); // before the next group overwrites cw_shared
+    }
+}
+
+// What decoder 2 learns about the a-posteriori LLRs of one lane over its thread's stages.
+struct app_stats
+{
+    float sum = 0.0f;
+    float least = 3.4e38f;
+    unsigned crc = 0;
+};
+
+// Where a group's decisions go: the hard bits of each lane, and its statistics.
+struct decisions
+{
+    bool wanted;    // this half-iteration's output is looked at (else skip the work)
+    unsigned* hard; // [lanes][words]
+    int words;
+    const unsigned* __restrict__ crc_contribution;
+};
+
+// One constituent decoder over the thread's sub-block, called by every thread of the
+// block (inactive ones only meet the barrier). The group's one extrinsic array holds
+// the other decoder's output: D = 0 (natural order) reads it at k, D = 1 (interleaved
+// order) through pi, and both overwrite what they read with their own scaled extrinsic;
+// D = 1 also sets the hard decisions when they are wanted. Full: w is a multiple of
+// the segment, so that the unrolled stage loops have no partial segment to test for.
+template <class M, bool Exact, int D, bool Full>
+__device__ void half_iteration(bool active,
+                               const kernel_config& c,
+                               const typename lanes<M>::stage_t* __restrict__ trellis,
+                               M* extrinsic_llrs,
+                               M* checkpoints,
+                               const M* prev_edges, // [2][S][P]: alpha, beta
+                               M* next_edges,
+                               int p,
+                               const decisions& out,
+                               app_stats* stats)
+{
+    using L = lanes<M>;
+    using stage_t = typename L::stage_t;
+    const int K = c.K, P = c.P, w = c.w, g = c.g;
+    const int k0 = p * w, k1 = k0 + w;
+    const bool stores =
+        c.guarding == int(guard::pivi) || c.guarding == int(guard::pividstw);
+    const bool trains =
+        c.guarding == int(guard::dstw) || c.guarding == int(guard::pividstw);
+    const int edge_offset = c.guarding == int(guard::pividstw) ? g : 0;
+
+    qpp_walk walk;
+    // Branch metric halves of stage k. Inside the thread's own sub-block the indices need
+    // no division: stage k0 + j sits at j P + p in the trellis array and at k + p in
+    // shared memory.
+    // The segment loops pass std::true_type: their stages are the thread's own.
+    auto stage = [&](int k, int position, M& a, M& b, auto known_own) {
+        const bool own = decltype(known_own)::value || (k >= k0 && k < k1);
+        const stage_t in = trellis[own ? (k - k0) * P + p : transposed(k, c)];
+        L::halves(in, extrinsic_llrs[D == 0 && own ? k + p : slot(position, c)], a, b);
+    };
+
+    M alpha[S], beta[S];
+    if (active) {
+        // Forward recursion, keeping alpha at every 8th stage.
+        if (p == 0)
+            set_known_start(alpha);
+        else if (stores) {
+#pragma unroll
+            for (int s = 0; s < S; ++s)
+                alpha[s] = prev_edges[s * P + p];
+            if (L::lazy)
+                normalise(alpha);
+        } else
+            set_equiprobable(alpha);
+        if (p > 0 && trains) {
+            if (D == 1)
+                walk.start_forward(k0 - g, c);
+            for (int k = k0 - g; k < k0; ++k) {
+                M a, b;
+                stage(k, D == 1 ? walk.pi : k, a, b, std::false_type{});
+                M t[S];
+                forward_step<Exact>(alpha, t, metrics_from_halves(a, b));
+#pragma unroll
+                for (int q = 0; q < S; ++q)
+                    alpha[q] = t[q];
+                if (D == 1)
+                    walk.forward();
+            }
+        }
+        // By segments: the loads of 8 stages are issued together, so that their latency
+        // is paid once per segment, not once per stage.
+        if (D == 1)
+            walk.start_forward(k0, c);
+        const int edge_stage = w - edge_offset; // alpha that sub-block p+1 starts from
+        for (int first = 0; first < w; first += segment) {
+            const int count = Full ? segment : min(segment, w - first);
+            M seg_a[segment], seg_b[segment];
+#pragma unroll
+            for (int j = 0; j < segment; ++j) {
+                if (j < count) {
+                    stage(k0 + first + j,
+                          D == 1 ? walk.pi : k0 + first + j,
+                          seg_a[j],
+                          seg_b[j],
+                          std::true_type{});
+                    if (D == 1)
+                        walk.forward();
+                }
+            }
+            // Compiled twice, so that the segments without the edge stage test nothing.
+            auto run_segment = [&](auto has_edge) {
+#pragma unroll
+                for (int j = 0; j < segment; ++j) {
+                    if (j < count) {
+                        if (j % half_segment == 0) {
+                            const int half = (first + j) / half_segment;
+#pragma unroll
+                            for (int s = 0; s < S; ++s)
+                                checkpoints[(half * S + s) * P + p] = alpha[s];
+                        }
+                        if (decltype(has_edge)::value && first + j == edge_stage) {
+#pragma unroll
+                            for (int s = 0; s < S; ++s)
+                                next_edges[s * P + p + 1] = alpha[s];
+                        }
+                        M t[S];
+                        forward_step<Exact>(alpha,
+                                            t,
+                                            metrics_from_halves(seg_a[j], seg_b[j]),
+                                            normalises<L>(j));
+#pragma unroll
+                        for (int q = 0; q < S; ++q)
+                            alpha[q] = t[q];
+                    }
+                }
+            };
+            if (stores && p + 1 < P && edge_offset > 0 && edge_stage >= first &&
+                edge_stage < first + count)
+                run_segment(std::true_type{});
+            else
+                run_segment(std::false_type{});
+        }
+        if (stores && p + 1 < P && edge_offset == 0) {
+#pragma unroll
+            for (int s = 0; s < S; ++s)
+                next_edges[s * P + p + 1] = alpha[s];
+        }
+
+        // Beta at the sub-block's end: the last stages of the previous iteration,
+        // training over the next sub-block's first stages, or the tail.
+        if (p == P - 1) {
+            set_known_start(beta);
+            for (int k = K + 2; k >= K; --k) {
+                M a, b;
+                L::halves(trellis[k], M{}, a, b);
+                backward_step<Exact>(beta, metrics_from_halves(a, b));
+            }
+        } else {
+            if (stores) {
+#pragma unroll
+                for (int s = 0; s < S; ++s)
+                    beta[s] = prev_edges[(S + s) * P + p];
+                if (L::lazy)
+                    normalise(beta);
+            } else
+                set_equiprobable(beta);
+            if (trains) {
+                if (D == 1)
+                    walk.start_backward(k1 + g - 1, c);
+                for (int k = k1 + g - 1; k >= k1; --k) {
+                    M a, b;
+                    stage(k, D == 1 ? walk.pi : k, a, b, std::false_type{});
+                    backward_step<Exact>(beta, metrics_from_halves(a, b));
+                    if (D == 1)
+                        walk.backward();
+                }
+            }
+        }
+    }
+    // Every read of another sub-block's stages is done: from here on each position is
+    // read and written by its own thread alone, so the output may replace the input.
+    __syncthreads();
+    if (!active)
+        return;
+
+    // Backward recursion with the extrinsic output, one 8-stage segment at a time.
+    const int save_at = k0 + edge_offset; // stage whose beta sub-block p-1 starts from
+    M* beta_out = next_edges + S * P;
+    if (stores && p > 0 && save_at == k1) {
+#pragma unroll
+        for (int s = 0; s < S; ++s)
+            beta_out[s * P + p - 1] = beta[s];
+    }
+    const bool decide = D == 1 && out.wanted;
+    for (int m = segments(w) - 1; m >= 0; --m) {
+        const int first = m * segment;
+        const int count = Full ? segment : min(segment, w - first);
+        M half_a[segment], half_b[segment];
+        if (D == 1)
+            walk.start_forward(k0 + first, c);
+#pragma unroll
+        for (int j = 0; j < segment; ++j) {
+            if (j < count) {
+                stage(k0 + first + j,
+                      D == 1 ? walk.pi : k0 + first + j,
+                      half_a[j],
+                      half_b[j],
+                      std::true_type{});
+                if (D == 1)
+                    walk.forward();
+            }
+        }
+        if (D == 1)
+            walk.reverse(); // walk.backward() now yields pi(k0 + first + count - 1) …
+            // Two halves of 4 stages, the upper one first; each recomputes its alphas
+            // from its checkpoint.
+#pragma unroll
+        for (int upper = 1; upper >= 0; --upper) {
+            const int lo = upper * half_segment;
+            const int n = Full ? half_segment : min(half_segment, count - lo);
+            if (n <= 0)
+                continue;
+#pragma unroll
+            for (int s = 0; s < S; ++s)
+                alpha[s] = checkpoints[((2 * m + upper) * S + s) * P + p];
+            M seg_alpha[half_segment][S];
+#pragma unroll
+            for (int j = 0; j < half_segment; ++j) {
+                if (j < n) {
+#pragma unroll
+                    for (int s = 0; s < S; ++s)
+                        seg_alpha[j][s] = alpha[s];
+                    if (j + 1 == n)
+                        break; // the last stored alpha needs no successor
+                    M t[S];
+                    forward_step<Exact>(
+                        alpha,
+                        t,
+                        metrics_from_halves(half_a[lo + j], half_b[lo + j]),
+                        normalises<L>(lo + j));
+#pragma unroll
+                    for (int s = 0; s < S; ++s)
+                        alpha[s] = t[s];
+                }
+            }
+            // Compiled twice, so that the halves without the edge stage test nothing.
+            auto run_half = [&](auto has_edge) {
+#pragma unroll
+                for (int j = half_segment - 1; j >= 0; --j) {
+                    if (j < n) {
+                        const int k = k0 + first + lo + j;
+                        int position = k;
+                        if (D == 1) {
+                            walk.backward();
+                            position = walk.pi;
+                        }
+                        const auto bm =
+                            metrics_from_halves(half_a[lo + j], half_b[lo + j]);
+                        const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
+                        extrinsic_llrs[slot(position, c)] =
+                            L::template feedback<Exact>(e, c);
+                        if (decide) {
+                            const M app = L::app(half_a[lo + j], e);
+#pragma unroll
+                            for (int lane = 0; lane < L::count; ++lane) {
+                                const float v = L::lane_app(app, lane);
+                                stats[lane].sum += fabsf(v);
+                                stats[lane].least = fminf(stats[lane].least, fabsf(v));
+                                if (v < 0.0f) {
+                                    atomicOr(
+                                        &out.hard[lane * out.words + (position >> 5)],
+                                        1u << (position & 31));
+                                    if (out.crc_contribution)
+                                        stats[lane].crc ^= out.crc_contribution[position];
+                                }
+                            }
+                        }
+                        backward_step<Exact>(beta, bm, normalises<L>(j));
+                        if (decltype(has_edge)::value && k == save_at) {
+#pragma unroll
+                            for (int s = 0; s < S; ++s)
+                                beta_out[s * P + p - 1] = beta[s];
+                        }
+                    }
+                }
+            };
+            const int half_first = k0 + first + lo;
+            if (stores && p > 0 && save_at >= half_first && save_at < half_first + n)
+                run_half(std::true_type{});
+            else
+                run_half(std::false_type{});
+        }
+    }
+}
+
+// Decodes groups of L::count codewords, each group by P threads (one per sub-block),
+// per_block groups side by side in a block. A group runs until each of its codewords
+// has been decided (its stop rule held, or the last iteration): a decided codeword's
+// output is taken at once and its lane then only keeps its neighbour company.
+template <class M, bool Exact>
+__global__ void __launch_bounds__(max_threads, min_blocks)
+    decode_kernel(kernel_config c, device_buffers b, int n)
+{
+    using L = lanes<M>;
+    using stage_t = typename L::stage_t;
+    extern __shared__ float shared[];
+    const int P = c.P, K = c.K;
+    const int local = threadIdx.x / P, p = threadIdx.x % P;
+    const int group = blockIdx.x * c.per_block + local;
+    const int groups = (n + L::count - 1) / L::count;
+    const bool real = local < c.per_block && group < groups;
+    const shared_plan plan(K, P, L::count);
+    float* mine = shared + (real ? local : 0) * plan.total;
+    M* ext = reinterpret_cast<M*>(mine + plan.ext);
+    M* checkpoints = reinterpret_cast<M*>(mine + plan.checkpoints);
+    unsigned* hard = reinterpret_cast<unsigned*>(mine + plan.hard);
+    unsigned* previous_hard = reinterpret_cast<unsigned*>(mine + plan.previous_hard);
+    float* sums = mine + plan.sums; // [lanes][P]
+    float* mins = mine + plan.mins;
+    unsigned* crcs = reinterpret_cast<unsigned*>(mine + plan.crcs);
+    const int words = words_per_codeword(K);
+
+    const stage_t* trellis = static_cast<const stage_t*>(b.trellis) +
+                             (std::size_t)(real ? group : 0) * 2 * (K + 3);
+    M* edges = reinterpret_cast<M*>(b.edges) +
+               (std::size_t)(real ? group : 0) * 2 * 2 * 2 * S * P;
+    const unsigned* crc =
+        (c.stop == int(stop_rule::crc24a) || c.stop == int(stop_rule::crc24b))
+            ? b.crc_contribution
+            : nullptr;
+    if (real) {
+        for (int k = p; k < K + P; k += P)
+            ext[k] = M{}; // the first a-priori input
+        for (int i = p; i < 2 * 2 * 2 * S * P; i += P)
+            edges[i] = M{}; // first iteration: equiprobable edges
+        for (int i = p; i < L::count * words; i += P)
+            previous_hard[i] = 0;
+    }
+    // Each thread cleared entries that its neighbours read (and the first half-iteration
+    // writes edge metrics that another thread cleared): all of it must be done first.
+    __syncthreads();
+    // Per group and lane: 1 once the codeword's output is taken. A lane past n (odd n)
+    // has nothing to decide.
+    __shared__ unsigned char taken[max_threads][2];
+    bool lane_done[L::count];
+    bool done = true;
+    for (int lane = 0; lane < L::count; ++lane) {
+        lane_done[lane] = !real || group * L::count + lane >= n;
+        done = done && lane_done[lane];
+    }
+    for (int it = 1; it <= c.iterations; ++it) {
+        const int prev = it & 1, next = (it + 1) & 1;
+        auto edge = [&](int d, int buffer) {
+            return edges + ((d * 2 + buffer) * 2) * S * P;
+        };
+        const bool last = it == c.iterations;
+        const decisions out{ c.stop != int(stop_rule::off) || last, hard, words, crc };
+        app_stats stats[L::count];
+        if (!done && out.wanted)
+            for (int i = p; i < L::count * words; i += P)
+                hard[i] = 0;
+        auto both_halves = [&](auto full) {
+            constexpr bool Full = decltype(full)::value;
+            half_iteration<M, Exact, 0, Full>(!done,
+                                              c,
+                                              trellis,
+                                              ext,
+                                              checkpoints,
+                                              edge(0, prev),
+                                              edge(0, next),
+                                              p,
+                                              out,
+                                              stats);
+            __syncthreads();
+            half_iteration<M, Exact, 1, Full>(!done,
+                                              c,
+                                              trellis + (K + 3),
+                                              ext,
+                                              checkpoints,
+                                              edge(1, prev),
+                                              edge(1, next),
+                                              p,
+                                              out,
+                                              stats);
+        };
+        if (c.w % segment == 0)
+            both_halves(std::true_type{});
+        else
+            both_halves(std::false_type{});
+        if (!done && out.wanted)
+            for (int lane = 0; lane < L::count; ++lane) {
+                sums[lane * P + p] = stats[lane].sum;
+                mins[lane * P + p] = stats[lane].least;
+                crcs[lane * P + p] = stats[lane].crc;
+            }
+        __syncthreads();
+        if (!done && p == 0) {
+            for (int lane = 0; lane < L::count; ++lane) {
+                bool take = false;
+                if (!lane_done[lane] && out.wanted) {
+                    const unsigned* lane_hard = hard + lane * words;
+                    unsigned* lane_previous = previous_hard + lane * words;
+                    bool ok = true;
+                    if (c.stop == int(stop_rule::mean_llr)) {
+                        double total = 0.0;
+                        for (int q = 0; q < P; ++q)
+                            total += sums[lane * P + q];
+                        ok = total / K >= c.threshold;
+                    } else if (c.stop == int(stop_rule::min_llr)) {
+                        float least = mins[lane * P];
+                        for (int q = 1; q < P; ++q)
+                            least = fminf(least, mins[lane * P + q]);
+                        ok = least >= c.threshold;
+                    } else if (crc) {
+                        unsigned r = 0;
+                        for (int q = 0; q < P; ++q)
+                            r ^= crcs[lane * P + q];
+                        ok = r == 0;
+                    } else if (c.stop == int(stop_rule::hard)) {
+                        bool same = it > 1;
+                        for (int i = 0; i < words; ++i) {
+                            same = same && lane_hard[i] == lane_previous[i];
+                            lane_previous[i] = lane_hard[i];
+                        }
+                        ok = same;
+                    }
+                    take = ok || last;
+                    if (take) {
+                        const int cw = group * L::count + lane;
+                        b.iterations[cw] = it;
+                        b.passed[cw] = ok;
+                    }
+                }
+                taken[local][lane] = take;
+            }
+        }
+        __syncthreads();
+        if (!done) {
+            done = true;
+            for (int lane = 0; lane < L::count; ++lane) {
+                if (taken[local][lane]) {
+                    const unsigned* lane_hard = hard + lane * words;
+                    std::uint8_t* bits =
+                        b.bits + (std::size_t)(group * L::count + lane) * K;
+                    for (int i = p; i < K; i += P)
+                        bits[i] = std::uint8_t((lane_hard[i >> 5] >> (i & 31)) & 1u);
+                    lane_done[lane] = true;
+                }
+                done = done && lane_done[lane];
+            }
+        }
+        if (__syncthreads_and(done))
+            break;
+    }
+}
+
+// The kernels of one configuration: metric type and algorithm.
+struct kernels
+{
+    const void* prepare_float;
+    const void* prepare_int8;
+    const void* decode;
+};
+
+template <class M, bool Exact>
+kernels kernels_of()
+{
+    return { (const void*)prepare_kernel<float, M>,
+             (const void*)prepare_kernel<std::int8_t, M>,
+             (const void*)decode_kernel<M, Exact> };
+}
+
+kernels select(const kernel_config& c)
+{
+    if (c.lanes == 2)
+        return c.exact ? kernels_of<s16x2, true>() : kernels_of<s16x2, false>();
+    return c.exact ? kernels_of<float, true>() : kernels_of<float, false>();
+}
+
+std::size_t prepare_shared_bytes(const kernel_config& c)
+{
+    return std::size_t(c.lanes) * (3 * c.K + 12) * (c.lanes == 2 ? 2 : 4);
+}
+
+} // namespace
+
+int lanes_for(arithmetic a) { return a == arithmetic::float32 ? 1 : 2; }
+
+kernel_config make_kernel_config(
+    const decoder_config& d, int K, int P, int lanes, int per_block, bool int8)
+{
+    const float units = lanes == 2 ? int16_input_units : 1.0f;
+    kernel_config k{};
+    k.K = K;
+    k.P = P;
+    k.w = K / P;
+    k.g = d.guard_window;
+    k.guarding = int(d.guarding);
+    k.iterations = d.iterations;
+    k.stop = int(d.early_stop);
+    k.scale = d.algo == algorithm::scaled_max_log ? d.scaling : 1.0f;
+    k.exact = d.algo == algorithm::log_map;
+    k.invert = d.invert_llr;
+    k.streams = d.input_layout == layout::streams;
+    k.int8 = int8;
+    k.lanes = lanes;
+    // The int8 value q means q / int8_scale.
+    k.input_scale = int8 ? units / d.int8_scale : units;
+    k.scale_q15 = int(k.scale * 32768.0f + 0.5f);
+    k.threshold = d.stop_threshold * (lanes == 2 ? int16_app_units : 1.0f);
+    k.f1 = turbo::qpp(K).f1;
+    k.f2 = turbo::qpp(K).f2;
+    k.w_magic = unsigned(((std::uint64_t(1) << 32) + k.w - 1) / k.w);
+    k.per_block = per_block;
+    k.shared_bytes = per_block * shared_bytes_per_group(K, P, lanes);
+    return k;
+}
+
+namespace {
+// The workspace: the trellis inputs, then the edge metrics.
+std::size_t trellis_bytes(const kernel_config& c, std::size_t n)
+{
+    const std::size_t groups = (n + c.lanes - 1) / c.lanes;
+    return groups * 2 * (c.K + 3) * 8;
+}
+} // namespace
+
+std::size_t workspace_bytes(const kernel_config& c, std::size_t n)
+{
+    const std::size_t groups = (n + c.lanes - 1) / c.lanes;
+    return trellis_bytes(c, n) + groups * 8 * S * c.P * sizeof(float);
+}
+
+device_buffers buffers_of(const kernel_config& c,
+                          std::size_t n,
+                          const core::cuda::batch_buffers& b,
+                          const std::uint32_t* crc_contribution)
+{
+    device_buffers d{};
+    d.raw = b.llrs;
+    d.trellis = b.workspace;
+    d.edges = reinterpret_cast<float*>(b.workspace + trellis_bytes(c, n));
+    d.bits = b.bits;
+    d.iterations = b.iterations;
+    d.passed = b.passed;
+    d.crc_contribution = crc_contribution;
+    return d;
+}
+
+std::size_t shared_bytes_per_group(int K, int P, int lanes)
+{
+    return std::size_t(shared_plan(K, P, lanes).total) * sizeof(float);
+}
+
+std::size_t static_shared_bytes()
+{
+    std::size_t most = 0;
+    for (const void* f : { (const void*)decode_kernel<float, true>,
+                           (const void*)decode_kernel<float, false>,
+                           (const void*)decode_kernel<s16x2, true>,
+                           (const void*)decode_kernel<s16x2, false> }) {
+        cudaFuncAttributes a{};
+        GPUTURBO_CUDA_TRY(cudaFuncGetAttributes(&a, f));
+        most = std::max(most, a.sharedSizeBytes);
+    }
+    return most;
+}
+
+int max_threads_per_block() { return max_threads; }
+
+void launch_prepare(const kernel_config& c,
+                    const device_buffers& b,
+                    int n,
+                    cudaStream_t s)
+{
+    if (n <= 0)
+        return;
+    const kernels k = select(c);
+    const int groups = (n + c.lanes - 1) / c.lanes;
+    void* args[] = { const_cast<kernel_config*>(&c),
+                     const_cast<device_buffers*>(&b),
+                     &n };
+    GPUTURBO_CUDA_TRY(cudaLaunchKernel(c.int8 ? k.prepare_int8 : k.prepare_float,
+                                       dim3(std::min(groups, 65535)),
+                                       dim3(256),
+                                       args,
+                                       prepare_shared_bytes(c),
+                                       s));
+}
+
+void configure_kernels(int lanes, bool exact, std::size_t bytes)
+{
+    kernel_config c{};
+    c.lanes = lanes;
+    c.exact = exact;
+    const kernels k = select(c);
+    for (const void* f : { k.prepare_float, k.prepare_int8, k.decode })
+        GPUTURBO_CUDA_TRY(cudaFuncSetAttribute(
+            f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+}
+
+int resident_blocks_per_sm(const kernel_config& c)
+{
+    int blocks = 0;
+    GPUTURBO_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, select(c).decode, c.per_block * c.P, c.shared_bytes));
+    return blocks;
+}
+
+void launch_decode(const kernel_config& c, const device_buffers& b, int n, cudaStream_t s)
+{
+    if (n <= 0)
+        return;
+    const int groups = (n + c.lanes - 1) / c.lanes;
+    const int blocks = (groups + c.per_block - 1) / c.per_block;
+    void* args[] = { const_cast<kernel_config*>(&c),
+                     const_cast<device_buffers*>(&b),
+                     &n };
+    GPUTURBO_CUDA_TRY(cudaLaunchKernel(select(c).decode,
+                                       dim3(blocks),
+                                       dim3(c.per_block * c.P),
+                                       args,
+                                       c.shared_bytes,
+                                       s));
+}
+
+} // namespace gputurbo::turbo::cuda

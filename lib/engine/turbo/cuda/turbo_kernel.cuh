@@ -1,0 +1,126 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_TURBO_CUDA_TURBO_KERNEL_CUH
+#define INCLUDED_GPUTURBO_TURBO_CUDA_TURBO_KERNEL_CUH
+
+// Host launchers of the CUDA turbo decoder kernels (turbo_kernel.cu), and their
+// contract: the configuration of a launch, the buffers and their sizes, the units.
+//
+// Work layout: one thread per sub-block of a group of codewords (one codeword in float
+// arithmetic, two in packed int16 arithmetic), the P threads of a group in one thread
+// block (with `per_block` groups side by side), all iterations in one launch. The
+// extrinsic LLRs of a group live in shared memory, so a half-iteration ends with a
+// __syncthreads() and decoder 2 gathers through the interleaver without touching
+// global memory. The forward recursion keeps alpha only every 4 stages (checkpoints
+// in shared memory); the backward recursion recomputes the alphas of 4 stages at a time
+// in registers, which trades a fifth more arithmetic for 4 times less memory.
+
+#include "../../core/cuda/pipeline.h"
+
+#include <gnuradio/gputurbo/engine/turbo/decoder.h>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gputurbo::turbo::cuda {
+
+struct kernel_config
+{
+    int K;          //!< block size
+    int P;          //!< sub-blocks per codeword = threads per codeword
+    int w;          //!< K / P
+    int g;          //!< training window (dstw, pividstw)
+    int guarding;   //!< turbo::guard
+    int iterations; //!< full iterations
+    int stop;       //!< turbo::stop_rule
+    float threshold;
+    float scale;       //!< extrinsic scaling (1 unless scaled-max-log)
+    bool exact;        //!< log-map
+    bool invert;       //!< input is ln P(1)/P(0)
+    bool streams;      //!< input layout d0 | d1 | d2
+    bool int8;         //!< raw holds int8 values instead of float
+    float input_scale; //!< the kernels read an input value x as x * input_scale
+    int lanes;         //!< codewords per group: 1 (float metrics) or 2 (int16 metrics)
+    int scale_q15;     //!< int16: the extrinsic scaling times 2^15
+    int f1, f2;        //!< QPP coefficients
+    unsigned w_magic;  //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
+    int per_block;     //!< groups per thread block
+    std::size_t shared_bytes; //!< dynamic shared memory per thread block
+};
+
+struct device_buffers
+{
+    const void* raw; //!< [n][3K+12] input LLRs as given (float or int8)
+    void*
+        trellis;  //!< [groups][2 decoders][K+3] {sys, par} of 8 bytes: float2 | 2 x s16x2
+    float* edges; //!< [groups][2 decoders][2 buffers][2 alpha|beta][8][P], 4 bytes each
+    std::uint8_t* bits;                    //!< [n][K] hard decisions, one byte per bit
+    int* iterations;                       //!< [n]
+    unsigned char* passed;                 //!< [n]
+    const std::uint32_t* crc_contribution; //!< [K] CRC remainder of a 1 at bit k
+};
+
+constexpr int words_per_codeword(int K) { return (K + 31) / 32; }
+
+//! int16 arithmetic: channel LLRs are read in steps of 1/16 …
+constexpr float int16_input_units = 16.0f;
+//! … and a-posteriori LLRs (2 A + e, metrics in half LLRs) come out in 32 units per LLR.
+constexpr float int16_app_units = 32.0f;
+
+//! Codewords per group: 2 with int16 metrics, else 1.
+int lanes_for(arithmetic a);
+
+/*!
+ * \brief The launch configuration of a batch of block size K in P sub-blocks, of
+ * `lanes` codewords per group and per_block groups per thread block, from float or int8
+ * input. It holds the decoder's parameters in the kernels' units.
+ */
+kernel_config make_kernel_config(
+    const decoder_config& d, int K, int P, int lanes, int per_block, bool int8);
+
+//! Device scratch (the trellis inputs and the edge metrics) of n codewords.
+std::size_t workspace_bytes(const kernel_config& c, std::size_t n);
+
+//! The kernels' buffers inside the pipeline's buffers of one batch.
+device_buffers buffers_of(const kernel_config& c,
+                          std::size_t n,
+                          const core::cuda::batch_buffers& b,
+                          const std::uint32_t* crc_contribution);
+
+//! Shared memory one group of `lanes` codewords needs in the decoding kernel.
+std::size_t shared_bytes_per_group(int K, int P, int lanes);
+
+//! Static shared memory of the decoding kernel (beside the dynamic part).
+std::size_t static_shared_bytes();
+
+//! Most threads per block (= sub-blocks per codeword) the decoding kernel runs.
+int max_threads_per_block();
+
+//! Sanitises and reorders n codewords from raw into trellis (groups of c.lanes).
+void launch_prepare(const kernel_config& c,
+                    const device_buffers& b,
+                    int n,
+                    cudaStream_t s);
+
+//! Thread blocks of the decoding kernel that run at once on one multiprocessor.
+int resident_blocks_per_sm(const kernel_config& c);
+
+//! Decodes n prepared codewords.
+void launch_decode(const kernel_config& c,
+                   const device_buffers& b,
+                   int n,
+                   cudaStream_t s);
+
+//! Lets the kernels of an arithmetic (lanes) and algorithm (exact: log-map) use up to
+//! \p bytes of dynamic shared memory.
+void configure_kernels(int lanes, bool exact, std::size_t bytes);
+
+} // namespace gputurbo::turbo::cuda
+
+#endif
