@@ -1,0 +1,412 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gputurbo-digest: decodes the same noisy codewords under every configuration and prints
+// one line per configuration with 64-bit digests of the hard bits and of the statuses.
+// Two builds of the engine that print the same lines for the same seed decode alike, bit
+// for bit (scripts/compare-builds). The inputs come from a PRNG of this file alone, so
+// that they do not depend on the engine being compared. Standard output holds only those
+// deterministic lines; timing and the device go to standard error.
+
+// --- Engine API shim: the only part that knows where the engine keeps its names. ------
+#if __has_include(<gnuradio/gputurbo/engine/turbo/decoder.h>)
+#include <gnuradio/gputurbo/engine/core/llr.h>
+#include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/turbo/code.h>
+#include <gnuradio/gputurbo/engine/turbo/decoder.h>
+namespace api {
+using gputurbo::core::quantize_llrs;
+using gputurbo::lte::attach_crc24;
+using gputurbo::lte::crc24;
+using gputurbo::turbo::codeword_length;
+using gputurbo::turbo::codeword_status;
+using gputurbo::turbo::decoder_config;
+using gputurbo::turbo::encode;
+using gputurbo::turbo::make_decoder;
+using gputurbo::turbo::parse_algorithm;
+using gputurbo::turbo::parse_arithmetic;
+using gputurbo::turbo::parse_guard;
+using gputurbo::turbo::parse_stop_rule;
+} // namespace api
+#else
+#include <gnuradio/gputurbo/engine/decoder.h>
+namespace api {
+using gputurbo::codeword_status;
+using gputurbo::decoder_config;
+using gputurbo::make_decoder;
+using gputurbo::parse_algorithm;
+using gputurbo::parse_arithmetic;
+using gputurbo::parse_guard;
+using gputurbo::parse_stop_rule;
+using gputurbo::quantize_llrs;
+using gputurbo::lte::attach_crc24;
+using gputurbo::lte::codeword_length;
+using gputurbo::lte::crc24;
+using gputurbo::lte::encode;
+} // namespace api
+#endif
+// ---------------------------------------------------------------------------------------
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* const usage =
+    "usage: gputurbo-digest [--backend cpu|cuda|reference] [--seed N] [--quick]\n"
+    "                       [--arithmetic int16,float32]\n"
+    "Decodes fresh noisy LTE turbo codewords (a pure function of --seed) under\n"
+    "every algorithm x guard x early stop x arithmetic, for several K and\n"
+    "sub-block counts, with float and (a subset) int8 input, and prints per\n"
+    "configuration a digest of the hard bits and one of the statuses.\n"
+    "  --quick       fewer sizes and codewords\n"
+    "  --arithmetic  default int16,float32 on cuda, float32 elsewhere (the CPU\n"
+    "                backends decode in float)\n";
+
+struct usage_error : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
+
+// Our own generator, so that both builds see the same inputs whatever engine helpers do.
+class splitmix64
+{
+public:
+    explicit splitmix64(std::uint64_t seed) : d_state(seed) {}
+    std::uint64_t next()
+    {
+        std::uint64_t z = (d_state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    // (0, 1]: never 0, so that log() is finite.
+    double uniform() { return double((next() >> 11) + 1) * 0x1.0p-53; }
+
+private:
+    std::uint64_t d_state;
+};
+
+class fnv1a64
+{
+public:
+    void add(const void* data, std::size_t n)
+    {
+        const auto* p = static_cast<const unsigned char*>(data);
+        for (std::size_t i = 0; i < n; ++i)
+            d_hash = (d_hash ^ p[i]) * 0x100000001b3ULL;
+    }
+    void add_u32(std::uint32_t v) // little-endian, whatever the host
+    {
+        const unsigned char b[4] = { static_cast<unsigned char>(v),
+                                     static_cast<unsigned char>(v >> 8),
+                                     static_cast<unsigned char>(v >> 16),
+                                     static_cast<unsigned char>(v >> 24) };
+        add(b, 4);
+    }
+    std::uint64_t value() const { return d_hash; }
+
+private:
+    std::uint64_t d_hash = 0xcbf29ce484222325ULL;
+};
+
+// What the frames of an input set end with: no CRC, CRC-24A or CRC-24B.
+enum class frame_crc { none, a, b };
+
+struct input_set
+{
+    std::vector<std::uint8_t> sent; // n * K
+    std::vector<float> llrs;        // n * (3K+12)
+    std::vector<std::int8_t> llrs_i8;
+};
+
+constexpr float int8_scale = 8.0f;
+constexpr double two_pi = 6.283185307179586476925286766559;
+
+// Frames alternate over the Eb/N0 points, chosen per K around its waterfall at 8
+// iterations, so that some frames fail and early stopping stops at varied iterations.
+std::vector<double> ebn0_points(int K)
+{
+    if (K <= 40)
+        return { 2.0, 3.0 };
+    if (K <= 512)
+        return { 1.0, 1.4 };
+    if (K <= 1024)
+        return { 0.7, 1.1 };
+    return { 0.3, 0.7 };
+}
+
+input_set make_inputs(std::uint64_t seed, int K, frame_crc crc, std::size_t n)
+{
+    splitmix64 rng(seed ^
+                   (std::uint64_t(K) << 8 | std::uint64_t(crc)) * 0xd1b54a32d192ed03ULL);
+    input_set s;
+    s.sent.resize(n * K);
+    for (auto& b : s.sent)
+        b = std::uint8_t(rng.next() >> 63);
+    if (crc != frame_crc::none)
+        for (std::size_t i = 0; i < n; ++i)
+            api::attach_crc24(crc == frame_crc::a ? api::crc24::a : api::crc24::b,
+                              s.sent.data() + i * K,
+                              std::size_t(K));
+
+    const std::size_t N = api::codeword_length(K);
+    std::vector<std::uint8_t> coded(n * N);
+    api::encode(K, s.sent.data(), n, coded.data());
+
+    // BPSK 0 -> +1, AWGN, L = 2y / sigma^2 (L > 0 means 0); Box-Muller uses both outputs.
+    const auto points = ebn0_points(K);
+    const double rate = double(K) / double(N);
+    s.llrs.resize(n * N);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double ebn0 = std::pow(10.0, points[i % points.size()] / 10.0);
+        const double sigma = std::sqrt(1.0 / (2.0 * rate * ebn0));
+        const double gain = 2.0 / (sigma * sigma);
+        for (std::size_t j = 0; j < N; j += 2) {
+            const double radius = sigma * std::sqrt(-2.0 * std::log(rng.uniform()));
+            const double angle = two_pi * rng.uniform();
+            const double noise[2] = { radius * std::cos(angle),
+                                      radius * std::sin(angle) };
+            for (std::size_t k = j; k < std::min(j + 2, N); ++k) {
+                const double x = coded[i * N + k] ? -1.0 : 1.0;
+                s.llrs[i * N + k] = float(gain * (x + noise[k - j]));
+            }
+        }
+    }
+    s.llrs_i8.resize(s.llrs.size());
+    api::quantize_llrs(s.llrs.data(), s.llrs.size(), s.llrs_i8.data(), int8_scale);
+    return s;
+}
+
+// P of sub-blocks of about 32 bits (K / the smallest divisor of K that is >= 32), the
+// CUDA backend's automatic choice; given explicitly to the CPU so that guarding matters.
+int subblocks_of_32(int K)
+{
+    for (int w = 32; w < K; ++w)
+        if (K % w == 0)
+            return K / w;
+    return 1;
+}
+
+struct shape
+{
+    int K;
+    bool automatic; // subblocks = 0 on cuda (the engine's choice), subblocks_of_32
+                    // elsewhere
+    std::size_t n;  // codewords per configuration
+};
+
+std::vector<std::string> split(const std::string& list)
+{
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start)
+            items.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
+int digest_main(int argc, char** argv)
+{
+    std::string backend = "cpu";
+    std::uint64_t seed = 1;
+    bool quick = false;
+    std::optional<std::string> arithmetics;
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc)
+                throw usage_error(flag + " needs a value");
+            return argv[++i];
+        };
+        if (flag == "--help" || flag == "-h") {
+            std::cout << usage;
+            return 0;
+        } else if (flag == "--backend")
+            backend = value();
+        else if (flag == "--seed") {
+            const std::string v = value();
+            char* end = nullptr;
+            seed = std::strtoull(v.c_str(), &end, 0);
+            if (v.empty() || *end != '\0')
+                throw usage_error("--seed: not a number: '" + v + "'");
+        } else if (flag == "--quick")
+            quick = true;
+        else if (flag == "--arithmetic")
+            arithmetics = value();
+        else
+            throw usage_error("unknown option " + flag);
+    }
+    const bool cuda = backend == "cuda";
+
+    const std::vector<std::string> algorithms = { "log-map",
+                                                  "max-log",
+                                                  "scaled-max-log" };
+    const std::vector<std::string> guards = { "none", "pivi", "dstw", "pividstw" };
+    const std::vector<std::string> stops = { "off",      "crc24a",  "crc24b",
+                                             "mean-llr", "min-llr", "hard" };
+    const auto arith = split(arithmetics.value_or(cuda ? "int16,float32" : "float32"));
+    // int8 input: a subset, since it shares everything past the conversion.
+    const std::vector<std::string> int8_guards = { "none", "pividstw" };
+    const std::vector<std::string> int8_stops = { "off", "crc24a", "hard" };
+
+    const std::vector<shape> shapes =
+        quick ? std::vector<shape>{ { 40, true, 32 }, { 1024, true, 16 } }
+              : std::vector<shape>{ { 40, true, 256 },
+                                    { 512, true, 128 },
+                                    { 1024, true, 128 },
+                                    { 1024, false, 128 },
+                                    { 6144, true, 48 } };
+
+    std::cout << "# gputurbo-digest backend=" << backend << " seed=" << seed
+              << (quick ? " quick" : "") << "\n";
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t configurations = 0;
+    std::string device;
+    for (const shape& sh : shapes) {
+        const int K = sh.K;
+        const std::size_t n = sh.n;
+        std::map<frame_crc, input_set> inputs;
+        // The inputs' digests too: they go through the engine's encoder, CRC and int8
+        // conversion, so a difference there shows here first.
+        for (const frame_crc c : { frame_crc::none, frame_crc::a, frame_crc::b }) {
+            const input_set& in =
+                inputs.emplace(c, make_inputs(seed, K, c, n)).first->second;
+            fnv1a64 sent, llrs, llrs_i8;
+            sent.add(in.sent.data(), in.sent.size());
+            llrs.add(in.llrs.data(), in.llrs.size() * sizeof(float));
+            llrs_i8.add(in.llrs_i8.data(), in.llrs_i8.size());
+            std::printf("# inputs K=%d crc=%s n=%zu sent=%016" PRIx64 " llrs=%016" PRIx64
+                        " int8=%016" PRIx64 "\n",
+                        K,
+                        c == frame_crc::none ? "none"
+                        : c == frame_crc::a  ? "24a"
+                                             : "24b",
+                        n,
+                        sent.value(),
+                        llrs.value(),
+                        llrs_i8.value());
+        }
+
+        auto run = [&](const std::string& algo,
+                       const std::string& guard,
+                       const std::string& stop,
+                       const std::string& ar,
+                       bool int8) {
+            api::decoder_config c;
+            c.K = K;
+            c.algo = api::parse_algorithm(algo);
+            c.scaling = 0.75f;
+            c.iterations = 8;
+            c.subblocks = !sh.automatic ? 1 : cuda ? 0 : subblocks_of_32(K);
+            c.guarding = api::parse_guard(guard);
+            c.guard_window = 8; // <= K/P for every shape here
+            c.early_stop = api::parse_stop_rule(stop);
+            c.stop_threshold = stop == "min-llr" ? 10.0f : 40.0f;
+            c.int8_scale = int8_scale;
+            c.threads = 0;
+            c.devices = "0";
+            c.cuda_arithmetic = api::parse_arithmetic(ar);
+            auto dec = api::make_decoder(c, backend);
+            device = dec->device();
+
+            const input_set& in = inputs.at(stop == "crc24a"   ? frame_crc::a
+                                            : stop == "crc24b" ? frame_crc::b
+                                                               : frame_crc::none);
+            std::vector<std::uint8_t> bits(n * K, 0xff);
+            std::vector<api::codeword_status> status(n);
+            if (int8)
+                dec->decode(in.llrs_i8.data(), n, bits.data(), status.data());
+            else
+                dec->decode(in.llrs.data(), n, bits.data(), status.data());
+
+            fnv1a64 bits_hash, status_hash;
+            bits_hash.add(bits.data(), bits.size());
+            std::uint64_t bit_errors = 0, frame_errors = 0, iterations = 0, passed = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                std::uint64_t e = 0;
+                for (std::size_t k = i * K; k < (i + 1) * K; ++k)
+                    e += (bits[k] ^ in.sent[k]) != 0;
+                bit_errors += e;
+                frame_errors += e != 0;
+                iterations += std::uint64_t(status[i].iterations);
+                passed += status[i].passed;
+                status_hash.add_u32(std::uint32_t(status[i].iterations));
+                status_hash.add_u32(status[i].passed ? 1u : 0u);
+            }
+            std::printf("K=%d P=%s:%d algo=%s guard=%s stop=%s arith=%s input=%s n=%zu "
+                        "bit_errors=%" PRIu64 " frame_errors=%" PRIu64
+                        " iterations=%" PRIu64 " passed=%" PRIu64 " bits=%016" PRIx64
+                        " status=%016" PRIx64 "\n",
+                        K,
+                        sh.automatic ? "auto" : "fixed",
+                        dec->config().subblocks,
+                        algo.c_str(),
+                        guard.c_str(),
+                        stop.c_str(),
+                        ar.c_str(),
+                        int8 ? "int8" : "float",
+                        n,
+                        bit_errors,
+                        frame_errors,
+                        iterations,
+                        passed,
+                        bits_hash.value(),
+                        status_hash.value());
+            ++configurations;
+        };
+
+        for (const auto& ar : arith)
+            for (const auto& algo : algorithms)
+                for (const auto& guard : guards)
+                    for (const auto& stop : stops)
+                        run(algo, guard, stop, ar, false);
+        for (const auto& ar : arith)
+            for (const auto& algo : algorithms)
+                for (const auto& guard : int8_guards)
+                    for (const auto& stop : int8_stops)
+                        run(algo, guard, stop, ar, true);
+        std::fflush(stdout);
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr,
+                 "gputurbo-digest: %zu configurations in %.1f s on %s\n",
+                 configurations,
+                 seconds,
+                 device.c_str());
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    try {
+        return digest_main(argc, argv);
+    } catch (const usage_error& e) {
+        std::fprintf(stderr, "gputurbo-digest: %s\n%s", e.what(), usage);
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gputurbo-digest: %s\n", e.what());
+        return 1;
+    }
+}
