@@ -30,6 +30,8 @@ using gputurbo::turbo::parse_algorithm;
 using gputurbo::turbo::parse_arithmetic;
 using gputurbo::turbo::parse_guard;
 using gputurbo::turbo::parse_stop_rule;
+//! The P a decoder runs at K (0 in its config means automatic).
+inline int subblocks_of(const gputurbo::turbo::decoder& d, int K) { return d.subblocks(K); }
 } // namespace api
 #else
 #include <gnuradio/gputurbo/engine/decoder.h>
@@ -46,6 +48,7 @@ using gputurbo::lte::attach_crc24;
 using gputurbo::lte::codeword_length;
 using gputurbo::lte::crc24;
 using gputurbo::lte::encode;
+inline int subblocks_of(const gputurbo::decoder& d, int) { return d.config().subblocks; }
 } // namespace api
 #endif
 // ---------------------------------------------------------------------------------------
@@ -358,7 +361,7 @@ int digest_main(int argc, char** argv)
                         " status=%016" PRIx64 "\n",
                         K,
                         sh.automatic ? "auto" : "fixed",
-                        dec->config().subblocks,
+                        api::subblocks_of(*dec, K),
                         algo.c_str(),
                         guard.c_str(),
                         stop.c_str(),
