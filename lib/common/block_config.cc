@@ -6,6 +6,7 @@
 
 #include "../common/block_config.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gr {
@@ -17,6 +18,11 @@ void check_max_batch(int max_batch, const char* unit)
         throw std::invalid_argument(
             "max_batch=" + std::to_string(max_batch) + " is out of range: use 1 ... " +
             std::to_string(max_batch_limit) + " " + unit + ", or 0 (automatic)");
+}
+
+int max_batch_for(int input_length)
+{
+    return std::min(max_batch_limit, max_batch_items / std::max(input_length, 1));
 }
 
 ::gputurbo::turbo::decoder_config decoder_parameters(const std::string& algorithm,

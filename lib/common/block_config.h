@@ -14,13 +14,17 @@
 namespace gr {
 namespace gputurbo {
 
-//! Most codewords per engine call: keeps max_batch * (3K+12) items well inside the
-//! scheduler's int item counts.
-constexpr int max_batch_limit = 16384;
+//! Most codewords per engine call.
+constexpr int max_batch_limit = 131072;
+//! Most input items per batch: two batches stay inside the scheduler's int item counts.
+constexpr int max_batch_items = 1 << 29;
 
 //! Throws std::invalid_argument unless 0 (automatic) <= max_batch <= max_batch_limit;
 //! \p unit names what is counted ("codewords per call", "PDUs").
 void check_max_batch(int max_batch, const char* unit);
+
+//! The most codewords of \p input_length items a stream batch may hold.
+int max_batch_for(int input_length);
 
 /*!
  * \brief The engine config of the decoder blocks' common parameters (K is left to the

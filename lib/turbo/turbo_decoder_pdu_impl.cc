@@ -21,24 +21,14 @@ namespace {
 constexpr int cuda_batch = 1024;
 constexpr int cpu_batch = 64;
 
-// The engine for the largest block size, made once to check the parameters and to
-// settle the backend before any PDU arrives.
-std::unique_ptr<::gputurbo::turbo::decoder> probe_engine(
+// One engine for every block size: its config names none (K = 0), and an explicit P
+// is checked against each PDU's K.
+std::unique_ptr<::gputurbo::turbo::decoder> make_engine(
     ::gputurbo::turbo::decoder_config config, const std::string& backend, int max_batch)
 {
     check_max_batch(max_batch, "PDUs");
-    config.K = ::gputurbo::turbo::max_block_size;
-    config.subblocks = 0; // an explicit P is checked against each PDU's K
+    config.K = 0;
     return ::gputurbo::turbo::make_decoder(config, backend);
-}
-
-// A host buffer of at least `count` elements, grown by half again to keep the slow
-// allocations of page-locked memory rare.
-template <class T>
-void reserve(::gputurbo::core::host_buffer<T>& buffer, std::size_t count)
-{
-    if (buffer.size() < count)
-        buffer = ::gputurbo::core::host_buffer<T>(std::max(count, buffer.size() * 3 / 2));
 }
 
 } // namespace
@@ -83,21 +73,19 @@ turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(
     : gr::block("turbo_decoder_pdu",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(0, 0, 0)),
-      d_config(config),
+      d_engine(make_engine(config, backend, max_batch)),
+      d_max_batch(max_batch > 0                   ? max_batch
+                  : d_engine->backend() == "cuda" ? cuda_batch
+                                                  : cpu_batch),
       d_port(pmt::mp("pdus")),
       d_K_key(pmt::mp("K")),
       d_iterations_key(pmt::mp("iterations")),
       d_passed_key(pmt::mp("passed")),
       d_error_key(pmt::mp("error"))
 {
-    const auto probe = probe_engine(config, backend, max_batch);
-    d_backend = probe->backend();
-    d_device = probe->device();
-    d_max_batch = max_batch > 0         ? max_batch
-                  : d_backend == "cuda" ? cuda_batch
-                                        : cpu_batch;
     if (backend == "auto")
-        d_logger->info("backend auto chose {:s}: {:s}", d_backend, d_device);
+        d_logger->info(
+            "backend auto chose {:s}: {:s}", d_engine->backend(), d_engine->device());
 
     message_port_register_in(d_port);
     message_port_register_out(d_port);
@@ -107,18 +95,13 @@ turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(
 void turbo_decoder_pdu_impl::set_iterations(int iterations)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    ::gputurbo::turbo::decoder_config checked = d_config;
-    checked.iterations = iterations;
-    checked.validate(); // throws for a bad count, changing nothing
-    d_config.iterations = iterations;
-    for (auto& [K, e] : d_engines)
-        e->set_iterations(iterations);
+    d_engine->set_iterations(iterations); // throws for a bad count, changing nothing
 }
 
 int turbo_decoder_pdu_impl::iterations() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_config.iterations;
+    return d_engine->config().iterations;
 }
 
 std::uint64_t turbo_decoder_pdu_impl::decoded_pdus() const
@@ -151,19 +134,20 @@ void turbo_decoder_pdu_impl::handle(const pmt::pmt_t& msg)
 turbo_decoder_pdu_impl::pending turbo_decoder_pdu_impl::parse(const pmt::pmt_t& msg) const
 {
     pending p;
+    std::string& error = p.job.error;
     p.meta = pmt::make_dict();
     if (!pmt::is_pair(msg)) {
-        p.error = "not a PDU: expected a pair of a metadata dict and an f32vector";
+        error = "not a PDU: expected a pair of a metadata dict and an f32vector";
         return p;
     }
     if (!pmt::is_dict(pmt::car(msg))) {
-        p.error = "the PDU's metadata is not a dict";
+        error = "the PDU's metadata is not a dict";
         return p;
     }
     p.meta = pmt::car(msg);
     const pmt::pmt_t data = pmt::cdr(msg);
     if (!pmt::is_f32vector(data)) {
-        p.error = "the PDU's data is not an f32vector of float LLRs";
+        error = "the PDU's data is not an f32vector of float LLRs";
         return p;
     }
     const std::size_t length = pmt::length(data);
@@ -178,15 +162,15 @@ turbo_decoder_pdu_impl::pending turbo_decoder_pdu_impl::parse(const pmt::pmt_t& 
                 : 0;
         if (k < 1 || k > ::gputurbo::turbo::max_block_size ||
             !::gputurbo::turbo::is_valid_block_size(int(k))) {
-            p.error = "metadata K=" + pmt::write_string(value) +
-                      " is not one of the 188 LTE block sizes";
+            error = "metadata K=" + pmt::write_string(value) +
+                    " is not one of the 188 LTE block sizes";
             return p;
         }
         K = int(k);
         if (length != ::gputurbo::turbo::codeword_length(K)) {
-            p.error = "K=" + std::to_string(K) + " needs 3K+12=" +
-                      std::to_string(::gputurbo::turbo::codeword_length(K)) +
-                      " LLRs; the PDU has " + std::to_string(length);
+            error = "K=" + std::to_string(K) + " needs 3K+12=" +
+                    std::to_string(::gputurbo::turbo::codeword_length(K)) +
+                    " LLRs; the PDU has " + std::to_string(length);
             return p;
         }
     } else {
@@ -195,105 +179,51 @@ turbo_decoder_pdu_impl::pending turbo_decoder_pdu_impl::parse(const pmt::pmt_t& 
                                         ::gputurbo::turbo::max_block_size);
         K = fits ? int((length - 12) / 3) : 0;
         if (!fits || !::gputurbo::turbo::is_valid_block_size(K)) {
-            p.error = std::to_string(length) +
-                      " LLRs are not 3K+12 for any LTE block size K (or put K in the "
-                      "metadata)";
+            error = std::to_string(length) +
+                    " LLRs are not 3K+12 for any LTE block size K (or put K in the "
+                    "metadata)";
             return p;
         }
     }
-    p.K = K;
+    std::size_t n = 0;
+    p.job.block = K;
+    p.job.llrs = pmt::f32vector_elements(data, n);
     p.llrs = data;
     return p;
 }
 
-::gputurbo::turbo::decoder& turbo_decoder_pdu_impl::engine(int K)
-{
-    auto& e = d_engines[K];
-    if (!e) {
-        ::gputurbo::turbo::decoder_config config = d_config;
-        config.K = K;
-        e = ::gputurbo::turbo::make_decoder(config, d_backend);
-    }
-    return *e;
-}
-
 void turbo_decoder_pdu_impl::decode_pending()
 {
-    // One engine call per block size; on CUDA all of them run before any is collected.
-    std::map<int, std::vector<pending*>> by_size;
-    std::size_t total_bits = 0;
-    for (auto& p : d_pending)
-        if (p.error.empty()) {
-            by_size[p.K].push_back(&p);
-            total_bits += std::size_t(p.K);
-        }
-    reserve(d_bits, total_bits);
-
-    struct call
-    {
-        ::gputurbo::turbo::decoder* engine;
-        ::gputurbo::turbo::decoder::ticket ticket;
-        std::vector<pending*>* pdus;
-        std::size_t first_bit;
-    };
-    std::vector<call> calls;
-    std::size_t next_bit = 0;
-    for (auto& [K, pdus] : by_size) {
-        const std::size_t n = ::gputurbo::turbo::codeword_length(K);
-        try {
-            auto& e = engine(K);
-            reserve(d_llrs, pdus.size() * n);
-            for (std::size_t i = 0; i < pdus.size(); ++i) {
-                std::size_t length = 0;
-                const float* llrs = pmt::f32vector_elements(pdus[i]->llrs, length);
-                std::memcpy(d_llrs.data() + i * n, llrs, n * sizeof(float));
-            }
-            // submit() has read the LLRs when it returns: d_llrs is free again.
-            calls.push_back(
-                { &e, e.submit(d_llrs.data(), pdus.size()), &pdus, next_bit });
-            next_bit += pdus.size() * std::size_t(K);
-        } catch (const std::exception& e) {
-            for (auto* p : pdus)
-                p->error = std::string("decoding failed: ") + e.what();
-        }
-    }
-
-    std::vector<::gputurbo::core::codeword_status> status;
-    for (const auto& c : calls) {
-        status.resize(c.pdus->size());
-        try {
-            c.engine->collect(c.ticket, d_bits.data() + c.first_bit, status.data());
-            for (std::size_t i = 0; i < c.pdus->size(); ++i) {
-                pending& p = *(*c.pdus)[i];
-                p.bits = c.first_bit + i * std::size_t(p.K);
-                p.status = status[i];
-            }
-        } catch (const std::exception& e) {
-            for (auto* p : *c.pdus)
-                p->error = std::string("decoding failed: ") + e.what();
-        }
-    }
-    ++d_batches;
+    std::vector<common::pdu_job> jobs;
+    jobs.reserve(d_pending.size());
     for (const auto& p : d_pending)
-        publish(p);
+        jobs.push_back(p.job);
+    d_batcher.decode(*d_engine, jobs);
+    ++d_batches;
+    for (std::size_t i = 0; i < d_pending.size(); ++i) {
+        d_pending[i].job = jobs[i];
+        publish(d_pending[i]);
+    }
     d_pending.clear();
 }
 
 void turbo_decoder_pdu_impl::publish(const pending& p)
 {
+    const common::pdu_job& job = p.job;
     pmt::pmt_t meta = p.meta;
-    if (p.K > 0)
-        meta = pmt::dict_add(meta, d_K_key, pmt::from_long(p.K));
+    if (job.block > 0)
+        meta = pmt::dict_add(meta, d_K_key, pmt::from_long(job.block));
     pmt::pmt_t data;
-    if (p.error.empty()) {
-        meta = pmt::dict_add(meta, d_iterations_key, pmt::from_long(p.status.iterations));
-        meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(p.status.passed));
-        data = pmt::init_u8vector(std::size_t(p.K), d_bits.data() + p.bits);
+    if (job.error.empty()) {
+        meta =
+            pmt::dict_add(meta, d_iterations_key, pmt::from_long(job.status.iterations));
+        meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(job.status.passed));
+        data = pmt::init_u8vector(std::size_t(job.block), job.bits);
         ++d_decoded;
     } else {
-        d_logger->error("PDU not decoded: {:s}", p.error);
+        d_logger->error("PDU not decoded: {:s}", job.error);
         meta = pmt::dict_add(meta, d_passed_key, pmt::PMT_F);
-        meta = pmt::dict_add(meta, d_error_key, pmt::string_to_symbol(p.error));
+        meta = pmt::dict_add(meta, d_error_key, pmt::string_to_symbol(job.error));
         data = pmt::make_u8vector(0, 0);
         ++d_failed;
     }

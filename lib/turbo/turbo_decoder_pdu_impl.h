@@ -7,11 +7,12 @@
 #ifndef INCLUDED_GPUTURBO_TURBO_DECODER_PDU_IMPL_H
 #define INCLUDED_GPUTURBO_TURBO_DECODER_PDU_IMPL_H
 
+#include "../common/pdu_batcher.h"
+
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 #include <gnuradio/gputurbo/turbo_decoder_pdu.h>
 #include <pmt/pmt.h>
 
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,27 +24,21 @@ namespace gputurbo {
 class turbo_decoder_pdu_impl : public turbo_decoder_pdu
 {
 private:
-    // A PDU waiting for its batch: its LLRs, or why it cannot be decoded.
+    // A PDU waiting for its batch: its metadata and LLRs, or why it cannot be decoded.
     struct pending
     {
         pmt::pmt_t meta;
-        pmt::pmt_t llrs; // f32vector of 3K+12 values
-        int K = 0;       // 0: unknown
-        std::string error;
-        std::size_t bits = 0; // offset of its bits in d_bits
-        ::gputurbo::core::codeword_status status;
+        pmt::pmt_t llrs; // f32vector of 3K+12 values, kept alive for the job
+        common::pdu_job job;
     };
 
-    // Engines are not reentrant: the message handler and the setters take d_mutex.
+    // The engine is not reentrant: the message handler and the setters take d_mutex.
     mutable std::mutex d_mutex;
-    ::gputurbo::turbo::decoder_config d_config; // K varies: set per engine
-    std::string d_backend;                      // "cpu" or "cuda", resolved once
-    std::string d_device;
-    int d_max_batch;
-    std::map<int, std::unique_ptr<::gputurbo::turbo::decoder>> d_engines; // by K
+    // One engine for every block size (its config has no K of its own).
+    const std::unique_ptr<::gputurbo::turbo::decoder> d_engine;
+    const int d_max_batch;
     std::vector<pending> d_pending;
-    ::gputurbo::core::host_buffer<float> d_llrs; // one block size's LLRs, gathered
-    ::gputurbo::core::host_buffer<std::uint8_t> d_bits;
+    common::pdu_batcher d_batcher;
     std::uint64_t d_decoded = 0;
     std::uint64_t d_failed = 0;
     std::uint64_t d_batches = 0;
@@ -56,7 +51,6 @@ private:
 
     void handle(const pmt::pmt_t& msg);
     pending parse(const pmt::pmt_t& msg) const;
-    ::gputurbo::turbo::decoder& engine(int K);
     void decode_pending();
     void publish(const pending& p);
 
@@ -67,8 +61,8 @@ public:
 
     void set_iterations(int iterations) override;
     int iterations() const override;
-    std::string backend() const override { return d_backend; }
-    std::string device() const override { return d_device; }
+    std::string backend() const override { return d_engine->backend(); }
+    std::string device() const override { return d_engine->device(); }
     int max_batch() const override { return d_max_batch; }
     std::uint64_t decoded_pdus() const override;
     std::uint64_t failed_pdus() const override;

@@ -45,7 +45,12 @@ def noise_sigma(K, ebn0_db):
 
 
 def make_decoder(K, **kwargs):
+    """A turbo_decoder on BACKEND that tags every codeword, which most tests count;
+    codeword_tags=None keeps the block's default."""
     kwargs.setdefault("backend", BACKEND)
+    kwargs.setdefault("codeword_tags", "all")
+    if kwargs["codeword_tags"] is None:
+        del kwargs["codeword_tags"]
     return gputurbo.turbo_decoder(K, **kwargs)
 
 
@@ -231,7 +236,9 @@ class qa_turbo_decoder(gr_unittest.TestCase):
             self.assertIn("cuda", str(e))
         cases += [
             (dict(K=40, max_batch=-1), ValueError, "max_batch"),
-            (dict(K=40, max_batch=16385), ValueError, "max_batch"),
+            (dict(K=40, max_batch=131073), ValueError, "max_batch"),
+            (dict(K=6144, max_batch=40000), ValueError, "max_batch"),
+            (dict(K=40, codeword_tags="some"), ValueError, "codeword_tags"),
             (dict(K=40, batches_in_flight=0), ValueError, "batches_in_flight"),
             (dict(K=40, batches_in_flight=5), ValueError, "batches_in_flight"),
             (dict(K=40, input_type="int16"), ValueError, "input_type"),
@@ -426,6 +433,33 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         moved = sorted((t.offset, pmt.to_long(t.value)) for t in out_tags
                        if pmt.symbol_to_string(t.key) == "mark")
         self.assertEqual(moved, [(p // n * K + p % n * K // n, p) for p in positions])
+
+    def test_016_codeword_tags_of_failed_codewords_by_default(self):
+        # By default only codewords whose stop rule failed are tagged: none with early
+        # stopping off, and exactly the failed ones with it.
+        K, count = 256, 12
+        bits = self.random_bits(K, count)
+        out, _, tags, _ = loopback(bits, K, codeword_tags=None)
+        np.testing.assert_array_equal(out, bits)
+        self.assertEqual(codeword_tags(tags), [])
+
+        # CRC24B stop on blocks that carry no CRC: each fails unless its last 24 bits
+        # happen to check (probability 2^-24).
+        _, _, tags, _ = loopback(bits, K, iterations=3, early_stop="crc24b",
+                                 codeword_tags=None)
+        found = codeword_tags(tags)
+        self.assertEqual([t[1] for t in found], list(range(count)))
+        self.assertTrue(all(t[2] == 3 and not t[3] for t in found), found)
+        self.assertEqual([t[0] for t in found], [i * K for i in range(count)])
+
+        _, _, tags, _ = loopback(bits, K, iterations=3, early_stop="crc24b",
+                                 codeword_tags="none")
+        self.assertEqual(codeword_tags(tags), [])
+
+    def test_017_automatic_batch_at_small_K(self):
+        # About 4 Mbit per batch on CUDA: many codewords at K = 40.
+        dec = make_decoder(40)
+        self.assertEqual(dec.max_batch(), 104857 if BACKEND == "cuda" else 64)
 
     def test_015_automatic_choices(self):
         dec = make_decoder(6144)

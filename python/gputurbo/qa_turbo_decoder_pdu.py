@@ -117,7 +117,10 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
     def test_001_mixed_sizes_decode_in_few_batches(self):
         sizes = (40, 512, 1056, 4032, 6144)
         messages, sent = self.make_pdus(sizes, (30, 20, 20, 10, 10), ebn0_db=4.0)
+        before = gputurbo.engine_objects()
         outputs, dec, _ = run_pdus(messages, max_batch=64)
+        # One engine decodes every block size (on one GPU, or the CPU).
+        self.assertEqual(gputurbo.engine_objects() - before, 1)
         self.check_decoded(outputs, sent)
         self.assertEqual(dec.decoded_pdus(), len(sent))
         self.assertEqual(dec.failed_pdus(), 0)
@@ -167,7 +170,7 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
 
     def test_004_parameters(self):
         for kwargs, pattern in ((dict(max_batch=-1), "max_batch"),
-                                (dict(max_batch=16385), "max_batch"),
+                                (dict(max_batch=131073), "max_batch"),
                                 (dict(iterations=0), "iterations"),
                                 (dict(algorithm="bcjr"), "algorithm"),
                                 (dict(subblocks=-1), "subblocks"),

@@ -40,11 +40,14 @@ namespace gputurbo {
  * GNU Radio then gives the upstream block an output buffer of about two batches of
  * input: no min_output_buffer setting is needed for full batches.
  *
- * Every decoded codeword gets one stream tag on its first output bit: key "codeword",
- * value a dict {"index": codeword number from 0 (uint64), "iterations": full iterations
- * run (int), "passed": whether the early-stop rule held at the end (bool; always true
- * with early_stop "off")}. Input tags move to the codeword they arrived in: a tag on
- * input item i of a codeword goes to its output bit floor(i * K / (3K+12)).
+ * Codeword tags (\p codeword_tags): on the first output bit of each failed codeword (the
+ * default), of every codeword ("all") or of none; key "codeword", value a dict {"index":
+ * codeword number from 0 (uint64), "iterations": full iterations run (int), "passed":
+ * whether the early-stop rule held at the end (bool; always true with early_stop
+ * "off", so then no codeword fails)}. A tag per codeword costs GNU Radio a few
+ * microseconds, which dominates at small K; the default costs nothing on a healthy
+ * stream. Input tags move to the codeword they arrived in: a tag on input item i of a
+ * codeword goes to its output bit floor(i * K / (3K+12)).
  *
  * Input values that do not fill a codeword when the stream ends are not decoded; their
  * number is logged as a warning and returned by partial_items().
@@ -82,7 +85,8 @@ public:
      * \param invert_llr true when the input uses L = ln P(1)/P(0) (positive means 1)
      * \param backend "auto" (CUDA when built with it and a GPU is present, else the
      *        CPU; the choice is logged), "cpu" or "cuda"
-     * \param max_batch most codewords decoded per engine call, 1 ... 16384; 0 =
+     * \param max_batch most codewords decoded per engine call, 1 ... 131072 (and at
+     *        most 2^29 input LLRs); 0 =
      *        automatic: about 4 Mbit of information bits on CUDA (682 codewords of
      *        K = 6144), 64 codewords on the CPU
      * \param threads CPU worker threads, 0 = all cores
@@ -95,6 +99,8 @@ public:
      *        (fast fixed point; log-map's correction term is approximated) or "float32"
      *        (bit-identical to the CPU for max-log and scaled-max-log, near-exact
      *        log-map, several times slower); ignored by the CPU backend
+     * \param codeword_tags which codewords get a "codeword" tag: "failed" (their
+     *        early-stop rule did not hold), "all" or "none"
      */
     static sptr make(int K,
                      const std::string& algorithm = "scaled-max-log",
@@ -113,7 +119,8 @@ public:
                      const std::string& input_type = "float",
                      float int8_scale = 8.0f,
                      int batches_in_flight = 2,
-                     const std::string& arithmetic = "auto");
+                     const std::string& arithmetic = "auto",
+                     const std::string& codeword_tags = "failed");
 
     /*!
      * \brief Sets the number of full iterations (the maximum with early stopping),

@@ -33,7 +33,8 @@ namespace gputurbo {
  *
  * PDUs that arrive close together are decoded together: the block collects messages
  * while more are queued behind them, up to max_batch, and then makes one engine call per
- * block size among them (on CUDA, concurrent launches). A PDU that cannot be decoded (not
+ * block size among them (on CUDA, concurrent launches). One engine decodes every block
+ * size. A PDU that cannot be decoded (not
  * a pair, metadata not a dict, data not an f32vector, a length that is not 3K+12 of a
  * valid K, or a decoding error) is logged as an error and answered, in its place, by a
  * PDU with an empty u8vector and metadata "passed" = false and "error" = the reason.
@@ -61,7 +62,7 @@ public:
      * \param layout "interleaved" (triples d0_k d1_k d2_k) or "streams" (d0 | d1 | d2)
      * \param invert_llr true when the input uses L = ln P(1)/P(0)
      * \param backend "auto" (CUDA when available, else the CPU; logged), "cpu", "cuda"
-     * \param max_batch most PDUs decoded together, 1 ... 16384; 0 = automatic (1024 on
+     * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024 on
      *        CUDA, 64 on the CPU)
      * \param threads CPU worker threads, 0 = all cores
      * \param arithmetic CUDA metric arithmetic: "auto" (int16), "int16" or "float32"

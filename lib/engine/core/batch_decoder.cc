@@ -8,9 +8,17 @@
 #include <gnuradio/gputurbo/engine/core/llr.h>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 namespace gputurbo::core {
+namespace {
+std::atomic<std::size_t> alive{ 0 };
+} // namespace
+
+batch_decoder::batch_decoder() { ++alive; }
+batch_decoder::~batch_decoder() { --alive; }
+std::size_t batch_decoder::objects_alive() { return alive; }
 
 void batch_decoder::decode(int block,
                            const float* llrs,

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <pybind11/pybind11.h>
 
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
@@ -53,4 +54,9 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_turbo_encoder_fec(m);
     bind_turbo_decoder_fec(m);
     // ) END BINDING_FUNCTION_CALLS
+
+    m.def("engine_objects",
+          &::gputurbo::core::batch_decoder::objects_alive,
+          "Decoder engines alive in this process (a multi-GPU engine counts each GPU's "
+          "part): how many engines the blocks hold.");
 }

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(ab0c202aa3e9f645b5751b9d104108ca) */
+/* BINDTOOL_HEADER_FILE_HASH(67dd8b470709fd56646b5719c358ad14) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -48,6 +48,7 @@ void bind_turbo_decoder(py::module& m)
              py::arg("int8_scale") = 8.0f,
              py::arg("batches_in_flight") = 2,
              py::arg("arithmetic") = "auto",
+             py::arg("codeword_tags") = "failed",
              D(turbo_decoder, make))
 
         .def("set_iterations",

@@ -53,7 +53,11 @@ public:
     //! Most batches submitted and not yet collected.
     static constexpr int max_in_flight = 4;
 
-    virtual ~batch_decoder() = default;
+    virtual ~batch_decoder();
+
+    //! Decoder objects alive in this process (a multi-GPU decoder counts its parts):
+    //! lets tests see how many engines a block holds.
+    static std::size_t objects_alive();
 
     /*!
      * \brief Decodes n_codewords codewords of \p block information bits each.
@@ -102,6 +106,10 @@ public:
 
 protected:
     using batch = llr_batch;
+
+    batch_decoder();
+    batch_decoder(const batch_decoder&) = delete;
+    batch_decoder& operator=(const batch_decoder&) = delete;
 
     //! What a backend implements; decode() has checked the pointers, the block size, and
     //! that count > 0.

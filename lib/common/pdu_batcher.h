@@ -1,0 +1,52 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_COMMON_PDU_BATCHER_H
+#define INCLUDED_GPUTURBO_COMMON_PDU_BATCHER_H
+
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+#include <gnuradio/gputurbo/engine/core/host_memory.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gputurbo {
+namespace common {
+
+//! One PDU of a batch: what the family's block parsed, and what decoding gave it.
+struct pdu_job
+{
+    int block = 0;               //!< information bits; set when error is empty
+    const float* llrs = nullptr; //!< input_length(block) LLRs, alive until decode returns
+    std::string error;           //!< why it cannot be, or was not, decoded
+    const std::uint8_t* bits = nullptr; //!< after decode(): its block bits
+    ::gputurbo::core::codeword_status status;
+};
+
+/*!
+ * \brief Decodes a batch of PDUs of any block sizes with one engine: one engine call per
+ * block size among them, all submitted before any is collected (so on CUDA they run
+ * concurrently), through page-locked buffers that are kept and grown.
+ */
+class pdu_batcher
+{
+public:
+    //! Decodes every job without an error. A job whose block size the engine refuses,
+    //! or whose engine call fails, gets the reason in its error; none is skipped.
+    void decode(::gputurbo::core::batch_decoder& engine, std::vector<pdu_job>& jobs);
+
+private:
+    ::gputurbo::core::host_buffer<float> d_llrs; // one block size's LLRs, gathered
+    ::gputurbo::core::host_buffer<std::uint8_t> d_bits;
+};
+
+} // namespace common
+} // namespace gputurbo
+} // namespace gr
+
+#endif

@@ -1,0 +1,282 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "stream_batcher.h"
+#include "block_config.h"
+
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/gputurbo/engine/core/host_memory.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace gputurbo {
+namespace common {
+
+namespace {
+
+// max_batch = 0 on CUDA: enough information bits per batch to fill the GPU, and no
+// more: smaller batches overlap better with the blocks around the decoder.
+constexpr int cuda_batch_bits = 1 << 22;
+constexpr int cpu_batch = 64;
+// Most iterations a status dict is kept for (more share none).
+constexpr int cached_iterations = 64;
+
+} // namespace
+
+int stream_batcher::checked_batch(int max_batch,
+                                  const ::gputurbo::core::batch_decoder& engine,
+                                  int block_size)
+{
+    check_max_batch(max_batch, "codewords per call");
+    const int n = int(engine.input_length(block_size));
+    if (max_batch > max_batch_for(n))
+        throw std::invalid_argument(
+            "max_batch=" + std::to_string(max_batch) + " codewords of " +
+            std::to_string(n) + " LLRs is too many: use at most " +
+            std::to_string(max_batch_for(n)) + " at this block size");
+    return max_batch > 0 ? max_batch : automatic_batch(engine, block_size);
+}
+
+codeword_tags parse_codeword_tags(const std::string& name)
+{
+    if (name == "failed")
+        return codeword_tags::failed;
+    if (name == "all")
+        return codeword_tags::all;
+    if (name == "none")
+        return codeword_tags::none;
+    throw std::invalid_argument("codeword_tags '" + name +
+                                "' is unknown: use failed, all or none");
+}
+
+int stream_batcher::automatic_batch(const ::gputurbo::core::batch_decoder& engine,
+                                    int block_size)
+{
+    if (engine.kind() != ::gputurbo::core::backend::cuda)
+        return cpu_batch;
+    return std::clamp(cuda_batch_bits / block_size,
+                      1,
+                      max_batch_for(int(engine.input_length(block_size))));
+}
+
+stream_batcher::stream_batcher(gr::block& block,
+                               gr::logger_ptr logger,
+                               ::gputurbo::core::batch_decoder& engine,
+                               int block_size,
+                               bool int8,
+                               int max_batch,
+                               int batches_in_flight,
+                               codeword_tags tags)
+    : d_block(block),
+      d_logger(logger),
+      d_engine(engine),
+      d_K(block_size),
+      d_n(int(engine.input_length(block_size))),
+      d_int8(int8),
+      d_max_batch(checked_batch(max_batch, engine, block_size)),
+      d_batches_in_flight(batches_in_flight),
+      d_tags(tags),
+      d_status(d_max_batch),
+      d_tag_key(pmt::intern("codeword")),
+      d_index_key(pmt::intern("index")),
+      d_iterations_key(pmt::intern("iterations")),
+      d_passed_key(pmt::intern("passed")),
+      d_status_dicts(2 * (cached_iterations + 1), pmt::PMT_NIL)
+{
+    if (batches_in_flight < 1 ||
+        batches_in_flight > ::gputurbo::core::batch_decoder::max_in_flight)
+        throw std::invalid_argument(
+            "batches_in_flight=" + std::to_string(batches_in_flight) +
+            " is out of range: use 1 ... " +
+            std::to_string(::gputurbo::core::batch_decoder::max_in_flight));
+    // Output space for one whole batch per call. GNU Radio sizes the upstream buffer
+    // from it: two batches of input (2 * max_batch * K items, over the relative rate).
+    block.set_output_multiple(d_max_batch * d_K);
+    block.set_relative_rate(std::uint64_t(d_K), std::uint64_t(d_n));
+    // Tags move with their codeword, which may leave a later call than it came in.
+    block.set_tag_propagation_policy(gr::block::TPP_DONT);
+}
+
+void stream_batcher::start()
+{
+    d_partial_items = 0;
+    const auto detail = d_block.detail();
+    if (!detail || detail->ninputs() == 0)
+        return;
+    // GNU Radio sizes the input buffer for two batches unless the upstream block caps it
+    // (max_output_buffer): say so rather than run with small batches unnoticed.
+    const int fits = detail->input(0)->max_possible_items_available() / d_n;
+    if (fits < d_max_batch)
+        d_logger->info("the input buffer holds {:d} codeword(s), fewer than "
+                       "max_batch={:d}: let the upstream block's output buffer "
+                       "grow to {:d} items or more for full batches",
+                       fits,
+                       d_max_batch,
+                       2L * d_max_batch * d_n);
+
+    // The GPU then reads batches straight from the input buffer, without a staging copy
+    // through the CPU. The buffer is mapped twice in a row (a batch may run into the
+    // second copy), so both copies are locked.
+    if (d_engine.kind() == ::gputurbo::core::backend::cuda) {
+        const auto buffer = detail->input(0)->buffer();
+        void* base = const_cast<char*>(buffer->base());
+        const std::size_t bytes =
+            std::size_t(buffer->bufsize()) * buffer->get_sizeof_item() * 2;
+        if (::gputurbo::core::register_host_memory(base, bytes)) {
+            d_locked_input = base;
+            d_logger->debug("input buffer page-locked ({:d} bytes)", bytes);
+        } else
+            d_logger->debug("could not page-lock the input buffer: batches go "
+                            "through a staging copy");
+    }
+}
+
+void stream_batcher::stop()
+{
+    // At the end of a stream every batch has been returned; batches still in flight
+    // mean the flowgraph was stopped, or downstream finished, before taking them.
+    std::uint64_t undelivered = 0;
+    std::vector<std::uint8_t> discard(std::size_t(d_max_batch) * d_K);
+    while (!d_in_flight.empty()) {
+        const batch b = d_in_flight.front();
+        d_in_flight.pop_front();
+        undelivered += b.codewords;
+        try {
+            d_engine.collect(b.ticket, discard.data(), nullptr);
+        } catch (const std::exception& e) {
+            d_logger->error("collecting a batch at stop: {:s}", e.what());
+        }
+    }
+    if (d_locked_input) {
+        ::gputurbo::core::unregister_host_memory(d_locked_input);
+        d_locked_input = nullptr;
+    }
+    if (undelivered > 0)
+        d_logger->warn("{:d} decoded codeword(s) not delivered: the flowgraph "
+                       "stopped, or downstream finished, before taking them",
+                       undelivered);
+
+    // What the scheduler left in the input buffer: at the end of a stream, fewer LLRs
+    // than a codeword has.
+    const auto detail = d_block.detail();
+    if (detail && detail->ninputs() > 0) {
+        const std::uint64_t left = detail->input(0)->items_available();
+        d_partial_items = left;
+        if (left > 0)
+            d_logger->warn("{:d} input LLR(s) left undecoded when the block "
+                           "stopped ({:d} whole codeword(s) of {:d} values and "
+                           "{:d} value(s) of a partial one)",
+                           left,
+                           left / d_n,
+                           d_n,
+                           left % d_n);
+    }
+}
+
+void stream_batcher::forecast(gr_vector_int& ninput_items_required) const
+{
+    // With batches in flight a call can always return one, so it needs no input: that
+    // is also how the last batches leave once the upstream block has finished.
+    ninput_items_required[0] = d_in_flight.empty() ? d_n : 0;
+}
+
+void stream_batcher::submit(const void* llrs, int codewords)
+{
+    const std::uint64_t first = d_block.nitems_read(0);
+    batch b{ 0, codewords, d_submitted, {} };
+    d_block.detail()->get_tags_in_range(
+        b.tags, 0, first, first + std::uint64_t(codewords) * d_n, d_block.unique_id());
+    for (auto& t : b.tags)
+        t.offset -= first;
+    b.ticket = d_int8 ? d_engine.submit(d_K,
+                                        static_cast<const std::int8_t*>(llrs),
+                                        std::size_t(codewords))
+                      : d_engine.submit(
+                            d_K, static_cast<const float*>(llrs), std::size_t(codewords));
+    d_in_flight.push_back(std::move(b));
+    d_submitted += codewords;
+}
+
+pmt::pmt_t stream_batcher::status_dict(const ::gputurbo::core::codeword_status& status)
+{
+    auto make = [&] {
+        const pmt::pmt_t dict =
+            pmt::dict_add(pmt::make_dict(), d_passed_key, pmt::from_bool(status.passed));
+        return pmt::dict_add(dict, d_iterations_key, pmt::from_long(status.iterations));
+    };
+    if (status.iterations < 0 || status.iterations > cached_iterations)
+        return make();
+    pmt::pmt_t& dict = d_status_dicts[std::size_t(status.iterations) * 2 + status.passed];
+    if (!pmt::is_pair(dict))
+        dict = make();
+    return dict;
+}
+
+int stream_batcher::return_oldest(std::uint8_t* out)
+{
+    const batch b = std::move(d_in_flight.front());
+    d_in_flight.pop_front(); // the engine frees its slot whatever collect() meets
+    d_engine.collect(b.ticket, out, d_status.data());
+    d_codewords += b.codewords;
+
+    const std::uint64_t first_bit = d_block.nitems_written(0);
+    const pmt::pmt_t srcid = d_block.alias_pmt();
+    auto tag = [&](std::uint64_t offset,
+                   const pmt::pmt_t& key,
+                   const pmt::pmt_t& value,
+                   const pmt::pmt_t& source) {
+        gr::tag_t t;
+        t.offset = offset;
+        t.key = key;
+        t.value = value;
+        t.srcid = source;
+        d_block.detail()->add_item_tag(0, t);
+    };
+    if (d_tags != codeword_tags::none)
+        for (int i = 0; i < b.codewords; ++i) {
+            if (d_tags == codeword_tags::failed && d_status[i].passed)
+                continue;
+            const pmt::pmt_t info = pmt::dict_add(status_dict(d_status[i]),
+                                                  d_index_key,
+                                                  pmt::from_uint64(b.first_index + i));
+            tag(first_bit + std::uint64_t(i) * d_K, d_tag_key, info, srcid);
+        }
+    for (const auto& t : b.tags) {
+        const std::uint64_t codeword = t.offset / d_n, item = t.offset % d_n;
+        tag(first_bit + codeword * d_K + item * d_K / d_n, t.key, t.value, t.srcid);
+    }
+    return b.codewords * d_K;
+}
+
+int stream_batcher::work(int noutput_items,
+                         const gr_vector_int& ninput_items,
+                         gr_vector_const_void_star& input_items,
+                         gr_vector_void_star& output_items)
+{
+    // Each call either submits a batch or returns one, never both: a call that submits
+    // returns at once, so its input space goes back to the upstream block while the GPU
+    // decodes and the next call hands out an earlier batch.
+    const int waiting = ninput_items[0] / d_n; // whole codewords in the input
+    if (waiting > 0 && int(d_in_flight.size()) < d_batches_in_flight) {
+        const int n = std::min(waiting, d_max_batch);
+        submit(input_items[0], n);
+        d_block.consume_each(n * d_n);
+        return 0;
+    }
+    // The pipeline is full, or no codeword waits: then holding a batch gains nothing,
+    // and the stream may have ended. noutput_items always holds a batch (the output
+    // multiple).
+    if (!d_in_flight.empty() && noutput_items >= d_in_flight.front().codewords * d_K)
+        return return_oldest(static_cast<std::uint8_t*>(output_items[0]));
+    return 0;
+}
+
+} // namespace common
+} // namespace gputurbo
+} // namespace gr
