@@ -13,7 +13,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -50,6 +55,36 @@ inline std::unique_ptr<decoder> make_or_skip(decoder_config c, const std::string
     auto var = ::gputurbo::test::make_or_skip(config, backend);                          \
     if (!var)                                                                            \
     GTEST_SKIP() << "backend '" << (backend) << "' is not available on this machine"
+
+//! The seed of a test that draws fresh random inputs on every run: the environment
+//! variable GPUTURBO_TEST_SEED when it is set, else a new one. Printed (and recorded as
+//! the test's "seed" property), so that a failure can be replayed:
+//!   GPUTURBO_TEST_SEED=<seed> engine_tests --gtest_filter=<the test>
+//! Tests with fixed seeds keep them.
+inline std::uint64_t test_seed()
+{
+    std::uint64_t seed = 0;
+    const char* env = std::getenv("GPUTURBO_TEST_SEED");
+    const bool given = env && *env;
+    if (given) {
+        char* end = nullptr;
+        errno = 0;
+        seed = std::strtoull(env, &end, 0);
+        if (errno || *end || *env == '-')
+            throw std::invalid_argument("GPUTURBO_TEST_SEED='" + std::string(env) +
+                                        "' is not an unsigned 64-bit number");
+    } else {
+        std::random_device source;
+        seed = (std::uint64_t(source()) << 32) ^ source();
+    }
+    std::printf("  seed %llu (%s; replay: GPUTURBO_TEST_SEED=%llu)\n",
+                (unsigned long long)seed,
+                given ? "from GPUTURBO_TEST_SEED" : "fresh",
+                (unsigned long long)seed);
+    std::fflush(stdout);
+    ::testing::Test::RecordProperty("seed", std::to_string(seed));
+    return seed;
+}
 
 struct noisy_batch
 {

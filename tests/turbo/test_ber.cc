@@ -10,10 +10,16 @@
 //    around the curves recorded in docs/PERFORMANCE.md.
 //  - *Slow tests (ctest -L slow): the published reference curve, log-map against
 //    max-log, and P = 96 guarding against P = 1 with many more frames.
+// The bands and the reference curve are data, with their provenance:
+// tests/data/ber-reference.txt (another file: environment variable
+// GPUTURBO_BER_REFERENCE).
 
 #include "test_util.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 
 using namespace gputurbo;
 using namespace gputurbo::core;
@@ -78,6 +84,111 @@ decoder_config with(algorithm a, int P = 1, guard g = guard::none, int window = 
     return c;
 }
 
+// tests/data/ber-reference.txt (its header describes the columns).
+struct band_row
+{
+    std::string test;
+    decoder_config config;
+    double ebn0 = 0, long_run = 0, low = 0, high = 0;
+    std::uint64_t min_frame_errors = 0, max_frames = 0;
+};
+
+struct curve_row
+{
+    decoder_config config;
+    double ebn0 = 0, ber = 0, factor = 0;
+    std::uint64_t min_frame_errors = 0, max_frames = 0;
+};
+
+struct reference_data
+{
+    std::string path, error; // error: why the file could not be read, empty if it was
+    std::vector<band_row> bands;
+    std::vector<curve_row> curve;
+};
+
+const reference_data& reference()
+{
+    static const reference_data ref = [] {
+        reference_data r;
+        const char* env = std::getenv("GPUTURBO_BER_REFERENCE");
+        r.path = env && *env ? env : GPUTURBO_BER_REFERENCE;
+        std::ifstream file(r.path);
+        if (!file) {
+            r.error = "cannot read " + r.path;
+            return r;
+        }
+        int number = 0;
+        for (std::string line; std::getline(file, line);) {
+            ++number;
+            std::istringstream in(line);
+            std::string table, algo, g;
+            if (!(in >> table) || table[0] == '#')
+                continue;
+            decoder_config c;
+            try {
+                if (table == "band") {
+                    band_row b;
+                    in >> b.test >> algo >> c.subblocks >> g >> c.guard_window >>
+                        b.ebn0 >> b.min_frame_errors >> b.max_frames >> b.long_run >>
+                        b.low >> b.high;
+                    if (in) {
+                        c.algo = parse_algorithm(algo);
+                        c.guarding = parse_guard(g);
+                        b.config = c;
+                        r.bands.push_back(b);
+                    }
+                } else if (table == "curve") {
+                    curve_row p;
+                    in >> algo >> c.subblocks >> g >> c.guard_window >> p.ebn0 >> p.ber >>
+                        p.factor >> p.min_frame_errors >> p.max_frames;
+                    if (in) {
+                        c.algo = parse_algorithm(algo);
+                        c.guarding = parse_guard(g);
+                        p.config = c;
+                        r.curve.push_back(p);
+                    }
+                } else {
+                    in.setstate(std::ios::failbit);
+                }
+            } catch (const std::invalid_argument&) { // a name parse_* does not know
+                in.setstate(std::ios::failbit);
+            }
+            std::string rest;
+            if (!in || in >> rest) {
+                r.error = r.path + ":" + std::to_string(number) + ": not a row: " + line;
+                return r;
+            }
+        }
+        return r;
+    }();
+    return ref;
+}
+
+// The band rows of one test; fails the test when there are not exactly `expected`.
+std::vector<band_row> bands_of(const std::string& test, std::size_t expected)
+{
+    const auto& ref = reference();
+    std::vector<band_row> rows;
+    if (!ref.error.empty()) {
+        ADD_FAILURE() << ref.error;
+        return rows;
+    }
+    for (const auto& b : ref.bands)
+        if (b.test == test)
+            rows.push_back(b);
+    if (rows.size() != expected) {
+        ADD_FAILURE() << ref.path << ": " << rows.size() << " band rows of '" << test
+                      << "', expected " << expected;
+        rows.clear();
+    }
+    for (const auto& b : rows)
+        EXPECT_TRUE(b.low <= b.long_run && b.long_run <= b.high)
+            << ref.path << ": the band of '" << test << "' at " << b.ebn0
+            << " dB does not hold its long run " << b.long_run;
+    return rows;
+}
+
 #define EXPECT_BER_IN(point, low, high)                                                  \
     do {                                                                                 \
         const double ber_ = (point).ber();                                               \
@@ -88,30 +199,29 @@ decoder_config with(algorithm a, int P = 1, guard g = guard::none, int window = 
 } // namespace
 
 // --- Fast tier -------------------------------------------------------------------------
-// Bands are about a factor 3 around the long-run values in docs/PERFORMANCE.md.
+// Bands about a factor 3 around long runs: the band rows of tests/data/ber-reference.txt,
+// with the commands of those runs.
 
 TEST_P(Ber, BandEveryAlgorithm)
 {
     SKIP_IF_MISSING();
-    // scaled-max-log: long run 1.35e-4 at 0.6 dB (published reference 1.0e-4).
-    EXPECT_BER_IN(run(with(algorithm::scaled_max_log), 0.6, 1000, 768), 4.5e-5, 4.0e-4);
-    // max-log: long run 2.3e-2 at 0.6 dB.
-    EXPECT_BER_IN(run(with(algorithm::max_log), 0.6, 1000, 64), 7.5e-3, 7.0e-2);
-    // log-map: long run 8.9e-4 at 0.4 dB.
-    EXPECT_BER_IN(run(with(algorithm::log_map), 0.4, 1000, 64), 3.0e-4, 2.7e-3);
+    for (const auto& b : bands_of("every-algorithm", 3)) {
+        SCOPED_TRACE(std::string(to_string(b.config.algo)) + " long run " +
+                     std::to_string(b.long_run));
+        EXPECT_BER_IN(
+            run(b.config, b.ebn0, b.min_frame_errors, b.max_frames), b.low, b.high);
+    }
 }
 
 TEST_P(Ber, BandEveryGuardAtP96)
 {
     SKIP_IF_MISSING();
-    const auto smlog = algorithm::scaled_max_log;
-    // Long runs at 0.6 dB: none 3.0e-2, pivi 1.05e-3, dstw (g=8) 1.1e-3, pividstw
-    // (g=8) 2.8e-4.
-    EXPECT_BER_IN(run(with(smlog, 96, guard::none), 0.6, 1000, 64), 1.0e-2, 9.0e-2);
-    EXPECT_BER_IN(run(with(smlog, 96, guard::pivi), 0.6, 1000, 192), 3.5e-4, 3.2e-3);
-    EXPECT_BER_IN(run(with(smlog, 96, guard::dstw, 8), 0.6, 1000, 192), 3.7e-4, 3.3e-3);
-    EXPECT_BER_IN(
-        run(with(smlog, 96, guard::pividstw, 8), 0.6, 1000, 384), 9.0e-5, 8.5e-4);
+    for (const auto& b : bands_of("every-guard-p96", 4)) {
+        SCOPED_TRACE(std::string(to_string(b.config.guarding)) + " long run " +
+                     std::to_string(b.long_run));
+        EXPECT_BER_IN(
+            run(b.config, b.ebn0, b.min_frame_errors, b.max_frames), b.low, b.high);
+    }
 }
 
 TEST_P(Ber, LogMapBeatsMaxLogAtTheSameEbN0)
@@ -126,24 +236,20 @@ TEST_P(Ber, LogMapBeatsMaxLogAtTheSameEbN0)
 
 // --- Slow tier -------------------------------------------------------------------------
 
-// Published reference for scaled-max-log, P = 1, K = 6144, 6 iterations: BER 1.0e-4 at
-// 0.6 dB, 5.0e-6 at 0.7 dB, 1.9e-7 at 0.8 dB. "Tracks" = within a factor 2.5 either way,
+// Published reference for scaled-max-log, P = 1, K = 6144, 6 iterations: the curve rows
+// of tests/data/ber-reference.txt. "Tracks" = within their factor (2.5) either way,
 // which on this waterfall (about a decade per 0.1 dB) is within about 0.04 dB.
 TEST_P(Ber, SlowReferenceCurveScaledMaxLog)
 {
     SKIP_IF_MISSING();
-    const struct
-    {
-        double ebn0, ber;
-        std::uint64_t min_fe, max_frames;
-    } reference[] = { { 0.6, 1.0e-4, 200, 20000 },
-                      { 0.7, 5.0e-6, 100, 100000 },
-                      { 0.8, 1.9e-7, 40, 400000 } };
-    for (const auto& r : reference) {
-        const ber_point p =
-            run(with(algorithm::scaled_max_log), r.ebn0, r.min_fe, r.max_frames);
-        EXPECT_GE(p.frame_errors, r.min_fe) << "too few frames to judge at " << r.ebn0;
-        EXPECT_BER_IN(p, r.ber / 2.5, r.ber * 2.5);
+    const auto& ref = reference();
+    ASSERT_TRUE(ref.error.empty()) << ref.error;
+    ASSERT_EQ(ref.curve.size(), 3u) << ref.path << ": curve rows";
+    for (const auto& r : ref.curve) {
+        const ber_point p = run(r.config, r.ebn0, r.min_frame_errors, r.max_frames);
+        EXPECT_GE(p.frame_errors, r.min_frame_errors)
+            << "too few frames to judge at " << r.ebn0;
+        EXPECT_BER_IN(p, r.ber / r.factor, r.ber * r.factor);
     }
 }
 

@@ -90,8 +90,8 @@ TEST(LteInterleaver, AllAreInversePermutations)
     }
 }
 
-// ../shared/vectors/lte-turbo: records "<tag> <block> <bits>" from an independent
-// encoder.
+// tests/data/lte-turbo (README.md there): records "<tag> <block> <bits>" from an
+// independent encoder.
 TEST(LteEncoder, MatchesIndependentVectors)
 {
     std::ifstream index(vectors_dir() + "/index.txt");
