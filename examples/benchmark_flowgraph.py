@@ -160,6 +160,9 @@ def main():
           f"{args.batches_in_flight} batch(es) in flight", flush=True)
 
     llrs = precomputed_llrs(K, args.codewords, args.ebn0, seed=1)
+    # Repeated to a file of some megabytes: the file source then reads in large pieces
+    # at small K too.
+    llrs = np.tile(llrs, max(1, (1 << 22) // len(llrs)))
     scratch = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     records = []
 
