@@ -346,48 +346,69 @@ struct decisions
     const unsigned* __restrict__ crc_contribution;
 };
 
-// One constituent decoder over the thread's sub-block, called by every thread of the
-// block (inactive ones only meet the barrier). The group's one extrinsic array holds
-// the other decoder's output: D = 0 (natural order) reads it at k, D = 1 (interleaved
-// order) through pi, and both overwrite what they read with their own scaled extrinsic;
-// D = 1 also sets the hard decisions when they are wanted. Full: w is a multiple of
-// the segment, so that the unrolled stage loops have no partial segment to test for.
+// One constituent decoder's pass over the thread's sub-block (a half-iteration), in
+// four steps: where alpha starts, the forward recursion, where beta starts, and the
+// backward recursion with the extrinsic output. The group's one extrinsic array holds the
+// other decoder's output: D = 0 (natural order) reads it at k, D = 1 (interleaved order)
+// through pi, and both overwrite what they read with their own scaled extrinsic; D = 1
+// also sets the hard decisions when they are wanted. Full: w is a multiple of the
+// segment, so that the unrolled stage loops have no partial segment to test for.
 template <class M, bool Exact, int D, bool Full>
-__device__ void half_iteration(bool active,
-                               const kernel_config& c,
-                               const typename lanes<M>::stage_t* __restrict__ trellis,
-                               M* extrinsic_llrs,
-                               M* checkpoints,
-                               const M* prev_edges, // [2][S][P]: alpha, beta
-                               M* next_edges,
-                               int p,
-                               const decisions& out,
-                               app_stats* stats)
+struct constituent_pass
 {
     using L = lanes<M>;
     using stage_t = typename L::stage_t;
-    const int K = c.K, P = c.P, w = c.w, g = c.g;
-    const int k0 = p * w, k1 = k0 + w;
-    const bool stores =
-        c.guarding == int(guard::pivi) || c.guarding == int(guard::pividstw);
-    const bool trains =
-        c.guarding == int(guard::dstw) || c.guarding == int(guard::pividstw);
-    const int edge_offset = c.guarding == int(guard::pividstw) ? g : 0;
 
-    qpp_walk walk;
+    const kernel_config& c;
+    const stage_t* __restrict__ trellis;
+    M* extrinsic_llrs;
+    M* checkpoints;
+    const M* prev_edges; // [2][S][P]: alpha, beta
+    M* next_edges;
+    const int p, k0, k1;
+    const bool stores, trains;
+    const int edge_offset; // of the stored edge metric from the sub-block edge
+
+    __device__ constituent_pass(const kernel_config& c,
+                                const stage_t* __restrict__ trellis,
+                                M* extrinsic_llrs,
+                                M* checkpoints,
+                                const M* prev_edges,
+                                M* next_edges,
+                                int p)
+        : c(c),
+          trellis(trellis),
+          extrinsic_llrs(extrinsic_llrs),
+          checkpoints(checkpoints),
+          prev_edges(prev_edges),
+          next_edges(next_edges),
+          p(p),
+          k0(p * c.w),
+          k1(p * c.w + c.w),
+          stores(c.guarding == int(guard::pivi) || c.guarding == int(guard::pividstw)),
+          trains(c.guarding == int(guard::dstw) || c.guarding == int(guard::pividstw)),
+          edge_offset(c.guarding == int(guard::pividstw) ? c.g : 0)
+    {
+    }
+
     // Branch metric halves of stage k. Inside the thread's own sub-block the indices need
     // no division: stage k0 + j sits at j P + p in the trellis array and at k + p in
-    // shared memory.
-    // The segment loops pass std::true_type: their stages are the thread's own.
-    auto stage = [&](int k, int position, M& a, M& b, auto known_own) {
-        const bool own = decltype(known_own)::value || (k >= k0 && k < k1);
-        const stage_t in = trellis[own ? (k - k0) * P + p : transposed(k, c)];
+    // shared memory. The segment loops pass std::true_type: their stages are the
+    // thread's own.
+    template <class KnownOwn>
+    __device__ __forceinline__ void
+    stage(int k, int position, M& a, M& b, KnownOwn) const
+    {
+        const bool own = KnownOwn::value || (k >= k0 && k < k1);
+        const stage_t in = trellis[own ? (k - k0) * c.P + p : transposed(k, c)];
         L::halves(in, extrinsic_llrs[D == 0 && own ? k + p : slot(position, c)], a, b);
-    };
+    }
 
-    M alpha[S], beta[S];
-    if (active) {
-        // Forward recursion, keeping alpha at every 8th stage.
+    // Alpha at the sub-block's start: exact for the first sub-block, else the metrics of
+    // the previous iteration or equiprobable, then trained over the g stages before it.
+    __device__ __forceinline__ void start_alpha(M* alpha) const
+    {
+        const int P = c.P, g = c.g;
         if (p == 0)
             set_known_start(alpha);
         else if (stores) {
@@ -399,6 +420,7 @@ __device__ void half_iteration(bool active,
         } else
             set_equiprobable(alpha);
         if (p > 0 && trains) {
+            qpp_walk walk;
             if (D == 1)
                 walk.start_forward(k0 - g, c);
             for (int k = k0 - g; k < k0; ++k) {
@@ -413,8 +435,16 @@ __device__ void half_iteration(bool active,
                     walk.forward();
             }
         }
-        // By segments: the loads of 8 stages are issued together, so that their latency
-        // is paid once per segment, not once per stage.
+    }
+
+    // The forward recursion over the sub-block, by segments: the loads of 8 stages are
+    // issued together, so that their latency is paid once per segment, not once per
+    // stage. Alpha is kept every half segment (checkpoints), and the alpha the next
+    // sub-block starts from is stored for the next iteration.
+    __device__ __forceinline__ void forward(M* alpha) const
+    {
+        const int P = c.P, w = c.w;
+        qpp_walk walk;
         if (D == 1)
             walk.start_forward(k0, c);
         const int edge_stage = w - edge_offset; // alpha that sub-block p+1 starts from
@@ -471,9 +501,14 @@ __device__ void half_iteration(bool active,
             for (int s = 0; s < S; ++s)
                 next_edges[s * P + p + 1] = alpha[s];
         }
+    }
 
-        // Beta at the sub-block's end: the last stages of the previous iteration,
-        // training over the next sub-block's first stages, or the tail.
+    // Beta at the sub-block's end: the tail for the last sub-block, else the metrics of
+    // the previous iteration or equiprobable, then trained over the next sub-block's
+    // first g stages.
+    __device__ __forceinline__ void start_beta(M* beta) const
+    {
+        const int K = c.K, P = c.P, g = c.g;
         if (p == P - 1) {
             set_known_start(beta);
             for (int k = K + 2; k >= K; --k) {
@@ -491,6 +526,7 @@ __device__ void half_iteration(bool active,
             } else
                 set_equiprobable(beta);
             if (trains) {
+                qpp_walk walk;
                 if (D == 1)
                     walk.start_backward(k1 + g - 1, c);
                 for (int k = k1 + g - 1; k >= k1; --k) {
@@ -503,120 +539,161 @@ __device__ void half_iteration(bool active,
             }
         }
     }
+
+    // The backward recursion with the extrinsic output, one 8-stage segment at a time,
+    // each half segment recomputing its 4 alphas from its checkpoint; D = 1 also decides
+    // the bits. The beta that sub-block p-1 starts from is stored for the next iteration.
+    __device__ __forceinline__ void
+    backward(M* alpha, M* beta, const decisions& out, app_stats* stats) const
+    {
+        const int P = c.P, w = c.w;
+        const int save_at = k0 + edge_offset; // stage whose beta sub-block p-1 starts from
+        M* beta_out = next_edges + S * P;
+        if (stores && p > 0 && save_at == k1) {
+#pragma unroll
+            for (int s = 0; s < S; ++s)
+                beta_out[s * P + p - 1] = beta[s];
+        }
+        const bool decide = D == 1 && out.wanted;
+        qpp_walk walk;
+        for (int m = segments(w) - 1; m >= 0; --m) {
+            const int first = m * segment;
+            const int count = Full ? segment : min(segment, w - first);
+            M half_a[segment], half_b[segment];
+            if (D == 1)
+                walk.start_forward(k0 + first, c);
+#pragma unroll
+            for (int j = 0; j < segment; ++j) {
+                if (j < count) {
+                    stage(k0 + first + j,
+                          D == 1 ? walk.pi : k0 + first + j,
+                          half_a[j],
+                          half_b[j],
+                          std::true_type{});
+                    if (D == 1)
+                        walk.forward();
+                }
+            }
+            if (D == 1)
+                walk.reverse(); // walk.backward() now yields pi(k0 + first + count - 1) …
+            // Two halves of 4 stages, the upper one first; each recomputes its alphas
+            // from its checkpoint.
+#pragma unroll
+            for (int upper = 1; upper >= 0; --upper) {
+                const int lo = upper * half_segment;
+                const int n = Full ? half_segment : min(half_segment, count - lo);
+                if (n <= 0)
+                    continue;
+#pragma unroll
+                for (int s = 0; s < S; ++s)
+                    alpha[s] = checkpoints[((2 * m + upper) * S + s) * P + p];
+                M seg_alpha[half_segment][S];
+#pragma unroll
+                for (int j = 0; j < half_segment; ++j) {
+                    if (j < n) {
+#pragma unroll
+                        for (int s = 0; s < S; ++s)
+                            seg_alpha[j][s] = alpha[s];
+                        if (j + 1 == n)
+                            break; // the last stored alpha needs no successor
+                        M t[S];
+                        forward_step<Exact>(
+                            alpha,
+                            t,
+                            metrics_from_halves(half_a[lo + j], half_b[lo + j]),
+                            normalises<L>(lo + j));
+#pragma unroll
+                        for (int s = 0; s < S; ++s)
+                            alpha[s] = t[s];
+                    }
+                }
+                // Compiled twice, so that the halves without the edge stage test nothing.
+                auto run_half = [&](auto has_edge) {
+#pragma unroll
+                    for (int j = half_segment - 1; j >= 0; --j) {
+                        if (j < n) {
+                            const int k = k0 + first + lo + j;
+                            int position = k;
+                            if (D == 1) {
+                                walk.backward();
+                                position = walk.pi;
+                            }
+                            const auto bm =
+                                metrics_from_halves(half_a[lo + j], half_b[lo + j]);
+                            const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
+                            extrinsic_llrs[slot(position, c)] =
+                                L::template feedback<Exact>(e, c);
+                            if (decide)
+                                record_decision(L::app(half_a[lo + j], e),
+                                                position,
+                                                out,
+                                                stats);
+                            backward_step<Exact>(beta, bm, normalises<L>(j));
+                            if (decltype(has_edge)::value && k == save_at) {
+#pragma unroll
+                                for (int s = 0; s < S; ++s)
+                                    beta_out[s * P + p - 1] = beta[s];
+                            }
+                        }
+                    }
+                };
+                const int half_first = k0 + first + lo;
+                if (stores && p > 0 && save_at >= half_first &&
+                    save_at < half_first + n)
+                    run_half(std::true_type{});
+                else
+                    run_half(std::false_type{});
+            }
+        }
+    }
+
+    // The hard decision and statistics of each lane's a-posteriori LLR at position.
+    __device__ __forceinline__ static void
+    record_decision(const M& app, int position, const decisions& out, app_stats* stats)
+    {
+#pragma unroll
+        for (int lane = 0; lane < L::count; ++lane) {
+            const float v = L::lane_app(app, lane);
+            stats[lane].sum += fabsf(v);
+            stats[lane].least = fminf(stats[lane].least, fabsf(v));
+            if (v < 0.0f) {
+                atomicOr(&out.hard[lane * out.words + (position >> 5)],
+                         1u << (position & 31));
+                if (out.crc_contribution)
+                    stats[lane].crc ^= out.crc_contribution[position];
+            }
+        }
+    }
+};
+
+// One half-iteration, called by every thread of the block: inactive ones only meet the
+// barrier between the recursions.
+template <class M, bool Exact, int D, bool Full>
+__device__ void half_iteration(bool active,
+                               const kernel_config& c,
+                               const typename lanes<M>::stage_t* __restrict__ trellis,
+                               M* extrinsic_llrs,
+                               M* checkpoints,
+                               const M* prev_edges, // [2][S][P]: alpha, beta
+                               M* next_edges,
+                               int p,
+                               const decisions& out,
+                               app_stats* stats)
+{
+    const constituent_pass<M, Exact, D, Full> pass(
+        c, trellis, extrinsic_llrs, checkpoints, prev_edges, next_edges, p);
+    M alpha[S], beta[S];
+    if (active) {
+        pass.start_alpha(alpha);
+        pass.forward(alpha);
+        pass.start_beta(beta);
+    }
     // Every read of another sub-block's stages is done: from here on each position is
     // read and written by its own thread alone, so the output may replace the input.
     __syncthreads();
     if (!active)
         return;
-
-    // Backward recursion with the extrinsic output, one 8-stage segment at a time.
-    const int save_at = k0 + edge_offset; // stage whose beta sub-block p-1 starts from
-    M* beta_out = next_edges + S * P;
-    if (stores && p > 0 && save_at == k1) {
-#pragma unroll
-        for (int s = 0; s < S; ++s)
-            beta_out[s * P + p - 1] = beta[s];
-    }
-    const bool decide = D == 1 && out.wanted;
-    for (int m = segments(w) - 1; m >= 0; --m) {
-        const int first = m * segment;
-        const int count = Full ? segment : min(segment, w - first);
-        M half_a[segment], half_b[segment];
-        if (D == 1)
-            walk.start_forward(k0 + first, c);
-#pragma unroll
-        for (int j = 0; j < segment; ++j) {
-            if (j < count) {
-                stage(k0 + first + j,
-                      D == 1 ? walk.pi : k0 + first + j,
-                      half_a[j],
-                      half_b[j],
-                      std::true_type{});
-                if (D == 1)
-                    walk.forward();
-            }
-        }
-        if (D == 1)
-            walk.reverse(); // walk.backward() now yields pi(k0 + first + count - 1) …
-            // Two halves of 4 stages, the upper one first; each recomputes its alphas
-            // from its checkpoint.
-#pragma unroll
-        for (int upper = 1; upper >= 0; --upper) {
-            const int lo = upper * half_segment;
-            const int n = Full ? half_segment : min(half_segment, count - lo);
-            if (n <= 0)
-                continue;
-#pragma unroll
-            for (int s = 0; s < S; ++s)
-                alpha[s] = checkpoints[((2 * m + upper) * S + s) * P + p];
-            M seg_alpha[half_segment][S];
-#pragma unroll
-            for (int j = 0; j < half_segment; ++j) {
-                if (j < n) {
-#pragma unroll
-                    for (int s = 0; s < S; ++s)
-                        seg_alpha[j][s] = alpha[s];
-                    if (j + 1 == n)
-                        break; // the last stored alpha needs no successor
-                    M t[S];
-                    forward_step<Exact>(
-                        alpha,
-                        t,
-                        metrics_from_halves(half_a[lo + j], half_b[lo + j]),
-                        normalises<L>(lo + j));
-#pragma unroll
-                    for (int s = 0; s < S; ++s)
-                        alpha[s] = t[s];
-                }
-            }
-            // Compiled twice, so that the halves without the edge stage test nothing.
-            auto run_half = [&](auto has_edge) {
-#pragma unroll
-                for (int j = half_segment - 1; j >= 0; --j) {
-                    if (j < n) {
-                        const int k = k0 + first + lo + j;
-                        int position = k;
-                        if (D == 1) {
-                            walk.backward();
-                            position = walk.pi;
-                        }
-                        const auto bm =
-                            metrics_from_halves(half_a[lo + j], half_b[lo + j]);
-                        const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
-                        extrinsic_llrs[slot(position, c)] =
-                            L::template feedback<Exact>(e, c);
-                        if (decide) {
-                            const M app = L::app(half_a[lo + j], e);
-#pragma unroll
-                            for (int lane = 0; lane < L::count; ++lane) {
-                                const float v = L::lane_app(app, lane);
-                                stats[lane].sum += fabsf(v);
-                                stats[lane].least = fminf(stats[lane].least, fabsf(v));
-                                if (v < 0.0f) {
-                                    atomicOr(
-                                        &out.hard[lane * out.words + (position >> 5)],
-                                        1u << (position & 31));
-                                    if (out.crc_contribution)
-                                        stats[lane].crc ^= out.crc_contribution[position];
-                                }
-                            }
-                        }
-                        backward_step<Exact>(beta, bm, normalises<L>(j));
-                        if (decltype(has_edge)::value && k == save_at) {
-#pragma unroll
-                            for (int s = 0; s < S; ++s)
-                                beta_out[s * P + p - 1] = beta[s];
-                        }
-                    }
-                }
-            };
-            const int half_first = k0 + first + lo;
-            if (stores && p > 0 && save_at >= half_first && save_at < half_first + n)
-                run_half(std::true_type{});
-            else
-                run_half(std::false_type{});
-        }
-    }
+    pass.backward(alpha, beta, out, stats);
 }
 
 // Decodes groups of L::count codewords, each group by P threads (one per sub-block),
