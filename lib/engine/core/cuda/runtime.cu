@@ -20,8 +20,8 @@
 namespace gputurbo::core::cuda {
 namespace {
 
-// One entry of CMAKE_CUDA_ARCHITECTURES: "90" is SASS and PTX, "90-real" SASS alone,
-// "90-virtual" PTX alone.
+// One entry of CMAKE_CUDA_ARCHITECTURES (here comma-separated): "90" is SASS and PTX,
+// "90-real" SASS alone, "90-virtual" PTX alone.
 struct architecture
 {
     int cc; // 10 * major + minor
@@ -33,7 +33,7 @@ std::vector<architecture> built_architectures()
     std::vector<architecture> list;
     std::istringstream in(GPUTURBO_CUDA_ARCHITECTURES);
     std::string item;
-    while (std::getline(in, item, ';')) {
+    while (std::getline(in, item, ',')) {
         const std::size_t dash = item.find('-');
         const std::string kind = dash == std::string::npos ? "" : item.substr(dash + 1);
         const int cc = std::atoi(item.c_str());
