@@ -295,7 +295,7 @@ decoder_config config_from(const args& a, bool axes)
         c.iterations = int(to_int("iterations", a.get("iterations"), 1, max_iterations));
         c.algo = to_enum("algorithm", a.get("algorithm"), parse_algorithm);
         c.subblocks =
-            int(to_int("subblocks", a.get("subblocks"), 1, turbo::max_block_size));
+            int(to_int("subblocks", a.get("subblocks"), 0, turbo::max_block_size));
         c.guarding = to_enum("guard", a.get("guard"), parse_guard);
     }
     return c;

@@ -124,7 +124,7 @@ int bench_main(int argc, char** argv)
         return cli::to_enum("algorithm", s, parse_algorithm);
     });
     const auto subblocks = axis<int>(a, "subblocks", [](const std::string& s) {
-        return int(cli::to_int("subblocks", s, 1, turbo::max_block_size));
+        return int(cli::to_int("subblocks", s, 0, turbo::max_block_size));
     });
     const auto guards = axis<guard>(a, "guard", [](const std::string& s) {
         return cli::to_enum("guard", s, parse_guard);
