@@ -33,22 +33,9 @@ make_engine(const ::gputurbo::turbo::decoder_config& config,
             int batches_in_flight)
 {
     ::gputurbo::turbo::qpp(config.K); // this block's K: K = 0 is refused
-    check_max_batch(max_batch, "codewords per call");
-    if (batches_in_flight < 1 ||
-        batches_in_flight > ::gputurbo::turbo::decoder::max_in_flight)
-        throw std::invalid_argument(
-            "batches_in_flight=" + std::to_string(batches_in_flight) +
-            " is out of range: use 1 ... " +
-            std::to_string(::gputurbo::turbo::decoder::max_in_flight));
+    check_max_batch(max_batch);
+    check_batches_in_flight(batches_in_flight);
     return ::gputurbo::turbo::make_decoder(config, backend);
-}
-
-bool parse_input_type(const std::string& input_type)
-{
-    if (input_type != "float" && input_type != "int8")
-        throw std::invalid_argument("input_type '" + input_type +
-                                    "' is unknown: use float or int8");
-    return input_type == "int8";
 }
 
 int batch_size(int max_batch, const ::gputurbo::turbo::decoder& decoder)
