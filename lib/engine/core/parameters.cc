@@ -66,11 +66,11 @@ std::string range_text(const parameter& p)
     }
     case parameter_kind::real: {
         const std::string low = number_text(p, p.min);
-        const char* op = p.min_exclusive ? " < " : " <= ";
         if (p.max == unbounded)
             return std::string("a finite value ") + (p.min_exclusive ? "> " : ">= ") +
                    low;
-        return low + op + p.name + " <= " + number_text(p, p.max);
+        return low + (p.min_exclusive ? " < " : " <= ") + p.name +
+               " <= " + number_text(p, p.max);
     }
     case parameter_kind::choice: {
         std::string text = "one of ";
