@@ -173,9 +173,10 @@ class qa_parameters(unittest.TestCase):
             from gnuradio import gputurbo
         except ImportError as e:
             self.skipTest(f"the gputurbo module does not import here: {e}")
-        for label, function in (("turbo_decoder", gputurbo.turbo_decoder.__init__),
-                                ("turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
-                                ("turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make)):
+        functions = (("turbo_decoder", gputurbo.turbo_decoder.__init__),
+                     ("turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
+                     ("turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make))
+        for label, function in functions:
             signature = function.__doc__.splitlines()[0]
             found = re.findall(r"(\w+): [\w.]+ = ('[^']*'|[^,)]+)", signature)
             self.assertTrue(found, signature)
@@ -185,7 +186,8 @@ class qa_parameters(unittest.TestCase):
                     self.assertIn(name, NOT_IN_TABLE, f"{label}: {name}")
                     continue
                 want = OWN_DEFAULTS.get((label, p["name"]), typed(p, p["default"]))
-                self.assertEqual(ast.literal_eval(text), want, f"{label}: default of {name}")
+                self.assertEqual(ast.literal_eval(text), want,
+                                 f"{label}: default of {name}")
 
 
 if __name__ == '__main__':
