@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(0b64263eaee268f47c5270894bd1a2b5) */
+/* BINDTOOL_HEADER_FILE_HASH(1638213e6de832081bd8e0a50a21a5ac) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

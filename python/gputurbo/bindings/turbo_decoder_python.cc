@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(ab0c202aa3e9f645b5751b9d104108ca) */
+/* BINDTOOL_HEADER_FILE_HASH(afb9942266aad7f24e1cb60a168d8ff8) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
