@@ -33,15 +33,34 @@ args::args(std::string program, std::string summary, std::vector<option> options
       d_options(std::move(options))
 {
     d_options.push_back(section("Other"));
+    d_options.push_back(
+        { "parameters-json",
+          "",
+          "",
+          "print the decoder parameters (names, ranges, defaults, help) as "
+          "JSON and exit" });
     d_options.push_back({ "help", "", "", "show this help and exit" });
 }
 
 const option& args::find(const std::string& name) const
 {
     for (const auto& o : d_options)
-        if (!o.name.empty() && o.name == name)
+        if (!o.name.empty() &&
+            (o.name == name ||
+             std::find(o.aliases.begin(), o.aliases.end(), name) != o.aliases.end()))
             return o;
     throw usage_error("unknown option --" + name);
+}
+
+bool args::print_info() const
+{
+    if (flag("help"))
+        std::cout << help();
+    else if (flag("parameters-json"))
+        std::cout << parameters_json().dump();
+    else
+        return false;
+    return true;
 }
 
 void args::parse(int argc, char** argv)
@@ -70,7 +89,7 @@ void args::parse(int argc, char** argv)
                 throw usage_error("--" + name + " needs a value (" + o.metavar + ")");
             value = argv[++i];
         }
-        d_values[name] = value;
+        d_values[o.name] = value; // under its name, whichever alias was typed
     }
 }
 
@@ -95,6 +114,8 @@ std::string args::help() const
         if (!o.metavar.empty())
             text += " (default: " + (o.default_value.empty() ? "none" : o.default_value) +
                     ")";
+        for (const auto& alias : o.aliases)
+            text += " (also --" + alias + ")";
         // Words wrapped at 90 columns, continuation lines under the first.
         const std::size_t indent = 28, width = 90;
         std::string line = left.size() < indent
@@ -121,19 +142,6 @@ std::string args::help() const
     out << "\nExit status: 0 on success, 2 for a bad option or value, 1 for a failure "
            "while running.\n";
     return out.str();
-}
-
-long to_int(const std::string& flag, const std::string& text, long min, long max)
-{
-    errno = 0;
-    char* end = nullptr;
-    const long v = std::strtol(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE)
-        throw usage_error("--" + flag + ": '" + text + "' is not an integer");
-    if (v < min || v > max)
-        throw usage_error("--" + flag + ": " + text + " is out of range " +
-                          std::to_string(min) + " ... " + std::to_string(max));
-    return v;
 }
 
 std::uint64_t to_count(const std::string& flag, const std::string& text)
@@ -204,100 +212,129 @@ std::vector<double> to_range(const std::string& flag, const std::string& text)
     return values;
 }
 
+option parameter_option(const core::parameter& p, bool list)
+{
+    std::string metavar = p.symbol;
+    for (auto& ch : metavar)
+        ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    if (metavar.empty())
+        switch (p.kind) {
+        case core::parameter_kind::integer:
+            metavar = "N";
+            break;
+        case core::parameter_kind::real:
+            metavar = "X";
+            break;
+        case core::parameter_kind::choice:
+            metavar = "NAME";
+            break;
+        default:
+            metavar = "TEXT";
+        }
+    const std::string range = core::range_text(p);
+    return { flag_of(p.name),
+             metavar + (list ? ",..." : ""),
+             p.default_value,
+             p.help + (range.empty() ? "" : "; " + range) };
+}
+
+double number(const core::parameter& p, const std::string& text)
+{
+    try {
+        return core::parse_number(p, text);
+    } catch (const std::invalid_argument& e) {
+        throw usage_error("--" + flag_of(p.name) + ": " + e.what());
+    }
+}
+
+double number(const args& a, const core::parameter& p)
+{
+    return number(p, a.get(flag_of(p.name)));
+}
+
+std::string flag_of(const std::string& parameter)
+{
+    std::string flag = parameter;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    return flag;
+}
+
+const std::vector<std::string> decoder_axes = {
+    "K", "iterations", "algorithm", "subblocks", "guard"
+};
+
+namespace {
+
+// The table's parameters the apps leave out: the channel does not invert its LLRs, and
+// the others are the GNU Radio blocks' own.
+const std::vector<std::string> not_offered = { "invert_llr",
+                                               "max_batch",
+                                               "batches_in_flight" };
+
+// Option names of earlier versions, still accepted.
+const std::map<std::string, std::vector<std::string>> aliases = {
+    { "stop_threshold", { "threshold" } },
+    { "input_type", { "input" } },
+    { "devices", { "device" } },
+};
+
+bool offered(const core::parameter& p)
+{
+    return std::find(not_offered.begin(), not_offered.end(), p.name) == not_offered.end();
+}
+
+bool is_axis(const std::string& name)
+{
+    return std::find(decoder_axes.begin(), decoder_axes.end(), name) !=
+           decoder_axes.end();
+}
+
+} // namespace
+
 std::vector<option> decoder_options(bool axes)
 {
-    const decoder_config d;
-    const std::string list = axes ? ",..." : ""; // these axes take lists
-    return {
+    std::vector<option> options = {
         section("Code and decoder"),
-        { "K",
-          "N" + list,
-          std::to_string(d.K),
-          "block size, one of the 188 LTE sizes 40 ... 6144" },
-        { "iterations",
-          "N" + list,
-          std::to_string(d.iterations),
-          "full turbo iterations, 1 ... " + std::to_string(max_iterations) },
-        { "algorithm",
-          "NAME" + list,
-          to_string(d.algo),
-          "SISO arithmetic: log-map, max-log or scaled-max-log" },
-        { "scaling",
-          "X",
-          format("%g", d.scaling),
-          "extrinsic scaling of scaled-max-log, 0 < X <= 1" },
-        { "subblocks",
-          "P" + list,
-          std::to_string(d.subblocks),
-          "sub-blocks decoded in parallel per codeword; must divide K" },
-        { "guard",
-          "NAME" + list,
-          to_string(d.guarding),
-          "sub-block edge handling: none, pivi, dstw or pividstw" },
-        { "guard-window",
-          "G",
-          std::to_string(d.guard_window),
-          "training window of dstw/pividstw, 1 ... K/P" },
-        { "early-stop",
-          "RULE",
-          to_string(d.early_stop),
-          "early termination: off, crc24a, crc24b, mean-llr, min-llr or hard (crc24a/b "
-          "frames carry that CRC)" },
-        { "threshold",
-          "T",
-          format("%g", d.stop_threshold),
-          "stop threshold of mean-llr/min-llr" },
         { "backend",
           "NAME",
           "auto",
           "auto, cpu, cuda, or reference (the slow exact CPU decoder)" },
-        { "threads",
-          "N",
-          std::to_string(d.threads),
-          "CPU worker threads, 0 = all cores" },
-        { "arithmetic",
-          "NAME",
-          to_string(d.cuda_arithmetic),
-          "CUDA metric arithmetic: auto (= int16), float32 (bit-identical to the CPU "
-          "but for log-map's correction) or int16 (two codewords per GPU thread)" },
-        { "input",
-          "TYPE",
-          "float",
-          "LLR input type: float, or int8 (round(L * int8-scale), saturated to +-127)" },
-        { "int8-scale",
-          "Q",
-          format("%g", d.int8_scale),
-          "int8 input: LLR step 1/Q, range +-127/Q" },
     };
+    for (const auto& p : turbo::parameters()) {
+        if (!offered(p))
+            continue;
+        options.push_back(parameter_option(p, axes && is_axis(p.name)));
+        if (const auto it = aliases.find(p.name); it != aliases.end())
+            options.back().aliases = it->second;
+    }
+    return options;
+}
+
+void set_value(decoder_config& c, const std::string& parameter, const std::string& text)
+{
+    try {
+        turbo::set_config_value(c, parameter, text);
+    } catch (const std::invalid_argument& e) {
+        throw usage_error("--" + flag_of(parameter) + ": " + e.what());
+    }
 }
 
 bool int8_input(const args& a)
 {
-    const std::string input = a.get("input");
-    if (input != "float" && input != "int8")
-        throw usage_error("--input: unknown type '" + input + "': use float or int8");
-    return input == "int8";
+    const std::string flag = flag_of("input_type");
+    try {
+        return turbo::parse_input_type(a.get(flag));
+    } catch (const std::invalid_argument& e) {
+        throw usage_error("--" + flag + ": " + e.what());
+    }
 }
 
 decoder_config config_from(const args& a, bool axes)
 {
     decoder_config c;
-    c.scaling = float(to_double("scaling", a.get("scaling")));
-    c.guard_window =
-        int(to_int("guard-window", a.get("guard-window"), 1, turbo::max_block_size));
-    c.early_stop = to_enum("early-stop", a.get("early-stop"), parse_stop_rule);
-    c.stop_threshold = float(to_double("threshold", a.get("threshold")));
-    c.threads = int(to_int("threads", a.get("threads"), 0, 4096));
-    c.int8_scale = float(to_double("int8-scale", a.get("int8-scale")));
-    c.cuda_arithmetic = to_enum("arithmetic", a.get("arithmetic"), parse_arithmetic);
-    if (!axes) {
-        c.K = int(to_int("K", a.get("K"), turbo::min_block_size, turbo::max_block_size));
-        c.iterations = int(to_int("iterations", a.get("iterations"), 1, max_iterations));
-        c.algo = to_enum("algorithm", a.get("algorithm"), parse_algorithm);
-        c.subblocks =
-            int(to_int("subblocks", a.get("subblocks"), 1, turbo::max_block_size));
-        c.guarding = to_enum("guard", a.get("guard"), parse_guard);
-    }
+    for (const auto& p : turbo::parameters())
+        if (offered(p) && turbo::in_config(p.name) && !(axes && is_axis(p.name)))
+            set_value(c, p.name, a.get(flag_of(p.name)));
     return c;
 }
 
@@ -309,6 +346,73 @@ std::string arithmetic_used(const decoder& d)
     if (c.cuda_arithmetic == arithmetic::automatic)
         return "int16";
     return to_string(c.cuda_arithmetic);
+}
+
+void add_parameters(json& record, const decoder& d, int K, bool int8)
+{
+    for (const auto& [p, text] : turbo::config_values(d.config())) {
+        const std::string name = p->name;
+        if (name == "subblocks") {
+            record.set(name, d.subblocks(K))
+                .set(name + "_requested", d.config().subblocks);
+            continue;
+        }
+        if (name == "arithmetic") {
+            record.set(name, arithmetic_used(d)).set(name + "_requested", text);
+            continue;
+        }
+        switch (p->kind) {
+        case core::parameter_kind::integer:
+            record.set(name, std::stol(text));
+            break;
+        case core::parameter_kind::real:
+            record.set(name, std::stod(text));
+            break;
+        case core::parameter_kind::flag:
+            record.set(name, text == "true");
+            break;
+        default:
+            record.set(name, text);
+        }
+    }
+    record.set("input_type", int8 ? "int8" : "float");
+}
+
+json parameters_json()
+{
+    auto list = json::array();
+    for (const auto& p : turbo::parameters()) {
+        auto j = json::object();
+        j.set("name", p.name)
+            .set("kind", core::to_string(p.kind))
+            .set("default", p.default_value)
+            .set("help", p.help)
+            .set("range", core::range_text(p))
+            .set("option", offered(p) ? json("--" + flag_of(p.name)) : json())
+            .set("config", turbo::in_config(p.name));
+        if (p.kind == core::parameter_kind::integer ||
+            p.kind == core::parameter_kind::real)
+            j.set("min", p.min)
+                .set("max", p.max) // unbounded: null
+                .set("min_exclusive", p.min_exclusive)
+                .set("zero_means", p.zero_means ? json(p.zero_means) : json());
+        if (!p.choices.empty()) {
+            auto choices = json::array();
+            for (const auto& c : p.choices)
+                choices.push(c);
+            j.set("choices", choices);
+        }
+        if (!p.values.empty()) {
+            auto values = json::array();
+            for (const long v : p.values)
+                values.push(v);
+            j.set("values", values);
+        }
+        if (*p.symbol)
+            j.set("symbol", p.symbol);
+        list.push(j);
+    }
+    return list;
 }
 
 json::json(double v) : d_text(std::isfinite(v) ? format("%.15g", v) : "null") {}

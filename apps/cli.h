@@ -15,6 +15,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
+#include <gnuradio/gputurbo/engine/turbo/parameters.h>
 
 #include <cstdint>
 #include <functional>
@@ -43,6 +44,7 @@ struct option
     std::string metavar;
     std::string default_value;
     std::string help;
+    std::vector<std::string> aliases = {}; //!< earlier names, still accepted
 };
 
 //! A heading line in --help between groups of options.
@@ -55,6 +57,9 @@ public:
 
     //! Throws usage_error for unknown options, missing values and stray arguments.
     void parse(int argc, char** argv);
+
+    //! Prints --help or --parameters-json when given; true when it did.
+    bool print_info() const;
 
     std::string help() const;
     const std::string& program() const { return d_program; }
@@ -74,35 +79,44 @@ private:
 };
 
 // Value checks: each throws usage_error naming the flag.
-long to_int(const std::string& flag, const std::string& text, long min, long max);
 std::uint64_t to_count(const std::string& flag, const std::string& text);
 double to_double(const std::string& flag, const std::string& text);
 std::vector<std::string> split_list(const std::string& flag, const std::string& text);
 //! "a,b,c" or "START:STOP:STEP" (STOP included).
 std::vector<double> to_range(const std::string& flag, const std::string& text);
 
-//! Runs one of the engine's parse_* functions, turning its error into a usage_error.
-template <class Parse>
-auto to_enum(const std::string& flag, const std::string& text, Parse parse)
-{
-    try {
-        return parse(text);
-    } catch (const std::invalid_argument& e) {
-        throw usage_error("--" + flag + ": " + e.what());
-    }
-}
+//! Most codewords per decode call the apps accept.
+constexpr long max_batch = 1 << 20;
+
+//! The option of a parameter: --name with '-' for '_', its default and help followed by
+//! its range; \p list: takes a comma-separated list.
+option parameter_option(const core::parameter& p, bool list = false);
+
+//! A number parameter's value on the command line, checked; a usage_error otherwise.
+double number(const args& a, const core::parameter& p);
+double number(const core::parameter& p, const std::string& text);
 
 /*!
- * \brief The decoder options both apps share, with defaults from decoder_config{}.
+ * \brief The decoder options both apps share, from the parameter table
+ * (turbo/parameters.h), and --backend.
  * \param axes true: K, iterations, algorithm, subblocks and guard take comma-separated
- * lists
+ * lists (decoder_axes)
  */
 std::vector<option> decoder_options(bool axes);
 
-//! A decoder_config from the single-valued decoder options (and K etc. when not axes).
-//! --input: true for int8, false for float; a usage_error otherwise.
+//! The parameters that take lists with decoder_options(true).
+extern const std::vector<std::string> decoder_axes;
+
+//! The option name of a parameter ("guard_window" -> "guard-window").
+std::string flag_of(const std::string& parameter);
+
+//! Sets a decoder_config member from an option's text; a usage_error naming the option.
+void set_value(decoder_config& c, const std::string& parameter, const std::string& text);
+
+//! --input-type: true for int8, false for float; a usage_error otherwise.
 bool int8_input(const args& a);
 
+//! A decoder_config from the decoder options (those not in decoder_axes when axes).
 decoder_config config_from(const args& a, bool axes);
 
 //! The metric arithmetic a decoder runs: float32 on the CPU, the resolved one on CUDA.
@@ -137,6 +151,16 @@ private:
     std::vector<std::pair<std::string, json>> d_members;
     std::vector<json> d_items;
 };
+
+//! The decoder's parameters, added to a JSON record under the table's names: the
+//! config's values, except subblocks and arithmetic, which are what the decoder runs for
+//! block size K (the config's under subblocks_requested and arithmetic_requested), and
+//! input_type.
+void add_parameters(json& record, const decoder& d, int K, bool int8);
+
+//! The parameter table as JSON (--parameters-json): a list of {name, kind, default,
+//! help, range, option, and min, max, ... as they apply}.
+json parameters_json();
 
 //! printf into a std::string.
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

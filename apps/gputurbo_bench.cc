@@ -11,6 +11,7 @@
 
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -23,16 +24,24 @@ using namespace gputurbo::turbo;
 
 const char* const program = "gputurbo-bench";
 
+// Codewords per decode call, an axis of its own.
+const core::parameter batch_parameter{
+    "batch",
+    core::parameter_kind::integer,
+    "0",
+    "codewords per decode call (automatic: about 50 Mbit of information bits, 8192 "
+    "codewords of K = 6144, on CUDA; 64 codewords on the CPU)",
+    1,
+    cli::max_batch,
+    false,
+    "automatic"
+};
+
 std::vector<cli::option> options()
 {
     auto o = cli::decoder_options(true);
     const std::vector<cli::option> more = {
-        { "batch", "N,...", "64", "codewords per decode call" },
-        { "device",
-          "N,...|all",
-          "0",
-          "GPU index, a list of them (batches are spread over them) or all; ignored by "
-          "the CPU backends" },
+        cli::parameter_option(batch_parameter, true),
         cli::section("Measurement"),
         { "mode",
           "MODE",
@@ -56,13 +65,14 @@ std::vector<cli::option> options()
     return o;
 }
 
-template <class T, class Parse>
-std::vector<T> axis(const cli::args& a, const std::string& flag, Parse parse)
+// --batch 0: on CUDA the information bits of 8192 codewords of K = 6144 per call, which
+// keep the largest GPUs busy end to end; on the CPU 64 codewords.
+std::size_t automatic_batch(const decoder& d, int K)
 {
-    std::vector<T> values;
-    for (const auto& item : cli::split_list(flag, a.get(flag)))
-        values.push_back(parse(item));
-    return values;
+    if (d.kind() != backend::cuda)
+        return 64;
+    constexpr std::size_t cuda_bits = 8192 * std::size_t(turbo::max_block_size);
+    return std::clamp<std::size_t>(cuda_bits / K, 1, cli::max_batch);
 }
 
 // LLRs or bits in page-locked memory (host_buffer) or in ordinary memory.
@@ -90,8 +100,31 @@ private:
 struct setup
 {
     decoder_config config;
-    std::size_t batch;
+    std::size_t batch; // 0: automatic_batch()
 };
+
+// The cartesian product of the axes given as lists, the first axis outermost.
+std::vector<setup> setups_of(const cli::args& a, const decoder_config& base)
+{
+    std::vector<setup> setups{ { base, 0 } };
+    auto axes = cli::decoder_axes;
+    axes.insert(axes.begin() + 1, batch_parameter.name); // K, batch, iterations, …
+    for (const auto& axis : axes) {
+        const std::string flag = cli::flag_of(axis);
+        std::vector<setup> next;
+        for (const auto& s : setups)
+            for (const auto& item : cli::split_list(flag, a.get(flag))) {
+                setup t = s;
+                if (axis == batch_parameter.name)
+                    t.batch = std::size_t(cli::number(batch_parameter, item));
+                else
+                    cli::set_value(t.config, axis, item);
+                next.push_back(t);
+            }
+        setups = std::move(next);
+    }
+    return setups;
+}
 
 int bench_main(int argc, char** argv)
 {
@@ -102,34 +135,14 @@ int bench_main(int argc, char** argv)
         "--seconds. Throughput is\nK * batch * calls / elapsed information bits "
         "per second.\nK, batch, iterations, algorithm, subblocks and guard take "
         "comma-separated "
-        "lists;\nevery combination runs.",
+        "lists;\nevery combination runs. crc24a/crc24b stop rules get frames that carry "
+        "that CRC.",
         options());
     a.parse(argc, argv);
-    if (a.flag("help")) {
-        std::cout << a.help();
+    if (a.print_info())
         return 0;
-    }
 
     const decoder_config base = cli::config_from(a, true);
-    const auto Ks = axis<int>(a, "K", [](const std::string& s) {
-        return int(cli::to_int("K", s, turbo::min_block_size, turbo::max_block_size));
-    });
-    const auto batches = axis<std::size_t>(a, "batch", [](const std::string& s) {
-        return std::size_t(cli::to_int("batch", s, 1, 1 << 20));
-    });
-    const auto iterations = axis<int>(a, "iterations", [](const std::string& s) {
-        return int(cli::to_int("iterations", s, 1, max_iterations));
-    });
-    const auto algorithms = axis<algorithm>(a, "algorithm", [](const std::string& s) {
-        return cli::to_enum("algorithm", s, parse_algorithm);
-    });
-    const auto subblocks = axis<int>(a, "subblocks", [](const std::string& s) {
-        return int(cli::to_int("subblocks", s, 1, turbo::max_block_size));
-    });
-    const auto guards = axis<guard>(a, "guard", [](const std::string& s) {
-        return cli::to_enum("guard", s, parse_guard);
-    });
-
     const std::string mode = a.get("mode");
     if (mode != "end-to-end" && mode != "kernel")
         throw cli::usage_error("--mode: unknown mode '" + mode +
@@ -140,7 +153,6 @@ int bench_main(int argc, char** argv)
                                "': use page-locked or pageable");
     const bool int8 = cli::int8_input(a);
     const std::string input = int8 ? "int8" : "float";
-    const std::string devices = a.get("device");
     const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
     const double seconds = cli::to_double("seconds", a.get("seconds"));
     if (seconds < 0.0 || seconds > 86400.0)
@@ -150,24 +162,11 @@ int bench_main(int argc, char** argv)
     if (a.given("json"))
         cli::check_output_path("json", a.get("json"));
 
-    // Every configuration is checked before the first one runs.
-    std::vector<setup> setups;
-    for (const int K : Ks)
-        for (const std::size_t batch : batches)
-            for (const int it : iterations)
-                for (const algorithm algo : algorithms)
-                    for (const int P : subblocks)
-                        for (const guard g : guards) {
-                            decoder_config c = base;
-                            c.K = K;
-                            c.iterations = it;
-                            c.algo = algo;
-                            c.subblocks = P;
-                            c.guarding = g;
-                            c.devices = devices;
-                            c.validate();
-                            setups.push_back({ c, batch });
-                        }
+    // Every configuration is checked before the first one runs (an automatic P when
+    // its decoder is made).
+    const std::vector<setup> setups = setups_of(a, base);
+    for (const auto& s : setups)
+        s.config.validate();
 
     const bool tty = cli::stderr_is_terminal();
     std::vector<cli::json> results;
@@ -175,7 +174,17 @@ int bench_main(int argc, char** argv)
     std::string device_line;
     for (std::size_t i = 0; i < setups.size(); ++i) {
         const decoder_config& c = setups[i].config;
-        const std::size_t batch = setups[i].batch;
+        const auto dec = make_decoder(c, backend);
+        if (mode == "kernel" && dec->backend() != "cuda")
+            throw std::invalid_argument(
+                "--mode kernel: backend '" + dec->backend() +
+                "' has no device kernels to time apart; use --mode "
+                "end-to-end");
+        dec->check_block(c.K); // an automatic P against g
+        device_line = dec->backend() + ": " + dec->device();
+        const int P = dec->subblocks(c.K);
+        const std::size_t batch =
+            setups[i].batch ? setups[i].batch : automatic_batch(*dec, c.K);
         if (tty)
             std::cerr << cli::format(
                              "\r[%zu/%zu] K=%d batch=%zu iterations=%d %s P=%d %s\033[K",
@@ -185,16 +194,9 @@ int bench_main(int argc, char** argv)
                              batch,
                              c.iterations,
                              to_string(c.algo),
-                             c.subblocks,
+                             P,
                              to_string(c.guarding))
                       << std::flush;
-        const auto dec = make_decoder(c, backend);
-        if (mode == "kernel" && dec->backend() != "cuda")
-            throw std::invalid_argument(
-                "--mode kernel: backend '" + dec->backend() +
-                "' has no device kernels to time apart; use --mode "
-                "end-to-end");
-        device_line = dec->backend() + ": " + dec->device();
 
         channel_setup ch;
         ch.K = c.K;
@@ -247,23 +249,12 @@ int bench_main(int argc, char** argv)
         auto r = cli::json::object();
         r.set("backend", dec->backend())
             .set("device", dec->device())
-            .set("devices", devices)
             .set("mode", mode)
-            .set("input", input)
             .set("host_memory",
-                 input_locked && bits.page_locked() ? "page-locked" : "pageable")
-            .set("arithmetic", cli::arithmetic_used(*dec))
-            .set("K", c.K)
-            .set("iterations", c.iterations)
-            .set("algorithm", to_string(c.algo))
-            .set("scaling", double(c.scaling))
-            .set("subblocks", c.subblocks)
-            .set("guard", to_string(c.guarding))
-            .set("guard_window", c.guard_window)
-            .set("early_stop", to_string(c.early_stop))
-            .set("threshold", double(c.stop_threshold))
-            .set("batch", batch)
-            .set("threads", c.threads)
+                 input_locked && bits.page_locked() ? "page-locked" : "pageable");
+        cli::add_parameters(r, *dec, c.K, int8);
+        r.set(batch_parameter.name, batch)
+            .set(std::string(batch_parameter.name) + "_requested", setups[i].batch)
             .set("ebn0_db", ebn0)
             .set("avg_iterations", avg_iterations)
             .set("bit_errors", bit_errors)
@@ -277,7 +268,7 @@ int bench_main(int argc, char** argv)
                          std::to_string(batch),
                          std::to_string(c.iterations),
                          to_string(c.algo),
-                         std::to_string(c.subblocks),
+                         std::to_string(P),
                          to_string(c.guarding),
                          cli::format("%.2f", avg_iterations),
                          std::to_string(bit_errors),

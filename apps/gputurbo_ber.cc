@@ -28,6 +28,18 @@ namespace fs = std::filesystem;
 
 const char* const program = "gputurbo-ber";
 
+// Codewords per decode call.
+const core::parameter batch_parameter{
+    "batch",
+    core::parameter_kind::integer,
+    "0",
+    "codewords per decode call (automatic: about 400k LLRs, 64 ... 1024 codewords)",
+    1,
+    cli::max_batch,
+    false,
+    "automatic"
+};
+
 std::vector<cli::option> options()
 {
     auto o = cli::decoder_options(false);
@@ -47,7 +59,7 @@ std::vector<cli::option> options()
           "",
           "",
           "skip the remaining points after one without any bit error" },
-        { "batch", "N", "0", "codewords per decode call, 0 = chosen from K" },
+        cli::parameter_option(batch_parameter),
         { "seed", "N", "1", "random seed; frame i of a point depends only on (seed, i)" },
         cli::section(
             "Output (the table always goes to stdout; progress to stderr on a terminal)"),
@@ -222,13 +234,12 @@ int ber_main(int argc, char** argv)
     cli::args a(program,
                 "Measures the bit and frame error rates of the LTE turbo decoder over a "
                 "BPSK/AWGN channel,\none Eb/N0 point after the other (Eb/N0 counts the "
-                "code rate K/(3K+12)).",
+                "code rate K/(3K+12)).\ncrc24a/crc24b stop rules get frames that carry "
+                "that CRC.",
                 options());
     a.parse(argc, argv);
-    if (a.flag("help")) {
-        std::cout << a.help();
+    if (a.print_info())
         return 0;
-    }
 
     const decoder_config config = cli::config_from(a, false);
     const std::vector<double> ebn0 = cli::to_range("ebn0", a.get("ebn0"));
@@ -238,7 +249,7 @@ int ber_main(int argc, char** argv)
     if (run.min_frame_errors == 0 || run.max_frames == 0)
         throw cli::usage_error("--min-frame-errors and --max-frames must be at least 1");
     run.seed = cli::to_count("seed", a.get("seed"));
-    run.batch = std::size_t(cli::to_int("batch", a.get("batch"), 0, 1 << 20));
+    run.batch = std::size_t(cli::number(a, batch_parameter));
     run.int8 = cli::int8_input(a);
     for (const char* f : { "json", "csv", "plot" })
         if (a.given(f))
@@ -253,6 +264,7 @@ int ber_main(int argc, char** argv)
     }
     const std::string backend_requested = a.get("backend");
     const auto dec = make_decoder(config, backend_requested);
+    dec->check_block(config.K); // an automatic P against g
 
     std::cout << cli::format("# gputurbo-ber: K=%d R=%.4f %s",
                              config.K,
@@ -263,7 +275,7 @@ int ber_main(int argc, char** argv)
                       : "")
               << cli::format(" %d it P=%d %s/%d early-stop %s",
                              config.iterations,
-                             config.subblocks,
+                             dec->subblocks(),
                              to_string(config.guarding),
                              config.guard_window,
                              to_string(config.early_stop))
@@ -272,21 +284,10 @@ int ber_main(int argc, char** argv)
               << std::flush;
 
     auto cfg = cli::json::object();
-    cfg.set("K", config.K)
-        .set("code_rate", code_rate(config.K))
-        .set("iterations", config.iterations)
-        .set("algorithm", to_string(config.algo))
-        .set("scaling", double(config.scaling))
-        .set("subblocks", config.subblocks)
-        .set("guard", to_string(config.guarding))
-        .set("guard_window", config.guard_window)
-        .set("early_stop", to_string(config.early_stop))
-        .set("threshold", double(config.stop_threshold))
-        .set("threads", config.threads)
-        .set("batch", run.batch ? run.batch : gputurbo::sim::default_batch(config.K))
-        .set("input", run.int8 ? "int8" : "float")
-        .set("arithmetic", cli::arithmetic_used(*dec))
-        .set("int8_scale", double(config.int8_scale))
+    cli::add_parameters(cfg, *dec, config.K, run.int8);
+    cfg.set("code_rate", code_rate(config.K))
+        .set(batch_parameter.name, run.batch ? run.batch : default_batch(config.K))
+        .set(std::string(batch_parameter.name) + "_requested", run.batch)
         .set("min_frame_errors", run.min_frame_errors)
         .set("max_frames", run.max_frames)
         .set("seed", run.seed)

@@ -12,12 +12,20 @@
 namespace gr {
 namespace gputurbo {
 
-void check_max_batch(int max_batch, const char* unit)
+void check_max_batch(int max_batch)
 {
-    if (max_batch < 0 || max_batch > max_batch_limit)
-        throw std::invalid_argument(
-            "max_batch=" + std::to_string(max_batch) + " is out of range: use 1 ... " +
-            std::to_string(max_batch_limit) + " " + unit + ", or 0 (automatic)");
+    ::gputurbo::core::check(::gputurbo::turbo::parameter("max_batch"), max_batch);
+}
+
+void check_batches_in_flight(int batches_in_flight)
+{
+    ::gputurbo::core::check(::gputurbo::turbo::parameter("batches_in_flight"),
+                            batches_in_flight);
+}
+
+bool parse_input_type(const std::string& input_type)
+{
+    return ::gputurbo::turbo::parse_input_type(input_type);
 }
 
 int max_batch_for(int input_length)
@@ -39,6 +47,7 @@ int max_batch_for(int input_length)
                                                      const std::string& arithmetic)
 {
     ::gputurbo::turbo::decoder_config config;
+    config.K = 0;
     config.algo = ::gputurbo::turbo::parse_algorithm(algorithm);
     config.scaling = scaling;
     config.iterations = iterations;
@@ -51,6 +60,7 @@ int max_batch_for(int input_length)
     config.invert_llr = invert_llr;
     config.threads = threads;
     config.cuda_arithmetic = ::gputurbo::turbo::parse_arithmetic(arithmetic);
+    config.validate();
     return config;
 }
 

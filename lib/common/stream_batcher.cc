@@ -10,6 +10,7 @@
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/gputurbo/engine/core/host_memory.h>
+#include <gnuradio/gputurbo/engine/turbo/parameters.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -33,7 +34,7 @@ int stream_batcher::checked_batch(int max_batch,
                                   const ::gputurbo::core::batch_decoder& engine,
                                   int block_size)
 {
-    check_max_batch(max_batch, "codewords per call");
+    check_max_batch(max_batch);
     const int n = int(engine.input_length(block_size));
     if (max_batch > max_batch_for(n))
         throw std::invalid_argument(
@@ -45,14 +46,9 @@ int stream_batcher::checked_batch(int max_batch,
 
 codeword_tags parse_codeword_tags(const std::string& name)
 {
-    if (name == "failed")
-        return codeword_tags::failed;
-    if (name == "all")
-        return codeword_tags::all;
-    if (name == "none")
-        return codeword_tags::none;
-    throw std::invalid_argument("codeword_tags '" + name +
-                                "' is unknown: use failed, all or none");
+    // The parameter table's choices, in the enum's order.
+    const auto& p = ::gputurbo::turbo::parameter("codeword_tags");
+    return static_cast<codeword_tags>(::gputurbo::core::choice_index(p, name));
 }
 
 int stream_batcher::automatic_batch(const ::gputurbo::core::batch_decoder& engine,
@@ -89,12 +85,7 @@ stream_batcher::stream_batcher(gr::block& block,
       d_passed_key(pmt::intern("passed")),
       d_status_dicts(2 * (cached_iterations + 1), pmt::PMT_NIL)
 {
-    if (batches_in_flight < 1 ||
-        batches_in_flight > ::gputurbo::core::batch_decoder::max_in_flight)
-        throw std::invalid_argument(
-            "batches_in_flight=" + std::to_string(batches_in_flight) +
-            " is out of range: use 1 ... " +
-            std::to_string(::gputurbo::core::batch_decoder::max_in_flight));
+    check_batches_in_flight(batches_in_flight);
     // Output space for one whole batch per call. GNU Radio sizes the upstream buffer
     // from it: two batches of input (2 * max_batch * K items, over the relative rate).
     block.set_output_multiple(d_max_batch * d_K);

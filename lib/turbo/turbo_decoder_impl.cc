@@ -28,14 +28,6 @@ make_engine(const ::gputurbo::turbo::decoder_config& config, const std::string& 
     return ::gputurbo::turbo::make_decoder(config, backend);
 }
 
-bool parse_input_type(const std::string& input_type)
-{
-    if (input_type != "float" && input_type != "int8")
-        throw std::invalid_argument("input_type '" + input_type +
-                                    "' is unknown: use float or int8");
-    return input_type == "int8";
-}
-
 } // namespace
 
 turbo_decoder::sptr turbo_decoder::make(int K,

@@ -26,7 +26,7 @@ constexpr int cpu_batch = 64;
 std::unique_ptr<::gputurbo::turbo::decoder> make_engine(
     ::gputurbo::turbo::decoder_config config, const std::string& backend, int max_batch)
 {
-    check_max_batch(max_batch, "PDUs");
+    check_max_batch(max_batch);
     config.K = 0;
     return ::gputurbo::turbo::make_decoder(config, backend);
 }
@@ -60,9 +60,6 @@ turbo_decoder_pdu::sptr turbo_decoder_pdu::make(const std::string& algorithm,
                                            invert_llr,
                                            threads,
                                            arithmetic);
-    if (subblocks < 0)
-        throw std::invalid_argument("subblocks P=" + std::to_string(subblocks) +
-                                    " is invalid: use 0 (automatic) or a P >= 1");
     return gnuradio::make_block_sptr<turbo_decoder_pdu_impl>(config, backend, max_batch);
 }
 

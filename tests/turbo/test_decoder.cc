@@ -74,6 +74,7 @@ TEST_P(Backend, DecodesNoisyFramesAndReportsIterations)
     decoder_config c;
     c.K = 1024;
     c.iterations = 8;
+    c.subblocks = 1; // the error-free bound is that of whole codewords on every backend
     GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
     const auto b = make_batch(c.K, 1.5, 20, 5);
     std::vector<std::uint8_t> out;
@@ -98,6 +99,7 @@ TEST_P(Backend, EarlyStopRulesStopConvergedCodewordsOnly)
         decoder_config c;
         c.K = K;
         c.iterations = 16;
+        c.subblocks = 1; // the iteration bounds are those of whole codewords
         c.early_stop = rule;
         c.stop_threshold = rule == stop_rule::min_llr ? 5.0f : 20.0f;
         GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());

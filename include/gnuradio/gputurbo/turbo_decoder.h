@@ -74,7 +74,7 @@ public:
      *        (edge metrics of the previous iteration), "dstw" (training windows) or
      *        "pividstw" (training windows started from the previous iteration)
      * \param guard_window g: training window length for "dstw"/"pividstw",
-     *        1 ... K/P (checked when P > 1)
+     *        1 ... 6144 and, when P > 1, at most K/P
      * \param early_stop per-codeword early termination: "off", "crc24a", "crc24b" (the
      *        last 24 bits of each block are its CRC), "mean-llr", "min-llr" (mean or
      *        minimum |L| of the K bits reaches \p stop_threshold) or "hard" (decisions
@@ -89,7 +89,7 @@ public:
      *        most 2^29 input LLRs); 0 =
      *        automatic: about 4 Mbit of information bits on CUDA (682 codewords of
      *        K = 6144), 64 codewords on the CPU
-     * \param threads CPU worker threads, 0 = all cores
+     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
      * \param input_type "float" (float32 items) or "int8" (signed 8-bit items)
      * \param int8_scale int8 input: the item q means the LLR q / int8_scale (> 0)
      * \param batches_in_flight batches decoding at once, 1 ... 4: 1 decodes each batch

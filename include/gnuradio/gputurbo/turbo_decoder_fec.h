@@ -69,8 +69,8 @@ public:
      *        chains feed it; false: L = ln P(0)/P(1), positive means 0
      * \param backend "auto" (CUDA when built with it and a GPU is present, else the
      *        CPU; the choice is logged), "cpu" or "cuda"
-     * \param threads CPU worker threads, 0 = all cores, >= 0 (a frame is decoded on
-     *        one thread in any case)
+     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores (a frame is
+     *        decoded on one thread in any case)
      */
     static gr::fec::generic_decoder::sptr
     make(int frame_size,

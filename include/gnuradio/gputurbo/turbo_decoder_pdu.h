@@ -64,7 +64,7 @@ public:
      * \param backend "auto" (CUDA when available, else the CPU; logged), "cpu", "cuda"
      * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024 on
      *        CUDA, 64 on the CPU)
-     * \param threads CPU worker threads, 0 = all cores
+     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
      * \param arithmetic CUDA metric arithmetic: "auto" (int16), "int16" or "float32"
      */
     static sptr make(const std::string& algorithm = "scaled-max-log",

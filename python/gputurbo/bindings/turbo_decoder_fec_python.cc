@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(01e56381b046f83f5ef2aeb63d6497de) */
+/* BINDTOOL_HEADER_FILE_HASH(5d4f2e2943ce91581322a55b92cb2907) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -88,6 +88,8 @@ enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
  */
 enum class arithmetic { automatic, float32, int16 };
 
+// The names of the choices; parse_*() throw std::invalid_argument naming the parameter
+// and its choices (turbo/parameters.h).
 algorithm
 parse_algorithm(std::string_view name);   //!< "log-map" | "max-log" | "scaled-max-log"
 guard parse_guard(std::string_view name); //!< "none" | "pivi" | "dstw" | "pividstw"
@@ -96,14 +98,18 @@ stop_rule parse_stop_rule(std::string_view name);   //!< "off" | "crc24a" | "crc
 arithmetic parse_arithmetic(std::string_view name); //!< "auto" | "float32" | "int16"
 const char* to_string(algorithm a);
 const char* to_string(arithmetic a);
-//! The CRC a stop rule checks (crc24a, crc24b), or none.
-std::optional<lte::crc24> stop_crc(stop_rule r);
 const char* to_string(guard g);
 const char* to_string(stop_rule r);
 
+//! The CRC a stop rule checks (crc24a, crc24b), or none.
+std::optional<lte::crc24> stop_crc(stop_rule r);
+
 constexpr int max_iterations = 32;
 
-/*! \brief Everything that defines a decoding. validate() says what is wrong, if anything.
+/*!
+ * \brief Everything that defines a decoding. validate() says what is wrong, if anything.
+ * Names, ranges and defaults: turbo/parameters.h (a test holds the initialisers equal to
+ * the table's defaults).
  */
 struct decoder_config
 {
@@ -111,7 +117,7 @@ struct decoder_config
     algorithm algo = algorithm::scaled_max_log; //!< SISO arithmetic
     float scaling = 0.75f;                      //!< extrinsic factor (scaled_max_log)
     int iterations = 6;                         //!< full iterations, 1 … 32
-    int subblocks = 1; //!< P: sub-blocks per codeword, divides each K; 0: automatic
+    int subblocks = 0; //!< P: sub-blocks per codeword, divides each K; 0: automatic
     guard guarding = guard::pividstw;          //!< sub-block edges (P > 1)
     int guard_window = 8;                      //!< g for dstw/pividstw, 1 … K/P
     stop_rule early_stop = stop_rule::off;     //!< per-codeword early termination
@@ -124,7 +130,8 @@ struct decoder_config
     arithmetic cuda_arithmetic = arithmetic::automatic; //!< CUDA metric arithmetic
 
     //! Throws std::invalid_argument with a message naming the parameter and its range
-    //! (P and g are checked against K when K is not 0, else per call).
+    //! (turbo/parameters.h); P and g are checked against K when K is not 0, else per
+    //! call.
     void validate() const;
 };
 

@@ -1,0 +1,166 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gputurbo/engine/core/parameters.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace gputurbo::core {
+namespace {
+
+std::string number_text(const parameter& p, double v)
+{
+    if (p.kind == parameter_kind::integer && std::isfinite(v))
+        return std::to_string(static_cast<long long>(v));
+    return format_real(static_cast<float>(v));
+}
+
+} // namespace
+
+const char* to_string(parameter_kind k)
+{
+    switch (k) {
+    case parameter_kind::integer:
+        return "integer";
+    case parameter_kind::real:
+        return "real";
+    case parameter_kind::choice:
+        return "choice";
+    case parameter_kind::text:
+        return "text";
+    case parameter_kind::flag:
+        return "flag";
+    }
+    return "?";
+}
+
+std::string format_real(float value)
+{
+    char buf[32];
+    for (int digits = 6; digits < 9; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, double(value));
+        if (std::strtof(buf, nullptr) == value)
+            return buf;
+    }
+    std::snprintf(buf, sizeof buf, "%.9g", double(value));
+    return buf;
+}
+
+std::string range_text(const parameter& p)
+{
+    switch (p.kind) {
+    case parameter_kind::integer: {
+        std::string text = p.max == unbounded
+                               ? number_text(p, p.min) + " or more"
+                               : number_text(p, p.min) + " ... " + number_text(p, p.max);
+        if (p.zero_means)
+            text += ", or 0 (" + std::string(p.zero_means) + ")";
+        return text;
+    }
+    case parameter_kind::real: {
+        const std::string low = number_text(p, p.min);
+        if (p.max == unbounded)
+            return std::string("a finite value ") + (p.min_exclusive ? "> " : ">= ") +
+                   low;
+        return low + (p.min_exclusive ? " < " : " <= ") + p.name +
+               " <= " + number_text(p, p.max);
+    }
+    case parameter_kind::choice: {
+        std::string text = "one of ";
+        for (std::size_t i = 0; i < p.choices.size(); ++i)
+            text += (i ? ", " : "") + p.choices[i];
+        return text;
+    }
+    case parameter_kind::flag:
+        return "true or false";
+    case parameter_kind::text:
+        break;
+    }
+    return "";
+}
+
+std::string assignment(const parameter& p, std::string_view value)
+{
+    std::string text = p.name;
+    if (*p.symbol)
+        text += std::string(" ") + p.symbol;
+    return text + "=" + std::string(value);
+}
+
+std::string assignment(const parameter& p, double value)
+{
+    return assignment(p, number_text(p, value));
+}
+
+bool in_range(const parameter& p, double value)
+{
+    if (p.kind != parameter_kind::integer && p.kind != parameter_kind::real)
+        return true;
+    if (!std::isfinite(value))
+        return false;
+    if (p.kind == parameter_kind::integer && p.zero_means && value == 0.0)
+        return true;
+    const bool above = p.min_exclusive ? value > p.min : value >= p.min;
+    return above && value <= p.max;
+}
+
+void check(const parameter& p, double value)
+{
+    if (!in_range(p, value))
+        throw std::invalid_argument(assignment(p, value) + " is out of range: use " +
+                                    range_text(p));
+}
+
+std::size_t choice_index(const parameter& p, std::string_view text)
+{
+    for (std::size_t i = 0; i < p.choices.size(); ++i)
+        if (p.choices[i] == text)
+            return i;
+    throw std::invalid_argument("unknown " + std::string(p.name) + " '" +
+                                std::string(text) + "': use " + range_text(p));
+}
+
+double parse_number(const parameter& p, std::string_view text)
+{
+    const std::string s(text);
+    const bool integer = p.kind == parameter_kind::integer;
+    if (!integer && p.kind != parameter_kind::real)
+        throw std::logic_error(std::string("parameter ") + p.name + " is not a number");
+    errno = 0;
+    char* end = nullptr;
+    const double v = integer ? double(std::strtoll(s.c_str(), &end, 10))
+                             : std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || errno == ERANGE)
+        throw std::invalid_argument(assignment(p, "'" + s + "'") + " is not " +
+                                    (integer ? "an integer" : "a number"));
+    check(p, v);
+    return v;
+}
+
+bool parse_flag(const parameter& p, std::string_view text)
+{
+    if (text == "true" || text == "1")
+        return true;
+    if (text == "false" || text == "0")
+        return false;
+    throw std::invalid_argument(assignment(p, "'" + std::string(text) + "'") +
+                                " is not true or false");
+}
+
+const parameter& find_parameter(const std::vector<parameter>& table,
+                                std::string_view name)
+{
+    for (const auto& p : table)
+        if (name == p.name)
+            return p;
+    throw std::logic_error("no parameter named '" + std::string(name) + "'");
+}
+
+} // namespace gputurbo::core

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""The decoder blocks' GRC YAML and Python defaults against the engine's parameter table.
+
+The table comes from the C++ code itself (gputurbo-bench --parameters-json). For every
+GRC decoder block: each parameter is the table's or a known block-only one, its default
+and choices are the table's, and the asserts accept exactly what the table accepts at
+the edges of each range (every K of 0 ... 6200 against the LTE sizes). The Python
+bindings' defaults are checked the same way.
+
+    qa_parameters.py GPUTURBO_BENCH GRC_DIR
+"""
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+SKIP_RETURN_CODE = 77  # ctest's SKIP_RETURN_CODE for this test
+try:
+    import yaml
+except ImportError as e:
+    print(f"SKIPPED: no PyYAML for {sys.executable}: {e}")
+    sys.exit(SKIP_RETURN_CODE)
+
+BENCH, GRC_DIR = sys.argv[1:3] if len(sys.argv) >= 3 else (None, None)
+
+DECODER_BLOCKS = [
+    "gputurbo_turbo_decoder",
+    "gputurbo_turbo_decoder_pdu",
+    "variable_gputurbo_turbo_decoder_def",
+]
+# GRC ids and Python argument names of table parameters that differ from the table's.
+RENAMED = {"frame_size": "K"}
+# Parameters of the blocks that are not decoder parameters.
+NOT_IN_TABLE = {"backend", "ndim", "dim1", "dim2"}
+# The other parameters' values while one is probed: without training windows, g does
+# not bound P (g <= K/P).
+PROBE_CONTEXT = {"guard": "none"}
+# Defaults that differ from the table's on purpose: the FECAPI objects take gr-fec's
+# soft values, where positive means 1.
+OWN_DEFAULTS = {
+    ("variable_gputurbo_turbo_decoder_def", "invert_llr"): True,
+    ("turbo_decoder_fec.make", "invert_llr"): True,
+}
+
+
+def load_table():
+    out = subprocess.run([BENCH, "--parameters-json"], check=True,
+                         capture_output=True, text=True).stdout
+    return {p["name"]: p for p in json.loads(out)}
+
+
+def typed(p, text):
+    """A table value (text as the C++ writes it) as Python sees it."""
+    kind = p["kind"]
+    if kind == "integer":
+        return int(text)
+    if kind == "real":
+        return float(text)
+    if kind == "flag":
+        return str(text).lower() in ("true", "1")
+    return str(text)
+
+
+def grc_value(param, text):
+    """A GRC parameter's value as the flowgraph's expressions see it."""
+    dtype = param.get("dtype")
+    if dtype == "int":
+        return int(text)
+    if dtype in ("float", "real"):
+        return float(text)
+    if dtype == "bool":
+        return str(text) == "True"
+    return str(text)
+
+
+def accepts(p, v):
+    """Whether the table accepts the number v for p."""
+    if p.get("values"):
+        return v in p["values"]
+    if p["kind"] == "integer" and p.get("zero_means") and v == 0:
+        return True
+    low = p["min"]
+    high = p["max"] if p["max"] is not None else float("inf")
+    return (v > low if p["min_exclusive"] else v >= low) and v <= high
+
+
+def probes(p):
+    """Values at the edges of p's range, where a copy of a range goes wrong (inner
+    values may depend on other parameters: P divides K)."""
+    low = p["min"]
+    high = p["max"]
+    if p.get("values"):
+        return list(range(0, int(high) + 57))
+    if p["kind"] == "integer":
+        edges = [-1, 0, low - 1, low]
+        edges += [high, high + 1] if high is not None else [10 ** 9]
+        return sorted(set(int(v) for v in edges))
+    step = 1e-6
+    edges = [low - step, low, low + step]
+    edges += [high, high + step] if high is not None else [1e9]
+    return edges
+
+
+class qa_parameters(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.table = load_table()
+
+    def parameter(self, name):
+        return self.table.get(RENAMED.get(name, name))
+
+    def test_001_table(self):
+        # What the rest relies on: every parameter has a kind, a default and help.
+        for name, p in self.table.items():
+            self.assertIn(p["kind"], ("integer", "real", "choice", "text", "flag"), name)
+            self.assertTrue(p["help"], name)
+            if p["kind"] == "choice":
+                self.assertIn(p["default"], p["choices"], name)
+            if p["kind"] in ("integer", "real"):
+                self.assertTrue(accepts(p, typed(p, p["default"])), name)
+
+    def test_002_grc_blocks(self):
+        for block_id in DECODER_BLOCKS:
+            with open(os.path.join(GRC_DIR, block_id + ".block.yml")) as f:
+                block = yaml.safe_load(f)
+            with self.subTest(block=block_id):
+                self.check_block(block_id, block)
+
+    def check_block(self, block_id, block):
+        params = {q["id"]: q for q in block["parameters"]}
+        defaults = {i: grc_value(q, q["default"]) for i, q in params.items()}
+        asserts = [compile(a.strip()[2:-1].strip(), f"{block_id} assert", "eval")
+                   for a in block.get("asserts", [])]
+
+        def valid(values):
+            return all(eval(a, {}, dict(values)) for a in asserts)
+
+        self.assertTrue(valid(defaults), f"{block_id}: defaults fail the asserts")
+        disagree = []
+        for grc_id, q in params.items():
+            p = self.parameter(grc_id)
+            if p is None:
+                self.assertIn(grc_id, NOT_IN_TABLE,
+                              f"{block_id}: {grc_id} is not in the parameter table")
+                continue
+            want = OWN_DEFAULTS.get((block_id, p["name"]), typed(p, p["default"]))
+            self.assertEqual(defaults[grc_id], want, f"{block_id}: default of {grc_id}")
+            if p["kind"] == "choice":
+                self.assertEqual(sorted(map(str, q["options"])), sorted(p["choices"]),
+                                 f"{block_id}: options of {grc_id}")
+            if p["kind"] not in ("integer", "real"):
+                continue
+            for v in probes(p):
+                values = dict(defaults, **PROBE_CONTEXT)
+                values[grc_id] = v
+                if valid(values) != accepts(p, v):
+                    disagree.append(f"{grc_id}={v} (the table: {p['range']})")
+        if disagree:
+            self.fail(f"{block_id}: the asserts and the table disagree: " +
+                      "; ".join(disagree))
+
+    def test_003_python_defaults(self):
+        try:
+            from gnuradio import gputurbo
+        except ImportError as e:
+            self.skipTest(f"the gputurbo module does not import here: {e}")
+        functions = (("turbo_decoder", gputurbo.turbo_decoder.__init__),
+                     ("turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
+                     ("turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make))
+        for label, function in functions:
+            signature = function.__doc__.splitlines()[0]
+            found = re.findall(r"(\w+): [\w.]+ = ('[^']*'|[^,)]+)", signature)
+            self.assertTrue(found, signature)
+            for name, text in found:
+                p = self.parameter(name)
+                if p is None:
+                    self.assertIn(name, NOT_IN_TABLE, f"{label}: {name}")
+                    continue
+                want = OWN_DEFAULTS.get((label, p["name"]), typed(p, p["default"]))
+                self.assertEqual(ast.literal_eval(text), want,
+                                 f"{label}: default of {name}")
+
+
+if __name__ == '__main__':
+    if BENCH is None:
+        sys.exit(__doc__)
+    unittest.main(argv=sys.argv[:1])
