@@ -44,10 +44,14 @@ std::vector<architecture> built_architectures()
 }
 
 // SASS for X.Y runs on X.Z with Z >= Y; PTX for X.Y is compiled by the driver for any
-// later device.
+// later device. A list CMake left symbolic ("native", "all") is not checked here: a
+// launch on a GPU it lacks then fails with CUDA's own error.
 bool runs_on(int cc)
 {
-    for (const auto& a : built_architectures())
+    const auto built = built_architectures();
+    if (built.empty())
+        return true;
+    for (const auto& a : built)
         if ((a.sass && a.cc / 10 == cc / 10 && a.cc % 10 <= cc % 10) ||
             (a.ptx && a.cc <= cc))
             return true;
@@ -123,6 +127,8 @@ std::string build_architectures()
         if (a.ptx)
             ptx += (ptx.empty() ? "PTX for compute_" : ", compute_") + n;
     }
+    if (sass.empty() && ptx.empty())
+        return GPUTURBO_CUDA_ARCHITECTURES;
     return sass + (sass.empty() || ptx.empty() ? "" : " and ") + ptx;
 }
 
