@@ -20,18 +20,46 @@ batch_decoder::batch_decoder() { ++alive; }
 batch_decoder::~batch_decoder() { --alive; }
 std::size_t batch_decoder::objects_alive() { return alive; }
 
+namespace {
+
+llr_batch batch_of(int block, const float* llrs, std::size_t n)
+{
+    return { block, n, llrs, nullptr };
+}
+llr_batch batch_of(int block, const std::int8_t* llrs, std::size_t n)
+{
+    return { block, n, nullptr, llrs };
+}
+
+} // namespace
+
+void batch_decoder::decode_checked(const llr_batch& b,
+                                   std::uint8_t* bits,
+                                   codeword_status* status)
+{
+    check_block(b.block);
+    if (b.count == 0)
+        return;
+    if ((!b.f32 && !b.i8) || !bits)
+        throw std::invalid_argument("decode: null input or output buffer");
+    decode_batch(b, bits, status);
+}
+
+batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
+{
+    check_block(b.block);
+    if (!b.f32 && !b.i8 && b.count > 0)
+        throw std::invalid_argument("submit: null input buffer");
+    return submit_batch(b);
+}
+
 void batch_decoder::decode(int block,
                            const float* llrs,
                            std::size_t n_codewords,
                            std::uint8_t* bits,
                            codeword_status* status)
 {
-    check_block(block);
-    if (n_codewords == 0)
-        return;
-    if (!llrs || !bits)
-        throw std::invalid_argument("decode: null input or output buffer");
-    decode_batch(batch{ block, n_codewords, llrs, nullptr }, bits, status);
+    decode_checked(batch_of(block, llrs, n_codewords), bits, status);
 }
 
 void batch_decoder::decode(int block,
@@ -40,30 +68,19 @@ void batch_decoder::decode(int block,
                            std::uint8_t* bits,
                            codeword_status* status)
 {
-    check_block(block);
-    if (n_codewords == 0)
-        return;
-    if (!llrs || !bits)
-        throw std::invalid_argument("decode: null input or output buffer");
-    decode_batch(batch{ block, n_codewords, nullptr, llrs }, bits, status);
+    decode_checked(batch_of(block, llrs, n_codewords), bits, status);
 }
 
 batch_decoder::ticket
 batch_decoder::submit(int block, const float* llrs, std::size_t n_codewords)
 {
-    check_block(block);
-    if (!llrs && n_codewords > 0)
-        throw std::invalid_argument("submit: null input buffer");
-    return submit_batch(batch{ block, n_codewords, llrs, nullptr });
+    return submit_checked(batch_of(block, llrs, n_codewords));
 }
 
 batch_decoder::ticket
 batch_decoder::submit(int block, const std::int8_t* llrs, std::size_t n_codewords)
 {
-    check_block(block);
-    if (!llrs && n_codewords > 0)
-        throw std::invalid_argument("submit: null input buffer");
-    return submit_batch(batch{ block, n_codewords, nullptr, llrs });
+    return submit_checked(batch_of(block, llrs, n_codewords));
 }
 
 void batch_decoder::collect(ticket t, std::uint8_t* bits, codeword_status* status)

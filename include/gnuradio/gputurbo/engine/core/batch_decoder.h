@@ -130,6 +130,10 @@ protected:
     const float* as_float(const batch& b, float int8_scale);
 
 private:
+    //! decode() and submit() of either input type: the checks, then the backend.
+    void decode_checked(const llr_batch& b, std::uint8_t* bits, codeword_status* status);
+    ticket submit_checked(const llr_batch& b);
+
     struct finished
     {
         std::vector<std::uint8_t> bits;
