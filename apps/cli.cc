@@ -267,9 +267,9 @@ namespace {
 
 // The table's parameters the apps leave out: the channel does not invert its LLRs, and
 // the others are the GNU Radio blocks' own.
-const std::vector<std::string> not_offered = { "invert_llr",
-                                               "max_batch",
-                                               "batches_in_flight" };
+const std::vector<std::string> not_offered = {
+    "invert_llr", "max_batch", "batches_in_flight", "codeword_tags"
+};
 
 // Option names of earlier versions, still accepted.
 const std::map<std::string, std::vector<std::string>> aliases = {
@@ -323,7 +323,7 @@ bool int8_input(const args& a)
 {
     const std::string flag = flag_of("input_type");
     try {
-        return turbo::parse_input_type(a.get(flag));
+        return core::parse_input_type(a.get(flag));
     } catch (const std::invalid_argument& e) {
         throw usage_error("--" + flag + ": " + e.what());
     }

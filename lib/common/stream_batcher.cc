@@ -5,12 +5,11 @@
  */
 
 #include "stream_batcher.h"
-#include "block_config.h"
+#include "block_parameters.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/gputurbo/engine/core/host_memory.h>
-#include <gnuradio/gputurbo/engine/turbo/parameters.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -47,7 +46,8 @@ int stream_batcher::checked_batch(int max_batch,
 codeword_tags parse_codeword_tags(const std::string& name)
 {
     // The parameter table's choices, in the enum's order.
-    const auto& p = ::gputurbo::turbo::parameter("codeword_tags");
+    const auto& p = ::gputurbo::core::find_parameter(::gputurbo::core::block_parameters(),
+                                                     "codeword_tags");
     return static_cast<codeword_tags>(::gputurbo::core::choice_index(p, name));
 }
 

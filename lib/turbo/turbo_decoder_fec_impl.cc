@@ -5,7 +5,8 @@
  */
 
 #include "turbo_decoder_fec_impl.h"
-#include "../common/block_config.h"
+#include "../common/block_parameters.h"
+#include "decoder_parameters.h"
 
 #include <algorithm>
 #include <climits>

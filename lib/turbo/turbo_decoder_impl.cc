@@ -5,7 +5,8 @@
  */
 
 #include "turbo_decoder_impl.h"
-#include "../common/block_config.h"
+#include "../common/block_parameters.h"
+#include "decoder_parameters.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>

@@ -67,7 +67,7 @@ TEST(Parameters, LimitsAreTheEngines)
 {
     EXPECT_EQ(parameter("iterations").max, max_iterations);
     EXPECT_EQ(parameter("batches_in_flight").max, core::batch_decoder::max_in_flight);
-    EXPECT_EQ(parameter("max_batch").max, max_batch_limit);
+    EXPECT_EQ(parameter("max_batch").max, core::max_batch_limit);
     const auto& K = parameter("K");
     ASSERT_EQ(K.values.size(), qpp_table().size());
     for (std::size_t i = 0; i < K.values.size(); ++i)
@@ -91,8 +91,8 @@ TEST(Parameters, EveryChoiceAndDefaultReadsBack)
                     EXPECT_EQ(value, text) << p.name;
         }
     }
-    EXPECT_TRUE(parse_input_type("int8"));
-    EXPECT_FALSE(parse_input_type("float"));
+    EXPECT_TRUE(core::parse_input_type("int8"));
+    EXPECT_FALSE(core::parse_input_type("float"));
 }
 
 TEST(Parameters, OneWordingForBadValues)

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
 
 #include <cerrno>
@@ -161,6 +162,55 @@ const parameter& find_parameter(const std::vector<parameter>& table,
         if (name == p.name)
             return p;
     throw std::logic_error("no parameter named '" + std::string(name) + "'");
+}
+
+namespace {
+
+std::vector<parameter> make_block_table()
+{
+    std::vector<parameter> t;
+    t.push_back({ "input_type",
+                  parameter_kind::choice,
+                  "float",
+                  "LLR input type: float, or int8 (round(L * int8_scale), saturated to "
+                  "+-127)" });
+    t.back().choices = { "float", "int8" };
+    t.push_back({ "max_batch",
+                  parameter_kind::integer,
+                  "0",
+                  "blocks: most codewords per engine call (automatic: chosen from the "
+                  "backend and K)" });
+    t.back().min = 1;
+    t.back().max = max_batch_limit;
+    t.back().zero_means = "automatic";
+    t.push_back({ "batches_in_flight",
+                  parameter_kind::integer,
+                  "2",
+                  "blocks: batches decoding at once; 2 or more overlap the GPU with the "
+                  "flowgraph" });
+    t.back().min = 1;
+    t.back().max = batch_decoder::max_in_flight;
+    // In the order of the blocks' codeword_tags enum (lib/common/stream_batcher.h).
+    t.push_back({ "codeword_tags",
+                  parameter_kind::choice,
+                  "failed",
+                  "blocks: which codewords get a \"codeword\" tag: failed (their check "
+                  "did not hold), all, or none" });
+    t.back().choices = { "failed", "all", "none" };
+    return t;
+}
+
+} // namespace
+
+const std::vector<parameter>& block_parameters()
+{
+    static const std::vector<parameter> table = make_block_table();
+    return table;
+}
+
+bool parse_input_type(std::string_view name)
+{
+    return choice_index(find_parameter(block_parameters(), "input_type"), name) == 1;
 }
 
 } // namespace gputurbo::core

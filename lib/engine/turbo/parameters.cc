@@ -44,16 +44,6 @@ const std::pair<const char*, layout> layout_names[] = {
     { "interleaved", layout::interleaved },
     { "streams", layout::streams },
 };
-const std::pair<const char*, bool> input_type_names[] = {
-    { "float", false },
-    { "int8", true },
-};
-// The blocks' codeword tags, by name (their meaning is the blocks'; lib/common).
-const std::pair<const char*, int> codeword_tags_names[] = {
-    { "failed", 0 },
-    { "all", 1 },
-    { "none", 2 },
-};
 
 template <class T, std::size_t N>
 std::vector<std::string> choices(const std::pair<const char*, T> (&names)[N])
@@ -197,11 +187,7 @@ std::vector<core::parameter> make_table()
                        "CUDA metric arithmetic: auto is int16 (two codewords per GPU "
                        "thread); float32 is bit-identical to the CPU but for log-map's "
                        "correction; ignored by the CPU backends"));
-    t.push_back(choice("input_type",
-                       input_type_names,
-                       "float",
-                       "LLR input type: float, or int8 (round(L * int8_scale), saturated "
-                       "to +-127)"));
+    t.push_back(core::find_parameter(core::block_parameters(), "input_type"));
     t.push_back(number(real,
                        "int8_scale",
                        "8",
@@ -209,26 +195,10 @@ std::vector<core::parameter> make_table()
                        core::unbounded,
                        "int8 input: the value q means the LLR q / int8_scale"));
     t.back().min_exclusive = true;
-    t.push_back(number(integer,
-                       "max_batch",
-                       "0",
-                       1,
-                       max_batch_limit,
-                       "blocks: most codewords per engine call (automatic: chosen from "
-                       "the backend and K)"));
-    t.back().zero_means = "automatic";
-    t.push_back(number(integer,
-                       "batches_in_flight",
-                       "2",
-                       1,
-                       core::batch_decoder::max_in_flight,
-                       "blocks: batches decoding at once; 2 or more overlap the GPU with "
-                       "the flowgraph"));
-    t.push_back(choice("codeword_tags",
-                       codeword_tags_names,
-                       "failed",
-                       "blocks: which codewords get a \"codeword\" tag: failed (their "
-                       "stop rule did not hold), all, or none"));
+    // The blocks' own, shared by every family.
+    for (const auto& p : core::block_parameters())
+        if (std::string_view(p.name) != "input_type")
+            t.push_back(p);
     return t;
 }
 
@@ -290,10 +260,6 @@ guard parse_guard(std::string_view n) { return parse("guard", n, guard_names); }
 stop_rule parse_stop_rule(std::string_view n)
 {
     return parse("early_stop", n, stop_names);
-}
-bool parse_input_type(std::string_view n)
-{
-    return parse("input_type", n, input_type_names);
 }
 const char* to_string(algorithm a) { return name_of(a, algorithm_names); }
 const char* to_string(arithmetic a) { return name_of(a, arithmetic_names); }

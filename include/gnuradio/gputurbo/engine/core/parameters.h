@@ -91,6 +91,19 @@ std::string format_real(float value);
 const parameter& find_parameter(const std::vector<parameter>& table,
                                 std::string_view name);
 
+//! The largest max_batch of a decoder block (GNU Radio's int item counts also bound a
+//! batch by its input items).
+constexpr int max_batch_limit = 131072;
+
+/*!
+ * \brief The parameters that the decoder blocks of every family share: input_type,
+ * max_batch, batches_in_flight, codeword_tags. A family's table includes them.
+ */
+const std::vector<parameter>& block_parameters();
+
+//! input_type: true for "int8", false for "float"; std::invalid_argument otherwise.
+bool parse_input_type(std::string_view name);
+
 } // namespace gputurbo::core
 
 #endif

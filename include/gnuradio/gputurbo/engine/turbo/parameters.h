@@ -28,11 +28,8 @@
 
 namespace gputurbo::turbo {
 
-//! The blocks' largest max_batch: keeps max_batch * (3K+12) items well inside GNU
-//! Radio's int item counts.
-constexpr int max_batch_limit = 131072;
-
-//! Every parameter, in the order of the apps' --help.
+//! Every parameter, in the order of the apps' --help (core::block_parameters() among
+//! them).
 const std::vector<core::parameter>& parameters();
 
 //! The parameter of that name; std::logic_error for a name the table lacks.
@@ -53,9 +50,6 @@ config_values(const decoder_config& c);
  * decoder_config::validate(). std::logic_error for a parameter decoder_config lacks.
  */
 void set_config_value(decoder_config& c, std::string_view name, std::string_view text);
-
-//! input_type: true for "int8", false for "float"; std::invalid_argument otherwise.
-bool parse_input_type(std::string_view name);
 
 } // namespace gputurbo::turbo
 

@@ -4,34 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../common/block_config.h"
-
-#include <algorithm>
-#include <stdexcept>
+#include "decoder_parameters.h"
 
 namespace gr {
 namespace gputurbo {
-
-void check_max_batch(int max_batch)
-{
-    ::gputurbo::core::check(::gputurbo::turbo::parameter("max_batch"), max_batch);
-}
-
-void check_batches_in_flight(int batches_in_flight)
-{
-    ::gputurbo::core::check(::gputurbo::turbo::parameter("batches_in_flight"),
-                            batches_in_flight);
-}
-
-bool parse_input_type(const std::string& input_type)
-{
-    return ::gputurbo::turbo::parse_input_type(input_type);
-}
-
-int max_batch_for(int input_length)
-{
-    return std::min(max_batch_limit, max_batch_items / std::max(input_length, 1));
-}
 
 ::gputurbo::turbo::decoder_config decoder_parameters(const std::string& algorithm,
                                                      int iterations,

@@ -1,0 +1,43 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "block_parameters.h"
+
+#include <algorithm>
+
+namespace gr {
+namespace gputurbo {
+
+namespace {
+const ::gputurbo::core::parameter& block_parameter(const char* name)
+{
+    return ::gputurbo::core::find_parameter(::gputurbo::core::block_parameters(), name);
+}
+} // namespace
+
+void check_max_batch(int max_batch)
+{
+    ::gputurbo::core::check(block_parameter("max_batch"), max_batch);
+}
+
+void check_batches_in_flight(int batches_in_flight)
+{
+    ::gputurbo::core::check(block_parameter("batches_in_flight"), batches_in_flight);
+}
+
+bool parse_input_type(const std::string& input_type)
+{
+    return ::gputurbo::core::parse_input_type(input_type);
+}
+
+int max_batch_for(int input_length)
+{
+    return std::min(::gputurbo::core::max_batch_limit,
+                    max_batch_items / std::max(input_length, 1));
+}
+
+} // namespace gputurbo
+} // namespace gr

@@ -1,0 +1,40 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_COMMON_BLOCK_PARAMETERS_H
+#define INCLUDED_GPUTURBO_COMMON_BLOCK_PARAMETERS_H
+
+// The parameters every family's decoder blocks share, checked against the engine's table
+// (core::block_parameters(): ranges, choices, messages); the GRC asserts are tested
+// against it.
+
+#include <gnuradio/gputurbo/engine/core/parameters.h>
+
+#include <string>
+
+namespace gr {
+namespace gputurbo {
+
+//! Most input items per batch: two batches stay inside the scheduler's int item counts.
+constexpr int max_batch_items = 1 << 29;
+
+//! Throws std::invalid_argument unless 1 <= max_batch <= core::max_batch_limit or 0
+//! (automatic).
+void check_max_batch(int max_batch);
+
+//! Throws std::invalid_argument unless 1 <= n <= the engine's batches in flight.
+void check_batches_in_flight(int batches_in_flight);
+
+//! input_type "int8": true, "float": false; std::invalid_argument otherwise.
+bool parse_input_type(const std::string& input_type);
+
+//! The most codewords of \p input_length items a stream batch may hold.
+int max_batch_for(int input_length);
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif
