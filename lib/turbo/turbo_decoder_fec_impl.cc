@@ -6,6 +6,7 @@
 
 #include "turbo_decoder_fec_impl.h"
 #include "../common/block_parameters.h"
+#include "../common/engine_log.h"
 #include "decoder_parameters.h"
 
 #include <algorithm>
@@ -41,6 +42,7 @@ std::unique_ptr<::gputurbo::turbo::decoder>
 make_engine(const ::gputurbo::turbo::decoder_config& config, const std::string& backend)
 {
     ::gputurbo::turbo::qpp(config.K); // a frame size is needed here: K = 0 is refused
+    route_engine_log();
     auto engine = ::gputurbo::turbo::make_decoder(config, backend);
     if (engine->backend() == "cpu")
         engine = ::gputurbo::turbo::make_decoder(config, "reference");

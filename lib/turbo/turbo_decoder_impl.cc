@@ -6,6 +6,7 @@
 
 #include "turbo_decoder_impl.h"
 #include "../common/block_parameters.h"
+#include "../common/engine_log.h"
 #include "decoder_parameters.h"
 
 #include <gnuradio/block_detail.h>
@@ -26,6 +27,7 @@ std::unique_ptr<::gputurbo::turbo::decoder>
 make_engine(const ::gputurbo::turbo::decoder_config& config, const std::string& backend)
 {
     ::gputurbo::turbo::qpp(config.K); // this block's K: K = 0 is refused
+    route_engine_log();
     return ::gputurbo::turbo::make_decoder(config, backend);
 }
 

@@ -6,6 +6,7 @@
 
 #include "turbo_decoder_pdu_impl.h"
 #include "../common/block_parameters.h"
+#include "../common/engine_log.h"
 #include "decoder_parameters.h"
 
 #include <gnuradio/io_signature.h>
@@ -29,6 +30,7 @@ std::unique_ptr<::gputurbo::turbo::decoder> make_engine(
 {
     check_max_batch(max_batch);
     config.K = 0;
+    route_engine_log();
     return ::gputurbo::turbo::make_decoder(config, backend);
 }
 
