@@ -34,11 +34,12 @@ const char* to_string(backend b)
     return "?";
 }
 
-std::string cuda_unavailable_reason()
+std::string cuda_unavailable_reason(const std::string& devices)
 {
 #ifdef GPUTURBO_HAVE_CUDA
-    return cuda::unavailable_reason();
+    return cuda::unavailable_reason(devices);
 #else
+    (void)devices;
     return "this build of gr-gputurbo has no CUDA engine (configured without a CUDA "
            "compiler)";
 #endif
@@ -52,7 +53,7 @@ std::vector<std::string> available_backends()
     return have;
 }
 
-backend_choice resolve_backend(std::string_view name)
+backend_choice resolve_backend(std::string_view name, const std::string& devices)
 {
     if (name == "cpu")
         return { backend::cpu, "" };
@@ -61,7 +62,7 @@ backend_choice resolve_backend(std::string_view name)
     if (name != "auto" && name != "cuda")
         throw std::invalid_argument("unknown backend '" + std::string(name) +
                                     "': use auto, cpu, cuda or reference");
-    const std::string why = cuda_unavailable_reason();
+    const std::string why = cuda_unavailable_reason(devices);
     if (why.empty())
         return { backend::cuda, "" };
     if (name == "cuda")

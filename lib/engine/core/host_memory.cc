@@ -4,7 +4,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <gnuradio/gputurbo/engine/core/backend.h>
 #include <gnuradio/gputurbo/engine/core/host_memory.h>
 #ifdef GPUTURBO_HAVE_CUDA
 #include "cuda/runtime.h"
@@ -23,7 +22,7 @@ void* allocate_host_memory(std::size_t bytes, bool& page_locked)
         return nullptr;
     void* p = nullptr;
 #ifdef GPUTURBO_HAVE_CUDA
-    if (cuda_unavailable_reason().empty())
+    if (cuda::driver_reason().empty()) // any GPU: the memory is the host's
         p = cuda::allocate_page_locked(bytes);
 #endif
     page_locked = p != nullptr;
@@ -50,7 +49,7 @@ void release_host_memory(void* p, bool page_locked) noexcept
 bool register_host_memory(void* p, std::size_t bytes)
 {
 #ifdef GPUTURBO_HAVE_CUDA
-    if (p && bytes > 0 && cuda_unavailable_reason().empty())
+    if (p && bytes > 0 && cuda::driver_reason().empty())
         return cuda::register_page_locked(p, bytes);
 #endif
     (void)p;

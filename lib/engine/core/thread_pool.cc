@@ -20,8 +20,10 @@ int thread_count(int threads)
 
 thread_pool& thread_pool::shared()
 {
-    static thread_pool pool;
-    return pool;
+    // Never destroyed: a run still in flight at exit (a detached thread, a decoder that
+    // outlives main) would otherwise wait forever for workers that have quit.
+    static thread_pool* const pool = new thread_pool;
+    return *pool;
 }
 
 thread_pool::~thread_pool()
@@ -70,7 +72,12 @@ void thread_pool::run(int workers, const std::function<void(int)>& body)
             body(w);
         return;
     }
-    std::lock_guard<std::mutex> turn(d_turn);
+    std::unique_lock<std::mutex> turn(d_turn, std::try_to_lock);
+    if (!turn.owns_lock()) {
+        // Another decoder has the pool: threads of this run's own, rather than waiting.
+        run_on_new_threads(workers, body);
+        return;
+    }
     {
         std::lock_guard<std::mutex> lock(d_mutex);
         while (int(d_threads.size()) < workers - 1) {
@@ -98,6 +105,29 @@ void thread_pool::run(int workers, const std::function<void(int)>& body)
         error = d_error;
     if (error)
         std::rethrow_exception(error);
+}
+
+void thread_pool::run_on_new_threads(int workers, const std::function<void(int)>& body)
+{
+    std::vector<std::exception_ptr> errors(workers);
+    auto guarded = [&](int w) {
+        inside_run = true;
+        try {
+            body(w);
+        } catch (...) {
+            errors[w] = std::current_exception();
+        }
+        inside_run = false;
+    };
+    std::vector<std::thread> threads;
+    for (int w = 1; w < workers; ++w)
+        threads.emplace_back(guarded, w);
+    guarded(0);
+    for (auto& t : threads)
+        t.join();
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
 }
 
 } // namespace gputurbo::core

@@ -22,13 +22,15 @@ int thread_count(int threads);
 
 /*!
  * \brief Threads that stay alive between runs, so that a run costs a wake-up rather
- * than thread creation (which matters for small batches). One run at a time: runs from
- * several threads take turns; a run from inside a run executes inline.
+ * than thread creation (which matters for small batches). One run at a time: a run that
+ * finds the pool busy (another decoder's) starts threads of its own for itself; a run
+ * from inside a run executes inline.
  */
 class thread_pool
 {
 public:
-    //! The process's pool, shared by every CPU decoder, the channel model and copies.
+    //! The process's pool, shared by every CPU decoder, the channel model and copies;
+    //! it lives until the process ends.
     static thread_pool& shared();
 
     thread_pool() = default;
@@ -44,6 +46,7 @@ public:
 
 private:
     void serve(int worker);
+    static void run_on_new_threads(int workers, const std::function<void(int)>& body);
 
     std::mutex d_turn; // held for a whole run
     std::mutex d_mutex;

@@ -133,7 +133,7 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& config,
                                       std::string_view backend)
 {
     config.validate();
-    const core::backend_choice choice = core::resolve_backend(backend);
+    const core::backend_choice choice = core::resolve_backend(backend, config.devices);
     if (!choice.reason.empty())
         core::log("backend " + std::string(backend) + " chose the CPU: " + choice.reason);
     switch (choice.kind) {
@@ -144,9 +144,12 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& config,
         break; // resolve_backend() has thrown
 #endif
     case core::backend::cpu:
-        return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel());
+        return std::make_unique<cpu::cpu_decoder>(
+            config, cpu::best_kernel(), core::backend::cpu);
     case core::backend::reference:
-        return std::make_unique<cpu::cpu_decoder>(config, cpu::reference_kernel());
+        // The oracle, kept as plain as it gets: one lane, one thread.
+        return std::make_unique<cpu::cpu_decoder>(
+            config, cpu::reference_kernel(), core::backend::reference, 1);
     }
     throw std::logic_error("make_decoder: unhandled backend");
 }

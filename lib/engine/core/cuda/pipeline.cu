@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 
 namespace gputurbo::core::cuda {
 namespace {
@@ -105,16 +107,16 @@ std::size_t pipeline::outstanding() const
     return n;
 }
 
-// A free slot, made on first need (streams and events live on d_device).
+// A free slot, made on first need (streams and events live on d_device): up to
+// max_in_flight for submitted batches (the caller checks their count) and two more, so
+// that decode() also runs while batches are outstanding.
 pipeline::slot& pipeline::free_slot()
 {
     for (auto& sl : d_slots)
         if (sl->id == 0)
             return *sl;
-    constexpr int max_in_flight = batch_decoder::max_in_flight;
-    if (d_slots.size() >= std::size_t(max_in_flight))
-        throw std::runtime_error("submit: " + std::to_string(max_in_flight) +
-                                 " batches are in flight: collect one first");
+    if (d_slots.size() >= std::size_t(batch_decoder::max_in_flight + 2))
+        throw std::logic_error("pipeline: every slot is taken");
     d_slots.push_back(std::make_unique<slot>());
     return *d_slots.back();
 }
@@ -126,8 +128,14 @@ void pipeline::submit(ticket t, const llr_batch& b)
     enqueue(sl, b, nullptr);
     sl.id = t;
     // The caller may reuse the LLR buffer once submit() returns.
-    if (sl.reads_caller)
-        GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.input_read));
+    try {
+        if (sl.reads_caller)
+            GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.input_read));
+    } catch (...) {
+        cudaStreamSynchronize(sl.queue);
+        sl.id = 0; // the caller never gets the ticket: the slot is free again
+        throw;
+    }
 }
 
 void pipeline::collect(ticket t, std::uint8_t* bits, codeword_status* status)
@@ -288,17 +296,33 @@ void decode_across(const std::vector<batch_decoder*>& parts,
                    std::uint8_t* bits,
                    codeword_status* status)
 {
+    // A host thread per GPU, not the thread pool: each part's staging copies use the
+    // pool (or threads of their own) while the GPUs decode side by side.
     const std::size_t n = b.count, share = (n + parts.size() - 1) / parts.size();
-    thread_pool::shared().run(int(parts.size()), [&](int i) {
-        const std::size_t first = std::min(n, i * share);
-        const std::size_t count = std::min(share, n - first);
-        std::uint8_t* out = bits + first * std::size_t(b.block);
-        codeword_status* st = status ? status + first : nullptr;
-        if (b.f32)
-            parts[i]->decode(b.block, b.f32 + first * input_length, count, out, st);
-        else
-            parts[i]->decode(b.block, b.i8 + first * input_length, count, out, st);
-    });
+    std::vector<std::exception_ptr> errors(parts.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        threads.emplace_back([&, i] {
+            try {
+                const std::size_t first = std::min(n, i * share);
+                const std::size_t count = std::min(share, n - first);
+                std::uint8_t* out = bits + first * std::size_t(b.block);
+                codeword_status* st = status ? status + first : nullptr;
+                if (b.f32)
+                    parts[i]->decode(
+                        b.block, b.f32 + first * input_length, count, out, st);
+                else
+                    parts[i]->decode(
+                        b.block, b.i8 + first * input_length, count, out, st);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+        });
+    for (auto& t : threads)
+        t.join();
+    for (const auto& e : errors)
+        if (e)
+            std::rethrow_exception(e);
 }
 
 } // namespace gputurbo::core::cuda

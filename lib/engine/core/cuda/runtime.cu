@@ -21,11 +21,13 @@ namespace gputurbo::core::cuda {
 namespace {
 
 // One entry of CMAKE_CUDA_ARCHITECTURES (here comma-separated): "90" is SASS and PTX,
-// "90-real" SASS alone, "90-virtual" PTX alone.
+// "90-real" SASS alone, "90-virtual" PTX alone. Architecture-specific ones ("90a",
+// "100f") run on that architecture (family) only.
 struct architecture
 {
     int cc; // 10 * major + minor
     bool sass, ptx;
+    bool specific;
 };
 
 std::vector<architecture> built_architectures()
@@ -36,9 +38,11 @@ std::vector<architecture> built_architectures()
     while (std::getline(in, item, ',')) {
         const std::size_t dash = item.find('-');
         const std::string kind = dash == std::string::npos ? "" : item.substr(dash + 1);
-        const int cc = std::atoi(item.c_str());
+        char* end = nullptr;
+        const int cc = int(std::strtol(item.c_str(), &end, 10));
+        const bool specific = end && (*end == 'a' || *end == 'f');
         if (cc > 0)
-            list.push_back({ cc, kind != "virtual", kind != "real" });
+            list.push_back({ cc, kind != "virtual", kind != "real", specific });
     }
     return list;
 }
@@ -51,10 +55,13 @@ bool runs_on(int cc)
     const auto built = built_architectures();
     if (built.empty())
         return true;
-    for (const auto& a : built)
-        if ((a.sass && a.cc / 10 == cc / 10 && a.cc % 10 <= cc % 10) ||
-            (a.ptx && a.cc <= cc))
+    for (const auto& a : built) {
+        const bool same_major = a.cc / 10 == cc / 10;
+        if (a.specific
+                ? same_major && a.cc <= cc && (a.sass || a.ptx)
+                : (a.sass && same_major && a.cc % 10 <= cc % 10) || (a.ptx && a.cc <= cc))
             return true;
+    }
     return false;
 }
 
@@ -134,17 +141,23 @@ std::string build_architectures()
 
 std::string cannot_run_reason(int device)
 {
-    const int cc = compute_capability(device);
-    if (runs_on(cc))
-        return "";
-    cudaDeviceProp prop{};
-    GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
-    return "GPU " + std::to_string(device) + " (" + prop.name + ", compute capability " +
-           std::to_string(cc / 10) + "." + std::to_string(cc % 10) +
-           ") cannot run this build, which has kernels for " + build_architectures();
+    try {
+        const int cc = compute_capability(device);
+        if (runs_on(cc))
+            return "";
+        cudaDeviceProp prop{};
+        GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+        return "GPU " + std::to_string(device) + " (" + prop.name +
+               ", compute capability " + std::to_string(cc / 10) + "." +
+               std::to_string(cc % 10) +
+               ") cannot run this build, which has kernels for " + build_architectures();
+    } catch (const cuda_error& e) {
+        cudaGetLastError();
+        return "GPU " + std::to_string(device) + " cannot be queried: " + e.what();
+    }
 }
 
-std::string unavailable_reason()
+std::string driver_reason()
 {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
@@ -154,11 +167,21 @@ std::string unavailable_reason()
             return "no NVIDIA driver is installed (libcuda.so.1 not found)";
         return std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")";
     }
-    if (count == 0)
-        return "no CUDA device found";
-    for (int d = 0; d < count; ++d)
+    return count > 0 ? "" : "no CUDA device found";
+}
+
+std::string unavailable_reason(const std::string& devices)
+{
+    if (std::string why = driver_reason(); !why.empty())
+        return why;
+    const int count = device_count();
+    for (int d : parse_devices(devices)) {
+        if (d < 0 || d >= count)
+            return "CUDA device " + std::to_string(d) + " does not exist (" +
+                   std::to_string(count) + " device(s) found)";
         if (std::string why = cannot_run_reason(d); !why.empty())
             return why;
+    }
     return "";
 }
 

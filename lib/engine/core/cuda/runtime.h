@@ -27,12 +27,17 @@ void unregister_page_locked(void* p) noexcept;
 //! Number of CUDA devices (0 when there is no driver or no GPU).
 int device_count();
 
+//! Why the CUDA runtime has no GPU to work with ("" when it has): no NVIDIA driver, or
+//! no GPU. Enough for page-locked host memory, whatever the GPUs' architectures.
+std::string driver_reason();
+
 /*!
- * \brief Why CUDA cannot run here, or "" when it can: no NVIDIA driver, no GPU, or a GPU
+ * \brief Why this build cannot decode on \p devices ("all" or a list such as "0,1";
+ * "" when it can): no NVIDIA driver, no GPU, a device that does not exist, or a GPU
  * whose compute capability this build has no kernels for. GPUTURBO_CUDA_ASSUME_CC=X.Y
  * in the environment makes every GPU look like compute capability X.Y (for tests).
  */
-std::string unavailable_reason();
+std::string unavailable_reason(const std::string& devices = "all");
 
 //! Why this build cannot run on device \p device ("" when it can).
 std::string cannot_run_reason(int device);

@@ -45,11 +45,14 @@ const group_kernel& best_kernel()
 
 const group_kernel& reference_kernel() { return kernel_scalar; }
 
-cpu_decoder::cpu_decoder(const decoder_config& config, const group_kernel& kernel)
+cpu_decoder::cpu_decoder(const decoder_config& config,
+                         const group_kernel& kernel,
+                         core::backend kind,
+                         int threads)
     : decoder(config),
       d_kernel(kernel),
-      // The reference is the oracle, kept as plain as it gets: one thread.
-      d_threads(&kernel == &kernel_scalar ? 1 : core::thread_count(config.threads))
+      d_kind(kind),
+      d_threads(core::thread_count(threads > 0 ? threads : config.threads))
 {
 }
 
@@ -89,10 +92,7 @@ void cpu_decoder::decode_batch(const batch& b,
     });
 }
 
-core::backend cpu_decoder::kind() const
-{
-    return &d_kernel == &kernel_scalar ? core::backend::reference : core::backend::cpu;
-}
+core::backend cpu_decoder::kind() const { return d_kind; }
 
 std::string cpu_decoder::device() const
 {

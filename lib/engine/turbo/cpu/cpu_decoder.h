@@ -31,7 +31,11 @@ const group_kernel& reference_kernel();
 class cpu_decoder final : public decoder
 {
 public:
-    cpu_decoder(const decoder_config& config, const group_kernel& kernel);
+    //! \p threads: worker threads (0: config.threads); \p kind: what backend() says.
+    cpu_decoder(const decoder_config& config,
+                const group_kernel& kernel,
+                core::backend kind,
+                int threads = 0);
 
     core::backend kind() const override;
     std::string device() const override;
@@ -48,6 +52,7 @@ private:
     using buffer = std::unique_ptr<void, free_delete>;
 
     const group_kernel& d_kernel;
+    const core::backend d_kind;
     const int d_threads;
     std::size_t d_workspace_bytes = 0;
     std::vector<buffer> d_workspaces; // one per thread, grown to the largest K

@@ -263,7 +263,7 @@ private:
 
 std::unique_ptr<decoder> make_cuda_decoder(const decoder_config& config)
 {
-    const std::string why = core::cuda::unavailable_reason();
+    const std::string why = core::cuda::unavailable_reason(config.devices);
     if (!why.empty())
         throw std::runtime_error("backend 'cuda' is not available: " + why);
     const std::vector<int> devices = core::cuda::parse_devices(config.devices);

@@ -39,17 +39,20 @@ struct backend_choice
 };
 
 /*!
- * \brief Resolves "auto", "cpu", "reference" or "cuda".
+ * \brief Resolves "auto", "cpu", "reference" or "cuda" for a decoder on \p devices
+ * (CUDA devices: "all", or a list such as "0" or "0,1").
  *
- * "auto" is CUDA when this build has it and every GPU it would use can run this build's
- * kernels, else the CPU, with the reason. Throws std::invalid_argument for an unknown
- * name and std::runtime_error, with the reason, for "cuda" where CUDA cannot run.
+ * "auto" is CUDA when this build has it and every one of those GPUs can run this
+ * build's kernels, else the CPU, with the reason. Throws std::invalid_argument for an
+ * unknown name and std::runtime_error, with the reason, for "cuda" where CUDA cannot
+ * run.
  */
-backend_choice resolve_backend(std::string_view name);
+backend_choice resolve_backend(std::string_view name, const std::string& devices = "all");
 
-//! Why the CUDA backend cannot run here ("" when it can): no CUDA in this build, no
-//! NVIDIA driver, no GPU, or a GPU this build has no kernels for.
-std::string cuda_unavailable_reason();
+//! Why the CUDA backend cannot run on \p devices ("" when it can): no CUDA in this
+//! build, no NVIDIA driver, no GPU, no such device, or a GPU this build has no kernels
+//! for.
+std::string cuda_unavailable_reason(const std::string& devices = "all");
 
 //! Backends this build and machine can run now ("cpu", "reference", and "cuda").
 std::vector<std::string> available_backends();
