@@ -6,6 +6,8 @@
 
 #include "cli.h"
 
+#include <gnuradio/gputurbo/engine/core/version.h>
+
 #include "gputurbo_commit.h" // generated at build time: GPUTURBO_COMMIT
 
 #include <algorithm>
@@ -39,6 +41,7 @@ args::args(std::string program, std::string summary, std::vector<option> options
           "",
           "print the decoder parameters (names, ranges, defaults, help) as "
           "JSON and exit" });
+    d_options.push_back({ "version", "", "", "show the version and exit" });
     d_options.push_back({ "help", "", "", "show this help and exit" });
 }
 
@@ -58,6 +61,9 @@ bool args::print_info() const
         std::cout << help();
     else if (flag("parameters-json"))
         std::cout << parameters_json().dump();
+    else if (flag("version"))
+        std::cout << d_program << " " << core::version() << " (commit " << source_commit()
+                  << ")\n";
     else
         return false;
     return true;

@@ -9,6 +9,8 @@
 
 #include "cli.h"
 
+#include <gnuradio/gputurbo/engine/core/version.h>
+
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
 #include <algorithm>
@@ -261,6 +263,7 @@ int bench_main(int argc, char** argv)
             .set("calls", calls)
             .set("seconds", timed)
             .set("info_bits_per_second", rate)
+            .set("version", core::version())
             .set("commit", cli::source_commit())
             .set("timestamp", cli::utc_timestamp());
         results.push_back(std::move(r));

@@ -8,6 +8,8 @@
 
 #include "cli.h"
 
+#include <gnuradio/gputurbo/engine/core/version.h>
+
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
 #include <algorithm>
@@ -294,6 +296,7 @@ int ber_main(int argc, char** argv)
         .set("backend_requested", backend_requested)
         .set("backend", dec->backend())
         .set("device", dec->device())
+        .set("version", core::version())
         .set("commit", cli::source_commit())
         .set("timestamp", cli::utc_timestamp());
     std::string json_path = a.get("json");

@@ -172,7 +172,7 @@ def main():
              "info_bits_per_second": rate, "vs_passthrough": rate / passthrough,
              "passthrough_info_bits_per_second": passthrough,
              "device": probe.device() if backend == probe.backend() else host_cpu(),
-             "host_cpu": host_cpu(), "seconds": args.seconds, "commit": commit(),
+             "host_cpu": host_cpu(), "seconds": args.seconds, "version": gputurbo.__version__, "commit": commit(),
              "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         r.update(extra)
         records.append(r)

@@ -11,5 +11,6 @@ Blocks: turbo_encoder (bits -> 3K+12 code bits per codeword) and turbo_decoder
 
 # import pybind11 generated symbols into the gputurbo namespace
 from .gputurbo_python import *
+from .gputurbo_python import __version__
 
 # import any pure python here

@@ -43,6 +43,10 @@ def encode(K, bits, layout="interleaved", tags=()):
 
 class qa_turbo_encoder(gr_unittest.TestCase):
 
+    def test_000_version(self):
+        # The release, as the apps and the JSON records give it.
+        self.assertRegex(gputurbo.__version__, r"^\d+\.\d+\.\d+$")
+
     def test_001_srsran_vectors(self):
         for K in (40, 256, 1008, 1920, 3200, 6144):
             v = read_vectors(K)

@@ -4,6 +4,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+#include <gnuradio/gputurbo/engine/core/version.h>
 #include <pybind11/pybind11.h>
 
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
@@ -55,6 +56,7 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_turbo_decoder_fec(m);
     // ) END BINDING_FUNCTION_CALLS
 
+    m.attr("__version__") = ::gputurbo::core::version();
     m.def("engine_objects",
           &::gputurbo::core::batch_decoder::objects_alive,
           "Decoder engines alive in this process (a multi-GPU engine counts each GPU's "
