@@ -57,7 +57,7 @@ def pdu(llrs, **meta):
     return pmt.cons(d, pmt.init_f32vector(len(llrs), llrs))
 
 
-def run_pdus(messages, timeout=300.0, **kwargs):
+def run_pdus(messages, timeout=60.0, **kwargs):
     """Posts the messages to a turbo_decoder_pdu, runs until as many come out; returns
     (outputs as (meta dict, bits), decoder, seconds from start to the last output)."""
     kwargs.setdefault("backend", BACKEND)
@@ -196,6 +196,20 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
         outputs, _, _ = run_pdus([pdu(llrs[0])], subblocks=4, iterations=3)
         np.testing.assert_array_equal(outputs[0][1], bits[0])
         self.assertEqual(outputs[0][0]["iterations"], 3)
+
+    def test_006_failed_stop_rule_is_reported(self):
+        # CRC24B stop on blocks that carry no CRC: each PDU runs every iteration and
+        # comes back with its bits and "passed" False (unless its last 24 bits happen to
+        # check, probability 2^-24 per PDU).
+        messages, sent = self.make_pdus((40, 1024), (6, 6), ebn0_db=4.0)
+        outputs, dec, _ = run_pdus(messages, early_stop="crc24b", iterations=3)
+        self.assertEqual(len(outputs), len(sent))
+        for (meta, bits), expected in zip(outputs, sent):
+            self.assertNotIn("error", meta)
+            self.assertIs(meta["passed"], False)
+            self.assertEqual(meta["iterations"], 3)
+            self.assertEqual(len(bits), len(expected))
+        self.assertEqual(dec.decoded_pdus(), len(sent))
 
     def test_005_ten_thousand_pdus_of_five_sizes(self):
         sizes = (40, 256, 1024, 3200, 6144)

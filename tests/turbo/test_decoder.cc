@@ -522,28 +522,67 @@ TEST(Int8, QuantizeRoundsAndSaturates)
 }
 
 // int8 input decodes exactly like the float values q / int8_scale it stands for.
+// int8 input decodes as its dequantised float values q / int8_scale. log-map and the
+// mean-llr rule are not scale-invariant (scaled max-log with a CRC stop is), so a wrong
+// scale shows in their decisions and iterations.
 TEST_P(Backend, Int8InputEqualsDequantizedFloat)
 {
+    for (const algorithm a : { algorithm::scaled_max_log, algorithm::log_map })
+        for (const stop_rule r : { stop_rule::crc24a, stop_rule::mean_llr }) {
+            decoder_config c;
+            c.K = 1024;
+            c.iterations = 5;
+            c.subblocks = 16;
+            c.algo = a;
+            c.early_stop = r;
+            c.stop_threshold = 12.0f;
+            GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+            const auto b =
+                make_batch(c.K, 0.7, 19, 71, layout::interleaved, lte::crc24::a);
+            std::vector<std::int8_t> q(b.llrs.size());
+            quantize_llrs(b.llrs.data(), b.llrs.size(), q.data(), c.int8_scale);
+            std::vector<float> dequantized(q.size());
+            for (std::size_t i = 0; i < q.size(); ++i)
+                dequantized[i] = float(q[i]) * (1.0f / c.int8_scale);
+            std::vector<std::uint8_t> x(19 * c.K), y;
+            std::vector<codeword_status> sx(19), sy;
+            dec->decode(q.data(), 19, x.data(), sx.data());
+            dec->decode(dequantized, y, &sy);
+            const std::string what = std::string(to_string(a)) + " " + to_string(r);
+            EXPECT_EQ(x, y) << what;
+            for (std::size_t i = 0; i < 19; ++i) {
+                EXPECT_EQ(sx[i].iterations, sy[i].iterations) << what;
+                EXPECT_EQ(sx[i].passed, sy[i].passed) << what;
+            }
+            EXPECT_LT(bit_errors(x, b.bits), x.size() / 50) << what;
+        }
+}
+
+// The hard-decision stop rule compares each iteration with the previous one of the same
+// codeword, never with what the decoder decided for an earlier batch: decoding a batch
+// twice gives the same statuses, and no codeword stops after its first iteration. A
+// single codeword at a high Eb/N0 is decided at once, so stale decisions would match.
+TEST_P(Backend, HardRuleForgetsTheLastBatch)
+{
     decoder_config c;
-    c.K = 1024;
-    c.iterations = 5;
-    c.subblocks = 16;
-    c.early_stop = stop_rule::crc24a;
+    c.K = 512;
+    c.iterations = 8;
+    c.subblocks = 8;
+    c.early_stop = stop_rule::hard;
     GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
-    const auto b = make_batch(c.K, 0.7, 19, 71, layout::interleaved, lte::crc24::a);
-    std::vector<std::int8_t> q(b.llrs.size());
-    quantize_llrs(b.llrs.data(), b.llrs.size(), q.data(), c.int8_scale);
-    std::vector<float> dequantized(q.size());
-    for (std::size_t i = 0; i < q.size(); ++i)
-        dequantized[i] = float(q[i]) * (1.0f / c.int8_scale);
-    std::vector<std::uint8_t> x(19 * c.K), y;
-    std::vector<codeword_status> sx(19), sy;
-    dec->decode(q.data(), 19, x.data(), sx.data());
-    dec->decode(dequantized, y, &sy);
-    EXPECT_EQ(x, y);
-    for (std::size_t i = 0; i < 19; ++i)
-        EXPECT_EQ(sx[i].iterations, sy[i].iterations);
-    EXPECT_LT(bit_errors(x, b.bits), x.size() / 50);
+    for (const std::size_t n : { 1, 24 }) {
+        const auto b = make_batch(c.K, 3.0, n, 73);
+        std::vector<std::uint8_t> first, again;
+        std::vector<codeword_status> s_first, s_again;
+        dec->decode(b.llrs, first, &s_first);
+        dec->decode(b.llrs, again, &s_again);
+        EXPECT_EQ(first, again);
+        EXPECT_EQ(first, b.bits);
+        for (std::size_t i = 0; i < n; ++i) {
+            EXPECT_GE(s_again[i].iterations, 2) << "codeword " << i << " of " << n;
+            EXPECT_EQ(s_first[i].iterations, s_again[i].iterations) << "codeword " << i;
+        }
+    }
 }
 
 // Several GPUs share a batch and return what one GPU returns. "0,0" runs two decoders on
