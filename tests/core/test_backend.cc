@@ -32,10 +32,7 @@ struct captured_log
     ~captured_log() { core::set_log_sink({}); }
 };
 
-bool cuda_driver_installed()
-{
-    return dlopen("libcuda.so.1", RTLD_LAZY) != nullptr;
-}
+bool cuda_driver_installed() { return dlopen("libcuda.so.1", RTLD_LAZY) != nullptr; }
 
 } // namespace
 

@@ -31,7 +31,10 @@ using gputurbo::turbo::parse_arithmetic;
 using gputurbo::turbo::parse_guard;
 using gputurbo::turbo::parse_stop_rule;
 //! The P a decoder runs at K (0 in its config means automatic).
-inline int subblocks_of(const gputurbo::turbo::decoder& d, int K) { return d.subblocks(K); }
+inline int subblocks_of(const gputurbo::turbo::decoder& d, int K)
+{
+    return d.subblocks(K);
+}
 } // namespace api
 #else
 #include <gnuradio/gputurbo/engine/decoder.h>

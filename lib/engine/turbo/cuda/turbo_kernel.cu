@@ -396,8 +396,7 @@ struct constituent_pass
     // shared memory. The segment loops pass std::true_type: their stages are the
     // thread's own.
     template <class KnownOwn>
-    __device__ __forceinline__ void
-    stage(int k, int position, M& a, M& b, KnownOwn) const
+    __device__ __forceinline__ void stage(int k, int position, M& a, M& b, KnownOwn) const
     {
         const bool own = KnownOwn::value || (k >= k0 && k < k1);
         const stage_t in = trellis[own ? (k - k0) * c.P + p : transposed(k, c)];
@@ -547,7 +546,8 @@ struct constituent_pass
     backward(M* alpha, M* beta, const decisions& out, app_stats* stats) const
     {
         const int P = c.P, w = c.w;
-        const int save_at = k0 + edge_offset; // stage whose beta sub-block p-1 starts from
+        const int save_at =
+            k0 + edge_offset; // stage whose beta sub-block p-1 starts from
         M* beta_out = next_edges + S * P;
         if (stores && p > 0 && save_at == k1) {
 #pragma unroll
@@ -576,8 +576,8 @@ struct constituent_pass
             }
             if (D == 1)
                 walk.reverse(); // walk.backward() now yields pi(k0 + first + count - 1) …
-            // Two halves of 4 stages, the upper one first; each recomputes its alphas
-            // from its checkpoint.
+                // Two halves of 4 stages, the upper one first; each recomputes its alphas
+                // from its checkpoint.
 #pragma unroll
             for (int upper = 1; upper >= 0; --upper) {
                 const int lo = upper * half_segment;
@@ -624,10 +624,8 @@ struct constituent_pass
                             extrinsic_llrs[slot(position, c)] =
                                 L::template feedback<Exact>(e, c);
                             if (decide)
-                                record_decision(L::app(half_a[lo + j], e),
-                                                position,
-                                                out,
-                                                stats);
+                                record_decision(
+                                    L::app(half_a[lo + j], e), position, out, stats);
                             backward_step<Exact>(beta, bm, normalises<L>(j));
                             if (decltype(has_edge)::value && k == save_at) {
 #pragma unroll
@@ -638,8 +636,7 @@ struct constituent_pass
                     }
                 };
                 const int half_first = k0 + first + lo;
-                if (stores && p > 0 && save_at >= half_first &&
-                    save_at < half_first + n)
+                if (stores && p > 0 && save_at >= half_first && save_at < half_first + n)
                     run_half(std::true_type{});
                 else
                     run_half(std::false_type{});
