@@ -28,11 +28,6 @@ void check_batches_in_flight(int batches_in_flight)
     ::gputurbo::core::check(block_parameter("batches_in_flight"), batches_in_flight);
 }
 
-bool parse_input_type(const std::string& input_type)
-{
-    return ::gputurbo::core::parse_input_type(input_type);
-}
-
 int max_batch_for(int input_length)
 {
     return std::min(::gputurbo::core::max_batch_limit,

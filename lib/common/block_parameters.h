@@ -28,9 +28,6 @@ void check_max_batch(int max_batch);
 //! Throws std::invalid_argument unless 1 <= n <= the engine's batches in flight.
 void check_batches_in_flight(int batches_in_flight);
 
-//! input_type "int8": true, "float": false; std::invalid_argument otherwise.
-bool parse_input_type(const std::string& input_type);
-
 //! The most codewords of \p input_length items a stream batch may hold.
 int max_batch_for(int input_length);
 

@@ -70,7 +70,7 @@ turbo_decoder::sptr turbo_decoder::make(int K,
     return gnuradio::make_block_sptr<turbo_decoder_impl>(
         config,
         backend,
-        parse_input_type(input_type),
+        ::gputurbo::core::parse_input_type(input_type),
         max_batch,
         batches_in_flight,
         common::parse_codeword_tags(codeword_tags));

@@ -30,7 +30,7 @@ struct architecture
     bool specific;
 };
 
-std::vector<architecture> built_architectures()
+std::vector<architecture> parse_architectures()
 {
     std::vector<architecture> list;
     std::istringstream in(GPUTURBO_CUDA_ARCHITECTURES);
@@ -47,12 +47,19 @@ std::vector<architecture> built_architectures()
     return list;
 }
 
+// Parsed once: the list is fixed at build time.
+const std::vector<architecture>& built_architectures()
+{
+    static const std::vector<architecture> list = parse_architectures();
+    return list;
+}
+
 // SASS for X.Y runs on X.Z with Z >= Y; PTX for X.Y is compiled by the driver for any
 // later device. A list CMake left symbolic ("native", "all") is not checked here: a
 // launch on a GPU it lacks then fails with CUDA's own error.
 bool runs_on(int cc)
 {
-    const auto built = built_architectures();
+    const auto& built = built_architectures();
     if (built.empty())
         return true;
     for (const auto& a : built) {

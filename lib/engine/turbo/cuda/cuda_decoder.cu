@@ -142,13 +142,6 @@ private:
         return *p;
     }
 
-    // Made at each launch: the runtime setters change iterations and threshold.
-    kernel_config kernel(int K, bool int8)
-    {
-        const shape_plan& p = plan(K);
-        return make_kernel_config(d_config, K, p.P, d_lanes, p.per_block, int8);
-    }
-
     std::size_t input_length(int K) const override { return codeword_length(K); }
 
     std::size_t workspace_bytes(int K, std::size_t n) const override
@@ -165,8 +158,11 @@ private:
                 const core::cuda::batch_buffers& b,
                 cudaStream_t s) override
     {
-        const kernel_config k = kernel(K, b.int8);
-        const device_buffers buffers = buffers_of(k, n, b, plan(K).crc.get());
+        // Made at each launch: the runtime setters change iterations and threshold.
+        const shape_plan& p = plan(K);
+        const kernel_config k =
+            make_kernel_config(d_config, K, p.P, d_lanes, p.per_block, b.int8);
+        const device_buffers buffers = buffers_of(k, n, b, p.crc.get());
         launch_prepare(k, buffers, int(n), s);
         launch_decode(k, buffers, int(n), s);
     }
