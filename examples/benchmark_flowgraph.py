@@ -36,7 +36,8 @@ from gnuradio import gputurbo
 
 
 def precomputed_llrs(K, codewords, ebn0_db, seed):
-    """LLRs of random codewords over BPSK/AWGN at Eb/N0 (rate K/(3K+12))."""
+    """LLRs of random codewords over BPSK/AWGN at Eb/N0 (rate K/(3K+12)), positive
+    meaning 1 as the decoder takes them by default."""
     rng = np.random.default_rng(seed)
     bits = rng.integers(0, 2, K * codewords, dtype=np.uint8)
     tb = gr.top_block()
@@ -47,7 +48,7 @@ def precomputed_llrs(K, codewords, ebn0_db, seed):
     code = np.array(snk.data(), dtype=np.float32)
     n = 3 * K + 12
     sigma = math.sqrt(1.0 / (2.0 * (K / n) * 10.0 ** (ebn0_db / 10.0)))
-    y = (1.0 - 2.0 * code) + rng.normal(0.0, sigma, len(code))
+    y = (2.0 * code - 1.0) + rng.normal(0.0, sigma, len(code))
     return (2.0 * y / sigma ** 2).astype(np.float32)
 
 

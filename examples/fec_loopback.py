@@ -73,7 +73,7 @@ def decode_fec(soft, K, args):
 def decode_native(soft, K, args):
     tb = gr.top_block()
     src = blocks.vector_source_f(soft.tolist(), False)
-    dec = gputurbo.turbo_decoder(K, iterations=args.iterations, invert_llr=True,
+    dec = gputurbo.turbo_decoder(K, iterations=args.iterations,
                                  backend=args.backend, max_batch=args.max_batch)
     src.set_min_output_buffer(2 * args.max_batch * (3 * K + 12))
     snk = blocks.vector_sink_b(1, len(soft) // (3 * K + 12) * K)

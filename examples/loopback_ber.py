@@ -5,8 +5,12 @@
 #
 """Bit and frame error rate of the LTE turbo code over BPSK/AWGN, as a GNU Radio flowgraph.
 
-random bits -> turbo_encoder -> BPSK (0 -> +1, 1 -> -1) -> + noise -> LLR = 2y/sigma^2
+random bits -> turbo_encoder -> BPSK (0 -> -1, 1 -> +1) -> + noise -> LLR = 2y/sigma^2
             -> turbo_decoder -> XOR with the sent bits -> errors per frame
+
+BPSK maps bits as GNU Radio's constellation_bpsk() does, and the LLRs have GNU Radio's sign
+(positive means 1), the decoder's default. The exact LLR 2y/sigma^2 is computed here; in a
+receiver, digital.constellation_soft_decoder_cf gives the same sign (loopback_ber_gui.grc).
 
 The noise is set from Eb/N0 with the code rate R = K/(3K+12):
 sigma = sqrt(1 / (2 R 10^(Eb/N0 / 10))). Bits are unpacked (one per byte), so errors are
@@ -42,8 +46,8 @@ class loopback_ber(gr.top_block):
         head = blocks.head(gr.sizeof_char, args.frames * K)
         self.encoder = gputurbo.turbo_encoder(K)
         to_float = blocks.char_to_float(1, 1.0)
-        bpsk = blocks.multiply_const_ff(-2.0)
-        offset = blocks.add_const_ff(1.0)
+        bpsk = blocks.multiply_const_ff(2.0)
+        offset = blocks.add_const_ff(-1.0)
         noise = analog.noise_source_f(analog.GR_GAUSSIAN, self.sigma, args.seed + 1)
         add = blocks.add_ff()
         to_llr = blocks.multiply_const_ff(2.0 / self.sigma ** 2)

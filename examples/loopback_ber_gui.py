@@ -298,14 +298,16 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
             early_stop='off',
             stop_threshold=40.0,
             layout='interleaved',
-            invert_llr=False,
+            llr_sign='positive-one',
             backend=backend,
             max_batch=max_batch,
             threads=0,
             input_type='float',
             int8_scale=8.0,
             batches_in_flight=2,
-            arithmetic='auto')
+            arithmetic='auto',
+            codeword_tags='failed',
+            devices='0')
         self._ebn0_range = Range(-0.5, 4.0, 0.05, 1.0, 200)
         self._ebn0_win = RangeWidget(self._ebn0_range, self.set_ebn0, "Eb/N0 (dB)", "counter_slider", float, QtCore.Qt.Horizontal)
         self.top_grid_layout.addWidget(self._ebn0_win, 0, 0, 1, 1)
@@ -318,7 +320,7 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
         self.blocks_multiply_const_vxx_2 = blocks.multiply_const_ff((1.0 / K))
         self.blocks_multiply_const_vxx_1 = blocks.multiply_const_ff((2.0 / sigma ** 2))
         self.blocks_multiply_const_vxx_1.set_min_output_buffer((2 * max_batch * (3 * K + 12)))
-        self.blocks_multiply_const_vxx_0 = blocks.multiply_const_ff((-2.0))
+        self.blocks_multiply_const_vxx_0 = blocks.multiply_const_ff(2.0)
         self.blocks_moving_average_xx_0 = blocks.moving_average_ff(avg_frames, (1.0 / avg_frames), 4000, 1)
         self.blocks_integrate_xx_0 = blocks.integrate_ff(K, 1)
         self.blocks_char_to_float_1 = blocks.char_to_float(1, 1)
@@ -327,7 +329,7 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
         self.blocks_add_const_vxx_3 = blocks.add_const_ff(ber_floor)
         self.blocks_add_const_vxx_2 = blocks.add_const_ff(ber_floor)
         self.blocks_add_const_vxx_1 = blocks.add_const_ff((decoded_rate / 1e6))
-        self.blocks_add_const_vxx_0 = blocks.add_const_ff(1.0)
+        self.blocks_add_const_vxx_0 = blocks.add_const_ff((-1.0))
         self.analog_random_uniform_source_x_0 = analog.random_uniform_source_b(0, 2, 1)
         self.analog_random_uniform_source_x_0.set_min_output_buffer((4 * max_batch * K))
         self.analog_noise_source_x_0 = analog.noise_source_f(analog.GR_GAUSSIAN, sigma, 2)

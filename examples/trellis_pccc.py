@@ -382,7 +382,7 @@ def main():
         from gnuradio import gputurbo
         return gputurbo.turbo_decoder(args.K, algorithm=args.algorithm,
                                       iterations=args.iterations, backend="cpu",
-                                      threads=args.threads)
+                                      threads=args.threads, llr_sign="positive-zero")
 
     rng = np.random.default_rng(args.seed)
     bits = rng.integers(0, 2, args.frames * args.K, dtype=np.uint8)

@@ -6,6 +6,8 @@
 
 #include "decoder_parameters.h"
 
+#include <gnuradio/gputurbo/engine/core/parameters.h>
+
 namespace gr {
 namespace gputurbo {
 
@@ -18,8 +20,9 @@ namespace gputurbo {
                                                      const std::string& early_stop,
                                                      float stop_threshold,
                                                      const std::string& layout,
-                                                     bool invert_llr,
+                                                     const std::string& llr_sign,
                                                      int threads,
+                                                     const std::string& devices,
                                                      const std::string& arithmetic)
 {
     ::gputurbo::turbo::decoder_config config;
@@ -33,8 +36,10 @@ namespace gputurbo {
     config.early_stop = ::gputurbo::turbo::parse_stop_rule(early_stop);
     config.stop_threshold = stop_threshold;
     config.input_layout = ::gputurbo::turbo::parse_layout(layout);
-    config.invert_llr = invert_llr;
+    // The engine reads L = ln P(0)/P(1): a positive-one input is negated on the way in.
+    config.invert_llr = ::gputurbo::core::positive_means_one(llr_sign);
     config.threads = threads;
+    config.devices = devices;
     config.cuda_arithmetic = ::gputurbo::turbo::parse_arithmetic(arithmetic);
     config.validate();
     return config;

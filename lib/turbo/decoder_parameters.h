@@ -28,8 +28,9 @@ namespace gputurbo {
                                                      const std::string& early_stop,
                                                      float stop_threshold,
                                                      const std::string& layout,
-                                                     bool invert_llr,
+                                                     const std::string& llr_sign,
                                                      int threads,
+                                                     const std::string& devices,
                                                      const std::string& arithmetic);
 
 } // namespace gputurbo

@@ -60,9 +60,10 @@ gr::fec::generic_decoder::sptr turbo_decoder_fec::make(int frame_size,
                                                        int guard_window,
                                                        const std::string& early_stop,
                                                        float stop_threshold,
-                                                       bool invert_llr,
+                                                       const std::string& llr_sign,
                                                        const std::string& backend,
-                                                       int threads)
+                                                       int threads,
+                                                       const std::string& devices)
 {
     auto config = decoder_parameters(algorithm,
                                      iterations,
@@ -73,8 +74,9 @@ gr::fec::generic_decoder::sptr turbo_decoder_fec::make(int frame_size,
                                      early_stop,
                                      stop_threshold,
                                      "interleaved",
-                                     invert_llr,
+                                     llr_sign,
                                      threads,
+                                     devices,
                                      "auto");
     config.K = frame_size;
     return std::make_shared<turbo_decoder_fec_impl>(config, backend);

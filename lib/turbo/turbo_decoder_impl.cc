@@ -43,7 +43,7 @@ turbo_decoder::sptr turbo_decoder::make(int K,
                                         const std::string& early_stop,
                                         float stop_threshold,
                                         const std::string& layout,
-                                        bool invert_llr,
+                                        const std::string& llr_sign,
                                         const std::string& backend,
                                         int max_batch,
                                         int threads,
@@ -51,7 +51,8 @@ turbo_decoder::sptr turbo_decoder::make(int K,
                                         float int8_scale,
                                         int batches_in_flight,
                                         const std::string& arithmetic,
-                                        const std::string& codeword_tags)
+                                        const std::string& codeword_tags,
+                                        const std::string& devices)
 {
     auto config = decoder_parameters(algorithm,
                                      iterations,
@@ -62,8 +63,9 @@ turbo_decoder::sptr turbo_decoder::make(int K,
                                      early_stop,
                                      stop_threshold,
                                      layout,
-                                     invert_llr,
+                                     llr_sign,
                                      threads,
+                                     devices,
                                      arithmetic);
     config.K = K;
     config.int8_scale = int8_scale;

@@ -45,11 +45,12 @@ turbo_decoder_pdu::sptr turbo_decoder_pdu::make(const std::string& algorithm,
                                                 const std::string& early_stop,
                                                 float stop_threshold,
                                                 const std::string& layout,
-                                                bool invert_llr,
+                                                const std::string& llr_sign,
                                                 const std::string& backend,
                                                 int max_batch,
                                                 int threads,
-                                                const std::string& arithmetic)
+                                                const std::string& arithmetic,
+                                                const std::string& devices)
 {
     const auto config = decoder_parameters(algorithm,
                                            iterations,
@@ -60,8 +61,9 @@ turbo_decoder_pdu::sptr turbo_decoder_pdu::make(const std::string& algorithm,
                                            early_stop,
                                            stop_threshold,
                                            layout,
-                                           invert_llr,
+                                           llr_sign,
                                            threads,
+                                           devices,
                                            arithmetic);
     return gnuradio::make_block_sptr<turbo_decoder_pdu_impl>(config, backend, max_batch);
 }

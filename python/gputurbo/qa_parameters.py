@@ -43,12 +43,8 @@ NOT_IN_TABLE = {"backend", "ndim", "dim1", "dim2"}
 # The other parameters' values while one is probed: without training windows, g does
 # not bound P (g <= K/P).
 PROBE_CONTEXT = {"guard": "none"}
-# Defaults that differ from the table's on purpose: the FECAPI objects take gr-fec's
-# soft values, where positive means 1.
-OWN_DEFAULTS = {
-    ("variable_gputurbo_turbo_decoder_def", "invert_llr"): True,
-    ("turbo_decoder_fec.make", "invert_llr"): True,
-}
+# Defaults that differ from the table's on purpose (none today).
+OWN_DEFAULTS = {}
 
 
 def load_table():

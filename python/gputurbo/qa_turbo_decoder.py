@@ -9,7 +9,7 @@ import os
 import sys
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import blocks, digital, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
@@ -71,7 +71,7 @@ def run_decoder(llrs, K, tags=(), **kwargs):
 
 
 def loopback(bits, K, ebn0_db=None, seed=1, **kwargs):
-    """bits -> turbo_encoder -> BPSK (0 -> +1, 1 -> -1) [+ AWGN] -> LLR -> turbo_decoder.
+    """bits -> turbo_encoder -> BPSK (0 -> -1, 1 -> +1) [+ AWGN] -> LLR -> turbo_decoder.
 
     Returns (decoded bits, decoder, tags, channel hard-decision errors).
     """
@@ -81,8 +81,8 @@ def loopback(bits, K, ebn0_db=None, seed=1, **kwargs):
     src = blocks.vector_source_b(list(bits), False)
     enc = gputurbo.turbo_encoder(K)
     to_float = blocks.char_to_float(1, 1.0)
-    bpsk = blocks.multiply_const_ff(-2.0)
-    offset = blocks.add_const_ff(1.0)
+    bpsk = blocks.multiply_const_ff(2.0)
+    offset = blocks.add_const_ff(-1.0)
     noise = np.random.default_rng(seed).normal(0.0, sigma, n_llrs) \
         if ebn0_db is not None else np.zeros(n_llrs)
     noise_src = blocks.vector_source_f(noise.astype(np.float32).tolist(), False)
@@ -97,7 +97,7 @@ def loopback(bits, K, ebn0_db=None, seed=1, **kwargs):
     tb.connect(to_llr, channel)
     tb.run()
     code = np.array(gputurbo_encode(bits, K))
-    channel_errors = int(np.sum((np.array(channel.data()) < 0) != (code == 1)))
+    channel_errors = int(np.sum((np.array(channel.data()) > 0) != (code == 1)))
     return np.array(snk.data(), dtype=np.uint8), dec, snk.tags(), channel_errors
 
 
@@ -198,7 +198,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         K, count, extra = 256, 7, 100
         bits = self.random_bits(K, count + 1)
         code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
-        llrs = (1.0 - 2.0 * code) * 4.0
+        llrs = (2.0 * code - 1.0) * 4.0
         out, dec, tags = run_decoder(llrs[:count * codeword_length(K) + extra], K,
                                      max_batch=3)
         self.assertEqual(dec.partial_items(), extra)
@@ -257,7 +257,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         bits = self.random_bits(K, count)
         code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
         sigma = noise_sigma(K, 4.0)
-        y = (1.0 - 2.0 * code) + self.rng.normal(0.0, sigma, len(code))
+        y = (2.0 * code - 1.0) + self.rng.normal(0.0, sigma, len(code))
         llrs = (2.0 * y / sigma ** 2).astype(np.float32)
 
         erased = self.rng.random(len(llrs)) < 0.2
@@ -272,7 +272,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         # Infinities of both signs, some of them wrong, on a fifth of the values.
         hit = self.rng.random(len(llrs)) < 0.2
         sign = np.where(self.rng.random(len(llrs)) < 0.9, 1.0, -1.0) * \
-            np.where(code == 0, 1.0, -1.0)
+            np.where(code == 1, 1.0, -1.0)
         with_inf, with_limit = llrs.copy(), llrs.copy()
         with_inf[hit] = sign[hit] * np.inf
         with_limit[hit] = sign[hit] * 1000.0
@@ -302,7 +302,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         K, count = 40, 5
         bits = self.random_bits(K, count)
         code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
-        llrs = (1.0 - 2.0 * code) * 2.0
+        llrs = (2.0 * code - 1.0) * 2.0
         tb = gr.top_block()
         src = blocks.vector_source_f(llrs.tolist(), False)
         dec = make_decoder(K, early_stop="mean-llr", iterations=10)
@@ -322,7 +322,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         K, count = 512, 6
         bits = self.random_bits(K, count)
         code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
-        llrs = (1.0 - 2.0 * code) * 3.0
+        llrs = (2.0 * code - 1.0) * 3.0
         for kwargs in (dict(algorithm="log-map"), dict(algorithm="max-log"),
                        dict(subblocks=4, guard="none"), dict(subblocks=4, guard="pivi"),
                        dict(subblocks=8, guard="dstw", guard_window=16),
@@ -330,7 +330,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
             with self.subTest(**kwargs):
                 out, _, _ = run_decoder(llrs, K, **kwargs)
                 np.testing.assert_array_equal(out, bits)
-        out, _, _ = run_decoder(-llrs, K, invert_llr=True)
+        out, _, _ = run_decoder(-llrs, K, llr_sign="positive-zero")
         np.testing.assert_array_equal(out, bits)
         out, _, _ = run_decoder(-llrs, K)  # the wrong sign convention fails
         self.assertGreater(np.sum(out != bits), len(bits) // 4)
@@ -339,8 +339,8 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         src = blocks.vector_source_b(bits.tolist(), False)
         enc = gputurbo.turbo_encoder(K, "streams")
         to_float = blocks.char_to_float(1, 1.0)
-        to_llr = blocks.multiply_const_ff(-6.0)
-        offset = blocks.add_const_ff(3.0)
+        to_llr = blocks.multiply_const_ff(6.0)
+        offset = blocks.add_const_ff(-3.0)
         dec = make_decoder(K, layout="streams")
         snk = blocks.vector_sink_b()
         tb.connect(src, enc, to_float, to_llr, offset, dec, snk)
@@ -357,7 +357,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
                         tag, _, text = line.split()
                         (info if tag == "info" else enc).append(
                             np.array([int(b) for b in text], dtype=np.uint8))
-            llrs = (1.0 - 2.0 * np.concatenate(enc)) * 5.0
+            llrs = (2.0 * np.concatenate(enc) - 1.0) * 5.0
             out, _, _ = run_decoder(llrs, K)
             np.testing.assert_array_equal(out, np.concatenate(info), err_msg=f"K={K}")
 
@@ -371,7 +371,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
             with self.subTest(count=count, max_batch=max_batch, depth=depth):
                 bits = self.random_bits(K, count)
                 code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
-                out, dec, tags = run_decoder((1.0 - 2.0 * code) * 4.0, K,
+                out, dec, tags = run_decoder((2.0 * code - 1.0) * 4.0, K,
                                              max_batch=max_batch,
                                              batches_in_flight=depth)
                 np.testing.assert_array_equal(out, bits)
@@ -387,7 +387,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         bits = self.random_bits(K, count)
         code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
         sigma = noise_sigma(K, 2.5)
-        y = (1.0 - 2.0 * code) + self.rng.normal(0.0, sigma, len(code))
+        y = (2.0 * code - 1.0) + self.rng.normal(0.0, sigma, len(code))
         llrs = (2.0 * y / sigma ** 2).astype(np.float32)
 
         tb = gr.top_block()
@@ -424,7 +424,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
             t.key = pmt.intern("mark")
             t.value = pmt.from_long(p)
             tags.append(t)
-        out, _, out_tags = run_decoder((1.0 - 2.0 * code) * 4.0, K, tags=tags,
+        out, _, out_tags = run_decoder((2.0 * code - 1.0) * 4.0, K, tags=tags,
                                        max_batch=2, batches_in_flight=3)
         np.testing.assert_array_equal(out, bits)
         moved = sorted((t.offset, pmt.to_long(t.value)) for t in out_tags
@@ -452,6 +452,31 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         _, _, tags, _ = loopback(bits, K, iterations=3, early_stop="crc24b",
                                  codeword_tags="none")
         self.assertEqual(codeword_tags(tags), [])
+
+    def test_018_gnuradio_soft_demapper_with_defaults(self):
+        # GNU Radio's own soft demapper feeds the decoder as it is: its sign (positive
+        # means 1) is the block's default. BPSK and QPSK at high SNR decode every bit.
+        K, count = 256, 6
+        bits = self.random_bits(K, count)
+        for const in (digital.constellation_bpsk(), digital.constellation_qpsk()):
+            with self.subTest(constellation=type(const).__name__):
+                k = const.bits_per_symbol()
+                tb = gr.top_block()
+                src = blocks.vector_source_b(bits.tolist(), False)
+                symbols = blocks.pack_k_bits_bb(k) if k > 1 else blocks.copy(1)
+                n_symbols = len(bits) // K * codeword_length(K) // k
+                noise = blocks.vector_source_c(
+                    (0.1 * (self.rng.normal(size=n_symbols) +
+                            1j * self.rng.normal(size=n_symbols))).tolist(), False)
+                add = blocks.add_cc()
+                dec = gputurbo.turbo_decoder(K, backend=BACKEND)
+                snk = blocks.vector_sink_b()
+                tb.connect(src, gputurbo.turbo_encoder(K), symbols,
+                           digital.constellation_encoder_bc(const), (add, 0))
+                tb.connect(noise, (add, 1))
+                tb.connect(add, digital.constellation_soft_decoder_cf(const), dec, snk)
+                tb.run()
+                np.testing.assert_array_equal(np.array(snk.data()), bits)
 
     def test_017_automatic_batch_at_small_K(self):
         # About 4 Mbit per batch on CUDA: many codewords at K = 40.

@@ -45,7 +45,7 @@ def noisy_llrs(code, ebn0_db, rng):
     K = (code.shape[-1] - 12) // 3
     rate = K / code.shape[-1]
     sigma = math.sqrt(1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0)))
-    y = (1.0 - 2.0 * code) + rng.normal(0.0, sigma, code.shape)
+    y = (2.0 * code - 1.0) + rng.normal(0.0, sigma, code.shape)
     return (2.0 * y / sigma ** 2).astype(np.float32)
 
 
@@ -130,7 +130,7 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
     def test_002_K_from_metadata(self):
         K = 256
         bits = self.rng.integers(0, 2, (3, K), dtype=np.uint8)
-        llrs = (1.0 - 2.0 * encode(bits.ravel(), K)).astype(np.float32) * 4.0
+        llrs = (2.0 * encode(bits.ravel(), K) - 1.0).astype(np.float32) * 4.0
         outputs, _, _ = run_pdus([pdu(llrs[0], K=K), pdu(llrs[1], K=pmt.from_uint64(K)),
                                   pdu(llrs[2], K=264)])
         self.assertEqual(len(outputs), 3)
@@ -145,7 +145,7 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
     def test_003_bad_pdus_are_answered_never_dropped(self):
         K = 40
         bits = self.rng.integers(0, 2, (2, K), dtype=np.uint8)
-        llrs = (1.0 - 2.0 * encode(bits.ravel(), K)).astype(np.float32) * 4.0
+        llrs = (2.0 * encode(bits.ravel(), K) - 1.0).astype(np.float32) * 4.0
         d = pmt.make_dict()
         bad = [
             (pmt.intern("hello"), "not a PDU"),
@@ -190,7 +190,7 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
         # An explicit P that does not divide a PDU's K fails that PDU only.
         K = 40
         bits = self.rng.integers(0, 2, (1, K), dtype=np.uint8)
-        llrs = (1.0 - 2.0 * encode(bits.ravel(), K)).astype(np.float32) * 4.0
+        llrs = (2.0 * encode(bits.ravel(), K) - 1.0).astype(np.float32) * 4.0
         outputs, _, _ = run_pdus([pdu(llrs[0])], subblocks=3)
         self.assertIn("subblocks", outputs[0][0]["error"])
         outputs, _, _ = run_pdus([pdu(llrs[0])], subblocks=4, iterations=3)

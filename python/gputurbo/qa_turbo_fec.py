@@ -141,10 +141,10 @@ class qa_turbo_fec(gr_unittest.TestCase):
         # (positive means 0) on the same symbols decodes something else entirely.
         K, count = 512, 4
         bits = self.random_bits(K, count)
-        out, _, _ = fec_loopback(bits, K, backend="cpu", invert_llr=False)
+        out, _, _ = fec_loopback(bits, K, backend="cpu", llr_sign="positive-zero")
         self.assertEqual(len(out), len(bits))
         self.assertGreater(np.sum(out != bits), len(bits) // 4)
-        out, _, _ = fec_loopback(bits, K, backend="cpu", invert_llr=True)
+        out, _, _ = fec_loopback(bits, K, backend="cpu")
         np.testing.assert_array_equal(out, bits)
 
     # --- (b) AWGN, and the same bits as the native block ----------------------------------
@@ -162,7 +162,7 @@ class qa_turbo_fec(gr_unittest.TestCase):
 
         # The native block decodes the same values to the same bits (same engine, same
         # configuration; it batches them, which changes nothing).
-        native, dec = native_decode(soft, K, invert_llr=True, backend=backend,
+        native, dec = native_decode(soft, K, backend=backend,
                                     subblocks=decoders[0].subblocks())
         self.assertEqual(dec.backend(), backend)
         np.testing.assert_array_equal(native, out)
@@ -181,7 +181,7 @@ class qa_turbo_fec(gr_unittest.TestCase):
                 out, soft, _ = fec_loopback(bits, K, ebn0_db=0.0, seed=11,
                                             backend="cpu", **kwargs)
                 self.assertGreater(np.sum(out != bits), 10)
-                native, _ = native_decode(soft, K, invert_llr=True, backend="cpu",
+                native, _ = native_decode(soft, K, backend="cpu",
                                           **kwargs)
                 np.testing.assert_array_equal(native, out)
 

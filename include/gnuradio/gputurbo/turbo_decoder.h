@@ -22,8 +22,10 @@ namespace gputurbo {
  *
  * Input: LLRs, 3K+12 per codeword, in the order of \p layout (the output order of
  * turbo_encoder): float, or int8 (\p input_type "int8": the value q means q /
- * int8_scale). Convention: L = ln P(bit = 0) / P(bit = 1), so a positive value means 0;
- * for BPSK 0 -> +1, 1 -> -1 over AWGN, L = 2y / sigma^2. NaN is treated as an erasure (0)
+ * int8_scale). Sign (\p llr_sign): by default GNU Radio's, a positive value means bit
+ * 1, as digital.constellation_soft_decoder_cf and gr-fec produce (L = ln P(1)/P(0); for
+ * BPSK 0 -> -1, 1 -> +1 over AWGN, L = 2y / sigma^2); "positive-zero" takes
+ * L = ln P(0)/P(1). NaN is treated as an erasure (0)
  * and every value is clamped to +-1000, so +-Inf acts as +-1000. To feed int8 from float
  * LLRs in a flowgraph, put blocks.float_to_char(1, int8_scale) in front: it rounds and
  * saturates to -128 ... 127 (-128 reads as -128 / int8_scale, a firm 1).
@@ -82,7 +84,8 @@ public:
      * \param stop_threshold threshold T for "mean-llr" and "min-llr", finite and >= 0
      * \param layout order of the 3K+12 input LLRs: "interleaved" (triples d0_k d1_k d2_k)
      *        or "streams" (d0 | d1 | d2)
-     * \param invert_llr true when the input uses L = ln P(1)/P(0) (positive means 1)
+     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1, GNU
+     *        Radio's convention) or "positive-zero" (L = ln P(0)/P(1): positive means 0)
      * \param backend "auto" (CUDA when built with it and a GPU is present, else the
      *        CPU; the choice is logged), "cpu" or "cuda"
      * \param max_batch most codewords decoded per engine call, 1 ... 131072 (and at
@@ -101,6 +104,8 @@ public:
      *        log-map, several times slower); ignored by the CPU backend
      * \param codeword_tags which codewords get a "codeword" tag: "failed" (their
      *        early-stop rule did not hold), "all" or "none"
+     * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
+     *        (each batch is spread over them) or "all"; ignored by the CPU backend
      */
     static sptr make(int K,
                      const std::string& algorithm = "scaled-max-log",
@@ -112,7 +117,7 @@ public:
                      const std::string& early_stop = "off",
                      float stop_threshold = 40.0f,
                      const std::string& layout = "interleaved",
-                     bool invert_llr = false,
+                     const std::string& llr_sign = "positive-one",
                      const std::string& backend = "auto",
                      int max_batch = 0,
                      int threads = 0,
@@ -120,7 +125,8 @@ public:
                      float int8_scale = 8.0f,
                      int batches_in_flight = 2,
                      const std::string& arithmetic = "auto",
-                     const std::string& codeword_tags = "failed");
+                     const std::string& codeword_tags = "failed",
+                     const std::string& devices = "0");
 
     /*!
      * \brief Sets the number of full iterations (the maximum with early stopping),

@@ -25,10 +25,11 @@ namespace gputurbo {
  * of turbo_encoder and turbo_encoder_fec: triples d0_k d1_k d2_k), K unpacked hard bits
  * out (one byte per bit, 0 or 1). No input or output conversion, no shift, no history.
  *
- * Soft-value sign: by default (\p invert_llr true) a positive value means bit 1, the
- * convention of gr-fec's own chains, which map code bits with digital.map_bb([-1, 1])
- * (0 -> -1, 1 -> +1) and add noise. With \p invert_llr false the input is the native
- * L = ln P(0)/P(1) of turbo_decoder (positive means 0). max-log and scaled-max-log
+ * Soft-value sign (\p llr_sign): by default ("positive-one") a positive value means
+ * bit 1, GNU Radio's convention: gr-fec's own chains map code bits with
+ * digital.map_bb([-1, 1]) (0 -> -1, 1 -> +1) and add noise, and
+ * digital.constellation_soft_decoder_cf gives the same sign. "positive-zero" takes
+ * L = ln P(0)/P(1) (positive means 0), the engine's own. max-log and scaled-max-log
  * decisions do not depend on the scale of the input, so channel values y = +-1 + noise
  * serve as they are; log-map wants true LLRs (2y / sigma^2 for BPSK over AWGN). NaN is
  * an erasure (0) and values are clamped to +-1000.
@@ -65,12 +66,15 @@ public:
      * \param early_stop per-codeword early termination: "off", "crc24a", "crc24b",
      *        "mean-llr", "min-llr" or "hard"
      * \param stop_threshold threshold T for "mean-llr" and "min-llr", finite and >= 0
-     * \param invert_llr true (the default): positive input means bit 1, as gr-fec's
-     *        chains feed it; false: L = ln P(0)/P(1), positive means 0
+     * \param llr_sign "positive-one" (the default): a positive input means bit 1, as
+     *        GNU Radio's soft demappers and gr-fec's chains make them; "positive-zero":
+     *        L = ln P(0)/P(1), a positive input means 0
      * \param backend "auto" (CUDA when built with it and a GPU is present, else the
      *        CPU; the choice is logged), "cpu" or "cuda"
      * \param threads CPU worker threads, 1 ... 4096; 0 = all cores (a frame is
      *        decoded on one thread in any case)
+     * \param devices the CUDA device: a GPU index ("0", the default); ignored by the CPU
+     *        backend
      */
     static gr::fec::generic_decoder::sptr
     make(int frame_size,
@@ -82,9 +86,10 @@ public:
          int guard_window = 8,
          const std::string& early_stop = "off",
          float stop_threshold = 40.0f,
-         bool invert_llr = true,
+         const std::string& llr_sign = "positive-one",
          const std::string& backend = "auto",
-         int threads = 0);
+         int threads = 0,
+         const std::string& devices = "0");
 
     /*!
      * \brief Sets K for the following frames: makes a new engine decoder when K

@@ -22,9 +22,9 @@ namespace gputurbo {
  * \ingroup gputurbo
  *
  * Message input "pdus": a PDU (pair of a metadata dict and an f32vector) holding the
- * 3K+12 float LLRs of one codeword, in the order of \p layout, with the sign convention
- * of turbo_decoder (L = ln P(0)/P(1) unless \p invert_llr). K is the metadata's "K" (an
- * integer) if present, else (length - 12) / 3.
+ * 3K+12 float LLRs of one codeword, in the order of \p layout, with the sign of
+ * \p llr_sign (by default GNU Radio's: a positive LLR means bit 1). K is the metadata's
+ * "K" (an integer) if present, else (length - 12) / 3.
  *
  * Message output "pdus": for each input PDU, in arrival order, a PDU whose data is a
  * u8vector of the K decoded bits (one byte per bit, 0 or 1) and whose metadata is the
@@ -60,12 +60,15 @@ public:
      * \param early_stop "off", "crc24a", "crc24b", "mean-llr", "min-llr" or "hard"
      * \param stop_threshold threshold for "mean-llr" and "min-llr", finite and >= 0
      * \param layout "interleaved" (triples d0_k d1_k d2_k) or "streams" (d0 | d1 | d2)
-     * \param invert_llr true when the input uses L = ln P(1)/P(0)
+     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1, GNU
+     *        Radio's convention) or "positive-zero" (L = ln P(0)/P(1))
      * \param backend "auto" (CUDA when available, else the CPU; logged), "cpu", "cuda"
      * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024 on
      *        CUDA, 64 on the CPU)
      * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
      * \param arithmetic CUDA metric arithmetic: "auto" (int16), "int16" or "float32"
+     * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
+     *        (each batch is spread over them) or "all"; ignored by the CPU backend
      */
     static sptr make(const std::string& algorithm = "scaled-max-log",
                      int iterations = 6,
@@ -76,11 +79,12 @@ public:
                      const std::string& early_stop = "off",
                      float stop_threshold = 40.0f,
                      const std::string& layout = "interleaved",
-                     bool invert_llr = false,
+                     const std::string& llr_sign = "positive-one",
                      const std::string& backend = "auto",
                      int max_batch = 0,
                      int threads = 0,
-                     const std::string& arithmetic = "auto");
+                     const std::string& arithmetic = "auto",
+                     const std::string& devices = "0");
 
     /*!
      * \brief Sets the number of full iterations (the maximum with early stopping),

@@ -197,6 +197,13 @@ std::vector<parameter> make_block_table()
                   "blocks: which codewords get a \"codeword\" tag: failed (their check "
                   "did not hold), all, or none" });
     t.back().choices = { "failed", "all", "none" };
+    t.push_back({ "llr_sign",
+                  parameter_kind::choice,
+                  "positive-one",
+                  "blocks and Python: what a positive input LLR means: bit 1 (GNU "
+                  "Radio's soft demappers and gr-fec) or bit 0 (L = ln P(0)/P(1), the "
+                  "engine's own)" });
+    t.back().choices = { "positive-one", "positive-zero" };
     return t;
 }
 
@@ -211,6 +218,11 @@ const std::vector<parameter>& block_parameters()
 bool parse_input_type(std::string_view name)
 {
     return choice_index(find_parameter(block_parameters(), "input_type"), name) == 1;
+}
+
+bool positive_means_one(std::string_view llr_sign)
+{
+    return choice_index(find_parameter(block_parameters(), "llr_sign"), llr_sign) == 0;
 }
 
 } // namespace gputurbo::core

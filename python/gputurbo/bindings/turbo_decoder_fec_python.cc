@@ -51,9 +51,10 @@ void bind_turbo_decoder_fec(py::module& m)
                int guard_window,
                const std::string& early_stop,
                float stop_threshold,
-               bool invert_llr,
+               const std::string& llr_sign,
                const std::string& backend,
-               int threads) {
+               int threads,
+               const std::string& devices) {
                 return std::dynamic_pointer_cast<turbo_decoder_fec>(
                     turbo_decoder_fec::make(frame_size,
                                             algorithm,
@@ -64,9 +65,10 @@ void bind_turbo_decoder_fec(py::module& m)
                                             guard_window,
                                             early_stop,
                                             stop_threshold,
-                                            invert_llr,
+                                            llr_sign,
                                             backend,
-                                            threads));
+                                            threads,
+                                            devices));
             },
             py::arg("frame_size"),
             py::arg("algorithm") = "scaled-max-log",
@@ -77,9 +79,10 @@ void bind_turbo_decoder_fec(py::module& m)
             py::arg("guard_window") = 8,
             py::arg("early_stop") = "off",
             py::arg("stop_threshold") = 40.0f,
-            py::arg("invert_llr") = true,
+            py::arg("llr_sign") = "positive-one",
             py::arg("backend") = "auto",
             py::arg("threads") = 0,
+            py::arg("devices") = "0",
             D(turbo_decoder_fec, make))
 
         .def("set_frame_size",

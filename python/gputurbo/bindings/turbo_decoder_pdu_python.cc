@@ -42,11 +42,12 @@ void bind_turbo_decoder_pdu(py::module& m)
              py::arg("early_stop") = "off",
              py::arg("stop_threshold") = 40.0f,
              py::arg("layout") = "interleaved",
-             py::arg("invert_llr") = false,
+             py::arg("llr_sign") = "positive-one",
              py::arg("backend") = "auto",
              py::arg("max_batch") = 0,
              py::arg("threads") = 0,
              py::arg("arithmetic") = "auto",
+             py::arg("devices") = "0",
              D(turbo_decoder_pdu, make))
 
         .def("set_iterations",

@@ -40,7 +40,7 @@ void bind_turbo_decoder(py::module& m)
              py::arg("early_stop") = "off",
              py::arg("stop_threshold") = 40.0f,
              py::arg("layout") = "interleaved",
-             py::arg("invert_llr") = false,
+             py::arg("llr_sign") = "positive-one",
              py::arg("backend") = "auto",
              py::arg("max_batch") = 0,
              py::arg("threads") = 0,
@@ -49,6 +49,7 @@ void bind_turbo_decoder(py::module& m)
              py::arg("batches_in_flight") = 2,
              py::arg("arithmetic") = "auto",
              py::arg("codeword_tags") = "failed",
+             py::arg("devices") = "0",
              D(turbo_decoder, make))
 
         .def("set_iterations",

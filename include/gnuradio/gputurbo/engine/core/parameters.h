@@ -97,12 +97,17 @@ constexpr int max_batch_limit = 131072;
 
 /*!
  * \brief The parameters that the decoder blocks of every family share: input_type,
- * max_batch, batches_in_flight, codeword_tags. A family's table includes them.
+ * max_batch, batches_in_flight, codeword_tags, llr_sign. A family's table includes them.
  */
 const std::vector<parameter>& block_parameters();
 
 //! input_type: true for "int8", false for "float"; std::invalid_argument otherwise.
 bool parse_input_type(std::string_view name);
+
+//! llr_sign: true for "positive-one" (GNU Radio's convention, the blocks' default), false
+//! for "positive-zero" (the engine's L = ln P(0)/P(1)); std::invalid_argument otherwise.
+//! The blocks set the engine's invert_llr to it.
+bool positive_means_one(std::string_view llr_sign);
 
 } // namespace gputurbo::core
 
