@@ -478,6 +478,18 @@ class qa_turbo_decoder(gr_unittest.TestCase):
                 tb.run()
                 np.testing.assert_array_equal(np.array(snk.data()), bits)
 
+    def test_019_erased_input_never_passes(self):
+        # All-zero bits pass CRC-24A: erased (zero, NaN) codewords decode to them, and
+        # they, like near-zero ones, must be reported failed.
+        K = 104
+        n = codeword_length(K)
+        llrs = np.concatenate([np.zeros(n), np.full(n, np.nan), np.full(n, 1e-7)])
+        out, _, tags = run_decoder(llrs.astype(np.float32), K, early_stop="crc24a",
+                                   iterations=2)
+        np.testing.assert_array_equal(out[:2 * K], np.zeros(2 * K))
+        self.assertEqual([(t[1], t[3]) for t in codeword_tags(tags)],
+                         [(0, False), (1, False), (2, False)])
+
     def test_017_automatic_batch_at_small_K(self):
         # About 4 Mbit per batch on CUDA: many codewords at K = 40.
         dec = make_decoder(40)

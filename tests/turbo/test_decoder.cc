@@ -88,6 +88,55 @@ TEST_P(Backend, DecodesNoisyFramesAndReportsIterations)
     }
 }
 
+TEST_P(Backend, CodewordsWithoutInformationNeverPass)
+{
+    // Erased (NaN, zero) or near-zero input decodes to all-zero bits, which pass
+    // CRC-24A/B: no stop rule may report such a codeword passed. A codeword with little
+    // but real information (LLRs of 0.25) still passes.
+    const int K = 256;
+    const std::size_t n = turbo::codeword_length(K);
+    std::mt19937 rng(5);
+    std::vector<std::uint8_t> bits(K);
+    for (auto& b : bits)
+        b = rng() & 1;
+    const auto weak = noiseless_llrs(K, bits, 0.25f);
+    std::vector<float> llrs(4 * n, 0.0f); // zero, NaN, 1e-6 x a codeword, weak
+    std::fill_n(llrs.begin() + n, n, std::numeric_limits<float>::quiet_NaN());
+    for (std::size_t i = 0; i < n; ++i)
+        llrs[2 * n + i] = weak[i] * 4e-6f;
+    std::copy(weak.begin(), weak.end(), llrs.begin() + 3 * n);
+    for (auto rule : { stop_rule::off,
+                       stop_rule::crc24a,
+                       stop_rule::crc24b,
+                       stop_rule::mean_llr,
+                       stop_rule::min_llr,
+                       stop_rule::hard }) {
+        decoder_config c;
+        c.K = K;
+        c.iterations = 4;
+        c.early_stop = rule;
+        c.stop_threshold = 0.0f; // the threshold rules hold for any LLRs
+        GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+        std::vector<std::uint8_t> out;
+        std::vector<codeword_status> status;
+        dec->decode(llrs, out, &status);
+        ASSERT_EQ(status.size(), 4u);
+        for (int i = 0; i < 3; ++i) {
+            EXPECT_FALSE(status[i].passed) << to_string(rule) << " input " << i;
+            EXPECT_EQ(status[i].iterations, 4) << to_string(rule) << " input " << i;
+        }
+        EXPECT_TRUE(std::all_of(out.begin(), out.begin() + 2 * K, [](auto b) {
+            return b == 0;
+        })) << to_string(rule);
+        if (rule == stop_rule::off || rule == stop_rule::mean_llr ||
+            rule == stop_rule::min_llr) {
+            EXPECT_TRUE(status[3].passed) << to_string(rule);
+            EXPECT_TRUE(std::equal(bits.begin(), bits.end(), out.begin() + 3 * K))
+                << to_string(rule);
+        }
+    }
+}
+
 TEST_P(Backend, EarlyStopRulesStopConvergedCodewordsOnly)
 {
     const int K = 512;

@@ -45,8 +45,9 @@ namespace gputurbo {
  * Codeword tags (\p codeword_tags): on the first output bit of each failed codeword (the
  * default), of every codeword ("all") or of none; key "codeword", value a dict {"index":
  * codeword number from 0 (uint64), "iterations": full iterations run (int), "passed":
- * whether the early-stop rule held at the end (bool; always true with early_stop
- * "off", so then no codeword fails)}. A tag per codeword costs GNU Radio a few
+ * whether the early-stop rule held at the end and the codeword carries information
+ * (bool; erased or near-zero input, mean |a-posteriori LLR| below 0.01, never passes:
+ * its all-zero decisions would pass a CRC; with early_stop "off" only those fail)}. A tag per codeword costs GNU Radio a few
  * microseconds, which dominates at small K; the default costs nothing on a healthy
  * stream. Input tags move to the codeword they arrived in: a tag on input item i of a
  * codeword goes to its output bit floor(i * K / (3K+12)).

@@ -124,8 +124,9 @@ public:
     //! Full iterations run on the last frame (0 before the first).
     virtual int last_iterations() const = 0;
 
-    //! Whether the early-stop rule held at the end of the last frame (always true with
-    //! early_stop "off"; false before the first frame).
+    //! Whether the early-stop rule held at the end of the last frame and it carried
+    //! information (erased or near-zero input never passes; with early_stop "off" only
+    //! that fails; false before the first frame).
     virtual bool last_passed() const = 0;
 };
 

@@ -29,7 +29,8 @@ namespace gputurbo {
  * Message output "pdus": for each input PDU, in arrival order, a PDU whose data is a
  * u8vector of the K decoded bits (one byte per bit, 0 or 1) and whose metadata is the
  * input's plus "K" (int), "iterations" (full iterations run, int) and "passed" (the
- * early-stop rule held; always true with early_stop "off").
+ * early-stop rule held and the codeword carries information: erased or near-zero input
+ * never passes; with early_stop "off" only that fails).
  *
  * PDUs that arrive close together are decoded together: the block collects messages
  * while more are queued behind them, up to max_batch, and then makes one engine call per

@@ -18,6 +18,8 @@
 #include "../trellis_math.h"
 #include "group_kernel.h"
 
+#include <gnuradio/gputurbo/engine/core/llr.h>
+
 #include <cstring>
 
 #ifndef GPUTURBO_LANES
@@ -276,17 +278,16 @@ void load_inputs(const decoder_config& c,
         sys1[k] = sys0[pi[k]];
 }
 
-// Evaluates the stop rule of one lane after an iteration. hard receives its decisions.
+// Evaluates the stop rule of one lane after an iteration, given its mean |LLR|.
 bool rule_holds(const decoder_config& c,
                 int K,
                 const vf* app,
                 int l,
                 int iteration,
-                std::uint8_t* hard,
+                double mean,
+                const std::uint8_t* hard,
                 std::uint8_t* previous_hard)
 {
-    for (int k = 0; k < K; ++k)
-        hard[k] = lane(app[k], l) < 0.0f ? 1 : 0;
     switch (c.early_stop) {
     case stop_rule::off:
         return true;
@@ -294,12 +295,8 @@ bool rule_holds(const decoder_config& c,
         return lte::check_crc24(lte::crc24::a, hard, K);
     case stop_rule::crc24b:
         return lte::check_crc24(lte::crc24::b, hard, K);
-    case stop_rule::mean_llr: {
-        double sum = 0.0;
-        for (int k = 0; k < K; ++k)
-            sum += __builtin_fabsf(lane(app[k], l));
-        return sum / K >= c.stop_threshold;
-    }
+    case stop_rule::mean_llr:
+        return mean >= c.stop_threshold;
     case stop_rule::min_llr: {
         float least = __builtin_fabsf(lane(app[0], l));
         for (int k = 1; k < K; ++k) {
@@ -315,6 +312,27 @@ bool rule_holds(const decoder_config& c,
     }
     }
     return false;
+}
+
+// Whether one lane passed after an iteration: its stop rule holds and it carries
+// information (core::information_floor). hard receives its decisions.
+bool passes(const decoder_config& c,
+            int K,
+            const vf* app,
+            int l,
+            int iteration,
+            std::uint8_t* hard,
+            std::uint8_t* previous_hard)
+{
+    double sum = 0.0;
+    for (int k = 0; k < K; ++k) {
+        const float a = lane(app[k], l);
+        hard[k] = a < 0.0f ? 1 : 0;
+        sum += __builtin_fabsf(a);
+    }
+    const double mean = sum / K;
+    const bool rule = rule_holds(c, K, app, l, iteration, mean, hard, previous_hard);
+    return rule && mean >= core::information_floor;
 }
 
 void decode_group(const decoder_config& c,
@@ -398,7 +416,7 @@ void decode_group(const decoder_config& c,
             if (done[l])
                 continue;
             const bool ok =
-                rule_holds(c, K, app, l, it, hard, previous_hard + std::size_t(l) * K);
+                passes(c, K, app, l, it, hard, previous_hard + std::size_t(l) * K);
             if (!ok && !last)
                 continue;
             std::memcpy(job.bits + std::size_t(l) * K, hard, K);

@@ -800,12 +800,13 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                 if (!lane_done[lane] && out.wanted) {
                     const unsigned* lane_hard = hard + lane * words;
                     unsigned* lane_previous = previous_hard + lane * words;
+                    double total = 0.0;
+                    for (int q = 0; q < P; ++q)
+                        total += sums[lane * P + q];
+                    const double mean = total / K;
                     bool ok = true;
                     if (c.stop == int(stop_rule::mean_llr)) {
-                        double total = 0.0;
-                        for (int q = 0; q < P; ++q)
-                            total += sums[lane * P + q];
-                        ok = total / K >= c.threshold;
+                        ok = mean >= c.threshold;
                     } else if (c.stop == int(stop_rule::min_llr)) {
                         float least = mins[lane * P];
                         for (int q = 1; q < P; ++q)
@@ -824,6 +825,8 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                         }
                         ok = same;
                     }
+                    // No information (erased or near-zero input): never passed.
+                    ok = ok && mean >= c.information_floor;
                     take = ok || last;
                     if (take) {
                         const int cw = group * L::count + lane;
@@ -908,6 +911,7 @@ kernel_config make_kernel_config(
     k.input_scale = int8 ? units / d.int8_scale : units;
     k.scale_q15 = int(k.scale * 32768.0f + 0.5f);
     k.threshold = d.stop_threshold * (lanes == 2 ? int16_app_units : 1.0f);
+    k.information_floor = core::information_floor * (lanes == 2 ? int16_app_units : 1.0f);
     k.f1 = turbo::qpp(K).f1;
     k.f2 = turbo::qpp(K).f2;
     k.w_magic = unsigned(((std::uint64_t(1) << 32) + k.w - 1) / k.w);

@@ -32,25 +32,26 @@ namespace gputurbo::turbo::cuda {
 
 struct kernel_config
 {
-    int K;          //!< block size
-    int P;          //!< sub-blocks per codeword = threads per codeword
-    int w;          //!< K / P
-    int g;          //!< training window (dstw, pividstw)
-    int guarding;   //!< turbo::guard
-    int iterations; //!< full iterations
-    int stop;       //!< turbo::stop_rule
-    float threshold;
-    float scale;       //!< extrinsic scaling (1 unless scaled-max-log)
-    bool exact;        //!< log-map
-    bool invert;       //!< input is ln P(1)/P(0)
-    bool streams;      //!< input layout d0 | d1 | d2
-    bool int8;         //!< raw holds int8 values instead of float
-    float input_scale; //!< the kernels read an input value x as x * input_scale
-    int lanes;         //!< codewords per group: 1 (float metrics) or 2 (int16 metrics)
-    int scale_q15;     //!< int16: the extrinsic scaling times 2^15
-    int f1, f2;        //!< QPP coefficients
-    unsigned w_magic;  //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
-    int per_block;     //!< groups per thread block
+    int K;                   //!< block size
+    int P;                   //!< sub-blocks per codeword = threads per codeword
+    int w;                   //!< K / P
+    int g;                   //!< training window (dstw, pividstw)
+    int guarding;            //!< turbo::guard
+    int iterations;          //!< full iterations
+    int stop;                //!< turbo::stop_rule
+    float threshold;         //!< of mean_llr / min_llr, in the metrics' units
+    float information_floor; //!< core::information_floor in the metrics' units
+    float scale;             //!< extrinsic scaling (1 unless scaled-max-log)
+    bool exact;              //!< log-map
+    bool invert;             //!< input is ln P(1)/P(0)
+    bool streams;            //!< input layout d0 | d1 | d2
+    bool int8;               //!< raw holds int8 values instead of float
+    float input_scale;       //!< the kernels read an input value x as x * input_scale
+    int lanes;        //!< codewords per group: 1 (float metrics) or 2 (int16 metrics)
+    int scale_q15;    //!< int16: the extrinsic scaling times 2^15
+    int f1, f2;       //!< QPP coefficients
+    unsigned w_magic; //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
+    int per_block;    //!< groups per thread block
     std::size_t shared_bytes; //!< dynamic shared memory per thread block
 };
 

@@ -30,8 +30,10 @@ namespace gputurbo::core {
 //! What happened to one codeword.
 struct codeword_status
 {
-    int iterations = 0;  //!< iterations run before its output was taken (0: none apply)
-    bool passed = false; //!< its check held at the end (always true when none is set)
+    int iterations = 0; //!< iterations run before its output was taken (0: none apply)
+    //! its check held at the end (always true when none is set), and it carries
+    //! information: mean |a-posteriori LLR| >= information_floor (core/llr.h)
+    bool passed = false;
 };
 
 //! One batch's LLRs (exactly one of the two pointers is set) and its shape.

@@ -29,6 +29,15 @@ namespace gputurbo::core {
 constexpr float llr_limit = 1000.0f;
 
 /*!
+ * \brief The least mean |a-posteriori LLR| of a decoded codeword that carries
+ * information. Erased input (all NaN or zero) or near-zero input decodes to LLRs near 0
+ * and hard decisions of all zeros, which pass CRC-24A/B: such a codeword is never
+ * reported passed, whatever its stop rule. Any codeword with channel information, even
+ * far below the decoding threshold, lies orders of magnitude above it.
+ */
+constexpr float information_floor = 0.01f;
+
+/*!
  * \brief Quantises float LLRs to int8: round(L * scale) (halves away from zero),
  * saturated to [-127, 127]; NaN becomes 0.
  */
