@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -138,6 +139,76 @@ TEST(LteEncoder, MatchesIndependentVectors)
     }
     EXPECT_EQ(files, 6);
     EXPECT_EQ(blocks, 18);
+}
+
+namespace {
+
+// The termination bits of a constituent encoder (g0 = 1 + D^2 + D^3 feedback, g1 = 1 +
+// D + D^3 parity) after input c, written here from 36.212 §5.1.3.2.2 alone: x_K+j and
+// z_K+j for j = 0 … 2.
+std::array<std::uint8_t, 6> termination(const std::vector<std::uint8_t>& c)
+{
+    int s1 = 0, s2 = 0, s3 = 0; // the register, s1 the newest
+    for (auto bit : c) {
+        const int a = bit ^ s2 ^ s3;
+        s3 = s2, s2 = s1, s1 = a;
+    }
+    std::array<std::uint8_t, 6> xz{};
+    for (int j = 0; j < 3; ++j) {
+        const int x = s2 ^ s3; // the input that feeds back a zero
+        xz[2 * j] = std::uint8_t(x);
+        xz[2 * j + 1] = std::uint8_t(s1 ^ s3);
+        s3 = s2, s2 = s1, s1 = 0;
+    }
+    return xz;
+}
+
+} // namespace
+
+TEST(LteEncoder, TailPositionsMatchIndependentVectors)
+{
+    // tail_position(), which every decoder kernel reads the tail through, against the
+    // d0/d1/d2 streams of the vectors and termination bits computed here.
+    std::ifstream index(vectors_dir() + "/index.txt");
+    ASSERT_TRUE(index) << "cannot read " << vectors_dir() << "/index.txt";
+    int checked = 0;
+    for (std::string line; std::getline(index, line);) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        int K = 0, cb = 0, f1 = 0, f2 = 0;
+        std::istringstream(line) >> K >> cb >> f1 >> f2;
+        char name[32];
+        std::snprintf(name, sizeof name, "/K%04d.txt", K);
+        std::ifstream file(vectors_dir() + name);
+        ASSERT_TRUE(file) << name;
+        std::map<std::string, std::map<int, std::vector<std::uint8_t>>> rec;
+        for (std::string r; std::getline(file, r);) {
+            std::istringstream in(r);
+            std::string tag, bits;
+            int block = 0;
+            if (in >> tag >> block >> bits)
+                rec[tag][block] = to_bits(bits);
+        }
+        for (const auto& [block, c] : rec["info"]) {
+            std::vector<std::uint8_t> interleaved(K);
+            for (long i = 0; i < K; ++i)
+                interleaved[i] = c[(f1 * i + f2 * i % K * i) % K];
+            const std::array<std::uint8_t, 6> xz[2] = { termination(c),
+                                                        termination(interleaved) };
+            for (int e = 0; e < 2; ++e)
+                for (int j = 0; j < 3; ++j)
+                    for (int parity = 0; parity < 2; ++parity) {
+                        const auto at = turbo::tail_position(e, j, parity);
+                        const auto& d = rec["d" + std::to_string(at.stream)][block];
+                        ASSERT_EQ(d.size(), std::size_t(K + 4));
+                        EXPECT_EQ(d[K + at.offset], xz[e][2 * j + parity])
+                            << "K=" << K << " block " << block << " encoder " << e
+                            << " step " << j << (parity ? " parity" : " systematic");
+                        ++checked;
+                    }
+        }
+    }
+    EXPECT_EQ(checked, 18 * 12);
 }
 
 TEST(LteEncoder, BatchEqualsOneByOne)

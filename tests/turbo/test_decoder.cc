@@ -137,6 +137,30 @@ TEST_P(Backend, CodewordsWithoutInformationNeverPass)
     }
 }
 
+TEST_P(Backend, EveryTailLlrIsRead)
+{
+    // Each of the 12 tail values, forced to +20 and then to -20 in every codeword of a
+    // noisy batch, changes some decision: a kernel that reads a tail value from the
+    // wrong place leaves one of them without effect.
+    const int K = 40, n = 48;
+    decoder_config c;
+    c.K = K;
+    c.iterations = 2;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    const auto b = make_batch(K, 0.0, n, 31);
+    const std::size_t len = turbo::codeword_length(K);
+    for (int t = 0; t < turbo::num_tail_bits; ++t) {
+        std::vector<std::uint8_t> out[2];
+        for (int sign = 0; sign < 2; ++sign) {
+            auto llrs = b.llrs;
+            for (int i = 0; i < n; ++i)
+                llrs[i * len + 3 * std::size_t(K) + t] = sign ? -20.0f : 20.0f;
+            dec->decode(llrs, out[sign]);
+        }
+        EXPECT_NE(out[0], out[1]) << "tail value " << t << " is not read";
+    }
+}
+
 TEST_P(Backend, EarlyStopRulesStopConvergedCodewordsOnly)
 {
     const int K = 512;

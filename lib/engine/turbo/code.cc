@@ -187,14 +187,16 @@ void encode(int K,
             put(1, k, z[k]);
             put(2, k, z2[k]);
         }
-        // §5.1.3.2.2: the 12 tail bits x_K z_K x_K+1 z_K+1 x_K+2 z_K+2, then the same
-        // for the second encoder, fill d^(0..2)_K … d^(0..2)_K+3 in that order.
-        const std::uint8_t tail[num_tail_bits] = { x[K],      z[K],      x[K + 1],
-                                                   z[K + 1],  x[K + 2],  z[K + 2],
-                                                   x2[K],     z2[K],     x2[K + 1],
-                                                   z2[K + 1], x2[K + 2], z2[K + 2] };
-        for (int t = 0; t < num_tail_bits; ++t)
-            put(t % 3, K + t / 3, tail[t]);
+        auto put_tail = [&](int encoder, int j, bool parity, std::uint8_t v) {
+            const tail_place at = tail_position(encoder, j, parity);
+            put(at.stream, K + at.offset, v);
+        };
+        for (int j = 0; j < 3; ++j) {
+            put_tail(0, j, false, x[K + j]);
+            put_tail(0, j, true, z[K + j]);
+            put_tail(1, j, false, x2[K + j]);
+            put_tail(1, j, true, z2[K + j]);
+        }
     }
 }
 

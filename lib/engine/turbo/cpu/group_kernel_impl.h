@@ -265,13 +265,15 @@ void load_inputs(const decoder_config& c,
             set_lane(par0[k], l, at(1, k));
             set_lane(par1[k], l, at(2, k));
         }
-        // Tail: x_K z_K x_K+1 z_K+1 x_K+2 z_K+2, then the second encoder's (§5.1.3.2.2).
+        auto tail = [&](int encoder, int j, bool parity) {
+            const tail_place p = tail_position(encoder, j, parity);
+            return at(p.stream, K + p.offset);
+        };
         for (int j = 0; j < 3; ++j) {
-            const int t1 = 2 * j, t2 = 6 + 2 * j;
-            set_lane(sys0[K + j], l, at(t1 % 3, K + t1 / 3));
-            set_lane(par0[K + j], l, at((t1 + 1) % 3, K + (t1 + 1) / 3));
-            set_lane(sys1[K + j], l, at(t2 % 3, K + t2 / 3));
-            set_lane(par1[K + j], l, at((t2 + 1) % 3, K + (t2 + 1) / 3));
+            set_lane(sys0[K + j], l, tail(0, j, false));
+            set_lane(par0[K + j], l, tail(0, j, true));
+            set_lane(sys1[K + j], l, tail(1, j, false));
+            set_lane(par1[K + j], l, tail(1, j, true));
         }
     }
     for (int k = 0; k < K; ++k)

@@ -320,10 +320,14 @@ __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
             second[t] = stage(0, qpp(k, c), 2, k);
         }
         if (threadIdx.x < 3) {
-            // Tail (36.212 §5.1.3.2.2): encoder 1's x z x z x z, then encoder 2's.
-            const int j = threadIdx.x, t1 = 2 * j, t2 = 6 + 2 * j;
-            first[K + j] = stage(t1 % 3, K + t1 / 3, (t1 + 1) % 3, K + (t1 + 1) / 3);
-            second[K + j] = stage(t2 % 3, K + t2 / 3, (t2 + 1) % 3, K + (t2 + 1) / 3);
+            const int j = threadIdx.x;
+            auto tail = [&](int encoder) {
+                const tail_place x = tail_position(encoder, j, false);
+                const tail_place z = tail_position(encoder, j, true);
+                return stage(x.stream, K + x.offset, z.stream, K + z.offset);
+            };
+            first[K + j] = tail(0);
+            second[K + j] = tail(1);
         }
         __syncthreads(); // before the next group overwrites cw_shared
     }

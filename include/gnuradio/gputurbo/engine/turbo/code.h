@@ -70,6 +70,24 @@ constexpr std::size_t codeword_index(layout l, int K, int stream, int k)
                                     : std::size_t(stream) * (K + 4) + k;
 }
 
+//! A codeword position by stream: d^(stream)_(K + offset).
+struct tail_place
+{
+    int stream;
+    int offset;
+};
+
+//! Where 36.212 §5.1.3.2.2 puts the trellis termination: the systematic bit (parity
+//! false) or parity bit (true) of step j = 0 … 2 of constituent encoder 0 or 1. The 12
+//! tail bits x_K z_K x_K+1 z_K+1 x_K+2 z_K+2 of the first, then the second's, fill
+//! d^(0..2)_K … d^(0..2)_K+3 in that order. The encoder and every decoder kernel read
+//! the tail through this one map.
+constexpr tail_place tail_position(int encoder, int j, bool parity)
+{
+    const int t = 6 * encoder + 2 * j + (parity ? 1 : 0);
+    return { t % 3, t / 3 };
+}
+
 //! pi(i) for i = 0 … K-1: the second encoder reads c'_i = c_{pi(i)}. Throws on invalid K.
 std::vector<std::uint32_t> interleaver(int K);
 
