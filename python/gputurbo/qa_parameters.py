@@ -39,7 +39,7 @@ DECODER_BLOCKS = [
 # GRC ids and Python argument names of table parameters that differ from the table's.
 RENAMED = {"frame_size": "K"}
 # Parameters of the blocks that are not decoder parameters.
-NOT_IN_TABLE = {"backend", "ndim", "dim1", "dim2"}
+NOT_IN_TABLE = {"backend", "ndim", "dim1", "dim2", "llr_sign"}
 # The other parameters' values while one is probed: without training windows, g does
 # not bound P (g <= K/P).
 PROBE_CONTEXT = {"guard": "none"}
@@ -175,7 +175,8 @@ class qa_parameters(unittest.TestCase):
             self.skipTest(f"the gputurbo module does not import here: {e}")
         functions = (("turbo_decoder", gputurbo.turbo_decoder.__init__),
                      ("turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
-                     ("turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make))
+                     ("turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make),
+                     ("turbo_engine", gputurbo.turbo_engine.__init__))
         for label, function in functions:
             signature = function.__doc__.splitlines()[0]
             found = re.findall(r"(\w+): [\w.]+ = ('[^']*'|[^,)]+)", signature)

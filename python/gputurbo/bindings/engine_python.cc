@@ -42,6 +42,22 @@ constexpr int engine_layout =
 
 std::string text(const py::handle& h) { return py::str(h).cast<std::string>(); }
 
+//! Whether \p a holds values of type T (in this machine's byte order).
+template <class T>
+bool holds(const py::array& a)
+{
+    return py::detail::npy_api::get().PyArray_EquivTypes_(a.dtype().ptr(),
+                                                          py::dtype::of<T>().ptr());
+}
+
+//! What an error message says was given: "float64 (10, 3084)", or the type of what
+//! numpy could not read.
+std::string given_text(const py::object& given, const py::array& a)
+{
+    return a ? text(a.dtype()) + " " + text(a.attr("shape"))
+             : "a " + text(given.get_type().attr("__name__"));
+}
+
 /*!
  * An array of rows of \p width values: 2-D (n, width), or 1-D (width,) for one row.
  * Other shapes and dtypes raise ValueError: \p expected says what is wanted, and the
@@ -55,22 +71,13 @@ struct rows
 
     rows(const py::object& given,
          std::size_t width,
-         const std::vector<py::dtype>& dtypes,
+         bool (*dtype_ok)(const py::array&),
          const std::string& expected)
     {
         array = py::array::ensure(given);
-        const bool dtype_ok =
-            array && std::any_of(dtypes.begin(), dtypes.end(), [&](const py::dtype& d) {
-                return py::detail::npy_api::get().PyArray_EquivTypes_(array.dtype().ptr(),
-                                                                      d.ptr());
-            });
-        if (!dtype_ok || array.ndim() < 1 || array.ndim() > 2 ||
-            std::size_t(array.shape(array.ndim() - 1)) != width) {
-            const std::string got =
-                array ? text(array.dtype()) + " " + text(array.attr("shape"))
-                      : "a " + text(given.get_type().attr("__name__"));
-            throw py::value_error(expected + "; got " + got);
-        }
+        if (!array || !dtype_ok(array) || array.ndim() < 1 || array.ndim() > 2 ||
+            std::size_t(array.shape(array.ndim() - 1)) != width)
+            throw py::value_error(expected + "; got " + given_text(given, array));
         single = array.ndim() == 1;
         count = single ? 1 : array.shape(0);
         array = py::array::ensure(array, engine_layout);
@@ -125,12 +132,9 @@ lte::crc24 crc_of(const std::string& name)
 py::array bit_vector(const py::object& given)
 {
     py::array a = py::array::ensure(given, engine_layout);
-    if (!a || a.ndim() != 1 ||
-        !py::detail::npy_api::get().PyArray_EquivTypes_(
-            a.dtype().ptr(), py::dtype::of<std::uint8_t>().ptr()))
+    if (!a || a.ndim() != 1 || !holds<std::uint8_t>(a))
         throw py::value_error("bits must be a 1-D uint8 array of 0/1 values; got " +
-                              (a ? text(a.dtype()) + " " + text(a.attr("shape"))
-                                 : "a " + text(given.get_type().attr("__name__"))));
+                              given_text(given, a));
     check_binary(a, "bits");
     return a;
 }
@@ -190,18 +194,18 @@ public:
     {
         const int K = this->K();
         const std::size_t length = codeword_length();
-        const rows in(llrs,
-                      length,
-                      { py::dtype::of<float>(), py::dtype::of<std::int8_t>() },
-                      "llrs must be float32 or int8 of shape (n, 3K+12) = (n, " +
-                          std::to_string(length) + ") for K=" + std::to_string(K) +
-                          ", or (" + std::to_string(length) + ",) for one codeword");
+        const rows in(
+            llrs,
+            length,
+            [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
+            "llrs must be float32 or int8 of shape (n, 3K+12) = (n, " +
+                std::to_string(length) + ") for K=" + std::to_string(K) + ", or (" +
+                std::to_string(length) + ",) for one codeword");
         auto bits = in.result<std::uint8_t>(K);
         auto iterations = in.result<std::int32_t>();
         auto passed = in.result<bool>();
         std::vector<turbo::codeword_status> status(in.count);
-        const bool int8 = py::detail::npy_api::get().PyArray_EquivTypes_(
-            in.array.dtype().ptr(), py::dtype::of<std::int8_t>().ptr());
+        const bool int8 = holds<std::int8_t>(in.array);
         const void* input = in.array.data();
         std::uint8_t* output = bits.mutable_data();
         {
@@ -231,7 +235,7 @@ public:
         const int K = this->K();
         const rows in(bits,
                       K,
-                      { py::dtype::of<std::uint8_t>() },
+                      holds<std::uint8_t>,
                       "bits must be uint8 (0 or 1) of shape (n, K) = (n, " +
                           std::to_string(K) + ") for K=" + std::to_string(K) + ", or (" +
                           std::to_string(K) + ",) for one block");
@@ -394,12 +398,9 @@ void bind_engine(py::module& m)
         "quantize_llrs",
         [](const py::object& llrs, float int8_scale) {
             py::array a = py::array::ensure(llrs, engine_layout);
-            if (!a || !py::detail::npy_api::get().PyArray_EquivTypes_(
-                          a.dtype().ptr(), py::dtype::of<float>().ptr()))
-                throw py::value_error(
-                    "llrs must be a float32 array; got " +
-                    (a ? text(a.dtype())
-                       : "a " + text(llrs.get_type().attr("__name__"))));
+            if (!a || !holds<float>(a))
+                throw py::value_error("llrs must be a float32 array; got " +
+                                      given_text(llrs, a));
             ::gputurbo::core::check(turbo::parameter("int8_scale"), int8_scale);
             std::vector<py::ssize_t> shape(a.shape(), a.shape() + a.ndim());
             py::array_t<std::int8_t> q(shape);
