@@ -7,6 +7,10 @@ gr-gputurbo: batched LTE turbo encoding and decoding (3GPP TS 36.212) for GNU Ra
 
 Blocks: turbo_encoder (bits -> 3K+12 code bits per codeword) and turbo_decoder
 (3K+12 LLRs, L = ln P(0)/P(1), -> K bits per codeword).
+
+Without a flowgraph, on numpy arrays: turbo_engine (decode() and encode() of whole
+batches), decode() below, lte_block_sizes(), qpp_interleaver(), crc24a(), crc24b() and
+crc_ok().
 '''
 
 # import pybind11 generated symbols into the gputurbo namespace
@@ -14,3 +18,23 @@ from .gputurbo_python import *
 from .gputurbo_python import __version__
 
 # import any pure python here
+import numpy as _np
+
+
+def decode(llrs, K=None, **params):
+    """Decodes a batch of codewords with a turbo_engine made for this call.
+
+    llrs: float32 or int8 of shape (n, 3K+12), or (3K+12,) for one codeword; see
+    turbo_engine.decode(), which returns (bits, iterations, passed). K: the block size;
+    None infers it from the row length 3K+12, which must be that of an LTE size
+    (ValueError otherwise). params: turbo_engine's other parameters (backend, llr_sign,
+    iterations, ...). A turbo_engine kept between calls saves making the engine each time.
+    """
+    if K is None:
+        length = _np.shape(llrs)[-1] if _np.ndim(llrs) else 0
+        K, tail = divmod(length - 12, 3)
+        if tail or K not in lte_block_sizes():
+            raise ValueError(f"llrs rows of {length} values are no LTE codeword: a row "
+                             "holds 3K+12 values for one of the 188 K of "
+                             "lte_block_sizes() (K=40: 132, ..., K=6144: 18444)")
+    return turbo_engine(K=K, **params).decode(llrs)

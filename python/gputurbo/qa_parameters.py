@@ -171,7 +171,8 @@ class qa_parameters(unittest.TestCase):
             self.skipTest(f"the gputurbo module does not import here: {e}")
         functions = (("turbo_decoder", gputurbo.turbo_decoder.__init__),
                      ("turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
-                     ("turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make))
+                     ("turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make),
+                     ("turbo_engine", gputurbo.turbo_engine.__init__))
         for label, function in functions:
             signature = function.__doc__.splitlines()[0]
             found = re.findall(r"(\w+): [\w.]+ = ('[^']*'|[^,)]+)", signature)

@@ -1,0 +1,432 @@
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * The engine on numpy arrays, without a flowgraph: gputurbo.turbo_engine, and the LTE
+ * code's block sizes, interleaver and CRCs. This file converts arrays and calls the
+ * engine; the decoding, the parameter checks and their wording are the engine's.
+ */
+
+#include "common/engine_log.h"
+#include "turbo/decoder_parameters.h"
+
+#include <gnuradio/gputurbo/engine/core/llr.h>
+#include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/turbo/code.h>
+#include <gnuradio/gputurbo/engine/turbo/decoder.h>
+#include <gnuradio/gputurbo/engine/turbo/parameters.h>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+namespace turbo = ::gputurbo::turbo;
+namespace lte = ::gputurbo::lte;
+
+// What the engine reads: one C-contiguous, aligned block of memory.
+constexpr int engine_layout =
+    py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+
+std::string text(const py::handle& h) { return py::str(h).cast<std::string>(); }
+
+//! Whether \p a holds values of type T (in this machine's byte order).
+template <class T>
+bool holds(const py::array& a)
+{
+    return py::detail::npy_api::get().PyArray_EquivTypes_(a.dtype().ptr(),
+                                                          py::dtype::of<T>().ptr());
+}
+
+//! What an error message says was given: "float64 (10, 3084)", or the type of what
+//! numpy could not read.
+std::string given_text(const py::object& given, const py::array& a)
+{
+    return a ? text(a.dtype()) + " " + text(a.attr("shape"))
+             : "a " + text(given.get_type().attr("__name__"));
+}
+
+/*!
+ * An array of rows of \p width values: 2-D (n, width), or 1-D (width,) for one row.
+ * Other shapes and dtypes raise ValueError: \p expected says what is wanted, and the
+ * message adds what was given. A non-contiguous array is copied.
+ */
+struct rows
+{
+    py::array array;
+    std::size_t count;
+    bool single; // 1-D: the results have no row axis either
+
+    rows(const py::object& given,
+         std::size_t width,
+         bool (*dtype_ok)(const py::array&),
+         const std::string& expected)
+    {
+        array = py::array::ensure(given);
+        if (!array || !dtype_ok(array) || array.ndim() < 1 || array.ndim() > 2 ||
+            std::size_t(array.shape(array.ndim() - 1)) != width)
+            throw py::value_error(expected + "; got " + given_text(given, array));
+        single = array.ndim() == 1;
+        count = single ? 1 : array.shape(0);
+        array = py::array::ensure(array, engine_layout);
+    }
+
+    //! A result array of \p width values per row (none: one value per row).
+    template <class T>
+    py::array_t<T> result(std::size_t width = 0) const
+    {
+        std::vector<py::ssize_t> shape;
+        if (!single)
+            shape.push_back(py::ssize_t(count));
+        if (width)
+            shape.push_back(py::ssize_t(width));
+        return py::array_t<T>(shape);
+    }
+};
+
+//! ValueError unless every byte of \p a is 0 or 1.
+void check_binary(const py::array& a, const std::string& name)
+{
+    const auto* first = static_cast<const std::uint8_t*>(a.data());
+    const auto* last = first + a.size();
+    const auto* bad = std::find_if(first, last, [](std::uint8_t b) { return b > 1; });
+    if (bad != last)
+        throw py::value_error(name + " must be 0 or 1; got " + std::to_string(*bad) +
+                              " at flat index " + std::to_string(bad - first));
+}
+
+lte::crc24 crc_of(const std::string& name)
+{
+    if (name == "crc24a")
+        return lte::crc24::a;
+    if (name == "crc24b")
+        return lte::crc24::b;
+    throw py::value_error("unknown crc '" + name + "': use one of crc24a, crc24b");
+}
+
+//! A 1-D uint8 array of 0/1 values, contiguous.
+py::array bit_vector(const py::object& given)
+{
+    py::array a = py::array::ensure(given, engine_layout);
+    if (!a || a.ndim() != 1 || !holds<std::uint8_t>(a))
+        throw py::value_error("bits must be a 1-D uint8 array of 0/1 values; got " +
+                              given_text(given, a));
+    check_binary(a, "bits");
+    return a;
+}
+
+py::array_t<std::uint8_t> crc_bits(lte::crc24 type, const py::object& given)
+{
+    const py::array bits = bit_vector(given);
+    const std::size_t n = bits.size();
+    std::vector<std::uint8_t> block(n + 24);
+    std::copy_n(static_cast<const std::uint8_t*>(bits.data()), n, block.begin());
+    lte::attach_crc24(type, block.data(), block.size());
+    return py::array_t<std::uint8_t>(24, block.data() + n);
+}
+
+class turbo_engine
+{
+public:
+    turbo_engine(int K,
+                 const std::string& backend,
+                 const std::string& llr_sign,
+                 float int8_scale,
+                 const std::string& algorithm,
+                 int iterations,
+                 float scaling,
+                 int subblocks,
+                 const std::string& guard,
+                 int guard_window,
+                 const std::string& early_stop,
+                 float stop_threshold,
+                 const std::string& layout,
+                 int threads,
+                 const std::string& devices,
+                 const std::string& arithmetic)
+        : d_llr_sign(llr_sign)
+    {
+        auto config = gr::gputurbo::decoder_parameters(algorithm,
+                                                       iterations,
+                                                       scaling,
+                                                       subblocks,
+                                                       guard,
+                                                       guard_window,
+                                                       early_stop,
+                                                       stop_threshold,
+                                                       layout,
+                                                       llr_sign,
+                                                       threads,
+                                                       devices,
+                                                       arithmetic);
+        turbo::qpp(K); // K = 0, which the engine takes for "none", is refused too
+        config.K = K;
+        config.int8_scale = int8_scale;
+        gr::gputurbo::route_engine_log();
+        d_decoder = turbo::make_decoder(config, backend);
+    }
+
+    py::tuple decode(const py::object& llrs)
+    {
+        const int K = this->K();
+        const std::size_t length = codeword_length();
+        const rows in(
+            llrs,
+            length,
+            [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
+            "llrs must be float32 or int8 of shape (n, 3K+12) = (n, " +
+                std::to_string(length) + ") for K=" + std::to_string(K) + ", or (" +
+                std::to_string(length) + ",) for one codeword");
+        auto bits = in.result<std::uint8_t>(K);
+        auto iterations = in.result<std::int32_t>();
+        auto passed = in.result<bool>();
+        std::vector<turbo::codeword_status> status(in.count);
+        const bool int8 = holds<std::int8_t>(in.array);
+        const void* input = in.array.data();
+        std::uint8_t* output = bits.mutable_data();
+        {
+            py::gil_scoped_release release;
+            std::lock_guard<std::mutex> lock(d_mutex); // one call at a time per engine
+            if (int8)
+                d_decoder->decode(K,
+                                  static_cast<const std::int8_t*>(input),
+                                  in.count,
+                                  output,
+                                  status.data());
+            else
+                d_decoder->decode(
+                    K, static_cast<const float*>(input), in.count, output, status.data());
+        }
+        auto it = iterations.mutable_data();
+        auto ok = passed.mutable_data();
+        for (std::size_t i = 0; i < in.count; ++i) {
+            it[i] = status[i].iterations;
+            ok[i] = status[i].passed;
+        }
+        return py::make_tuple(bits, iterations, passed);
+    }
+
+    py::array_t<std::uint8_t> encode(const py::object& bits)
+    {
+        const int K = this->K();
+        const rows in(bits,
+                      K,
+                      holds<std::uint8_t>,
+                      "bits must be uint8 (0 or 1) of shape (n, K) = (n, " +
+                          std::to_string(K) + ") for K=" + std::to_string(K) + ", or (" +
+                          std::to_string(K) + ",) for one block");
+        check_binary(in.array, "bits");
+        auto code = in.result<std::uint8_t>(codeword_length());
+        const auto* input = static_cast<const std::uint8_t*>(in.array.data());
+        std::uint8_t* output = code.mutable_data();
+        {
+            py::gil_scoped_release release;
+            turbo::encode(K, input, in.count, output, d_decoder->config().input_layout);
+        }
+        return code;
+    }
+
+    int K() const { return d_decoder->config().K; }
+    std::size_t codeword_length() const { return turbo::codeword_length(K()); }
+    std::string backend() const { return d_decoder->backend(); }
+    std::string device() const { return d_decoder->device(); }
+    int subblocks() const { return d_decoder->subblocks(); }
+    const std::string& llr_sign() const { return d_llr_sign; }
+
+    std::string repr() const
+    {
+        return "gputurbo.turbo_engine(K=" + std::to_string(K()) + ", backend='" +
+               backend() + "', llr_sign='" + d_llr_sign +
+               "', subblocks=" + std::to_string(subblocks()) + ")";
+    }
+
+private:
+    std::unique_ptr<turbo::decoder> d_decoder;
+    std::mutex d_mutex;
+    std::string d_llr_sign;
+};
+
+const char* turbo_engine_doc =
+    R"(LTE turbo decoder (3GPP TS 36.212 §5.1.3.2) on numpy arrays, without a flowgraph.
+
+turbo_engine(K=6144, backend="auto", llr_sign="positive-one", int8_scale=8.0,
+             algorithm=..., iterations=..., ...)
+
+K: information bits per codeword, one of the 188 LTE sizes (lte_block_sizes()).
+backend: "auto" (CUDA when this build and machine can run it, else the CPU), "cpu" or
+  "cuda"; the backend property says which one runs. A backend this build or machine lacks
+  raises RuntimeError with the reason.
+llr_sign: the sign convention of the input LLRs.
+  "positive-one" (default): GNU Radio's, a positive LLR means bit 1 (what
+  digital.constellation_soft_decoder_cf and gr-fec produce); for BPSK 0 -> -1, 1 -> +1
+  over AWGN, LLR = 2y/sigma^2.
+  "positive-zero": L = ln P(0)/P(1), a positive LLR means bit 0 (the engine's own).
+int8_scale: int8 input: the value q means the LLR q / int8_scale.
+The other parameters are turbo_decoder's, with the same names, ranges and defaults:
+algorithm, iterations, scaling, subblocks, guard, guard_window, early_stop,
+stop_threshold, layout, threads, devices (CUDA devices: "0", "0,1" or "all") and
+arithmetic. A bad value raises ValueError naming the parameter and its range.
+
+One object decodes one call at a time (concurrent calls from several threads wait for
+each other); the GIL is released while it decodes.)";
+
+const char* decode_doc = R"(Decodes a batch of codewords in one engine call.
+
+llrs: a numpy array of float32 or int8 (int8: q means q / int8_scale), shape
+  (n, 3K+12), each row one codeword in the order of `layout` (the order encode() writes),
+  signs as `llr_sign` says. A 1-D array of 3K+12 values is one codeword. A
+  non-contiguous array is copied first. NaN is an erasure; values beyond +-1000 are
+  clamped. Another dtype or shape raises ValueError.
+Returns (bits, iterations, passed): bits uint8 of shape (n, K), each 0 or 1;
+  iterations int32 (n,), the full iterations each codeword ran; passed bool (n,), whether
+  its early-stop rule held at the end (always True with early_stop="off"). For a 1-D
+  input: bits (K,), and iterations and passed 0-d arrays.)";
+
+const char* encode_doc = R"(Encodes blocks of K bits into codewords of 3K+12 code bits.
+
+bits: uint8 of shape (n, K) with values 0 and 1 (others raise ValueError), or a 1-D
+  array of K bits for one block.
+Returns uint8 of shape (n, 3K+12) (1-D input: (3K+12,)): the code bits in the order
+  of `layout`, which is what decode() reads ("interleaved": d0_k d1_k d2_k triples,
+  k = 0 ... K+3, the 12 tail bits last).)";
+
+} // namespace
+
+void bind_engine(py::module& m)
+{
+    py::class_<turbo_engine>(m, "turbo_engine", turbo_engine_doc)
+        .def(py::init<int,
+                      const std::string&,
+                      const std::string&,
+                      float,
+                      const std::string&,
+                      int,
+                      float,
+                      int,
+                      const std::string&,
+                      int,
+                      const std::string&,
+                      float,
+                      const std::string&,
+                      int,
+                      const std::string&,
+                      const std::string&>(),
+             py::arg("K") = 6144,
+             py::arg("backend") = "auto",
+             py::arg("llr_sign") = "positive-one",
+             py::arg("int8_scale") = 8.0f,
+             py::arg("algorithm") = "scaled-max-log",
+             py::arg("iterations") = 6,
+             py::arg("scaling") = 0.75f,
+             py::arg("subblocks") = 0,
+             py::arg("guard") = "pividstw",
+             py::arg("guard_window") = 8,
+             py::arg("early_stop") = "off",
+             py::arg("stop_threshold") = 40.0f,
+             py::arg("layout") = "interleaved",
+             py::arg("threads") = 0,
+             py::arg("devices") = "0",
+             py::arg("arithmetic") = "auto")
+        .def("decode", &turbo_engine::decode, py::arg("llrs"), decode_doc)
+        .def("encode", &turbo_engine::encode, py::arg("bits"), encode_doc)
+        .def_property_readonly("K", &turbo_engine::K, "Information bits per codeword.")
+        .def_property_readonly("codeword_length",
+                               &turbo_engine::codeword_length,
+                               "LLRs per codeword: 3K+12.")
+        .def_property_readonly(
+            "backend", &turbo_engine::backend, "The backend in use: \"cpu\" or \"cuda\".")
+        .def_property_readonly("device",
+                               &turbo_engine::device,
+                               "A description of the device the backend runs on.")
+        .def_property_readonly(
+            "subblocks",
+            &turbo_engine::subblocks,
+            "Sub-blocks per codeword in use (the choice when made with subblocks=0).")
+        .def_property_readonly("llr_sign",
+                               &turbo_engine::llr_sign,
+                               "\"positive-one\" or \"positive-zero\", as made.")
+        .def("__repr__", &turbo_engine::repr);
+
+    m.def(
+        "lte_block_sizes",
+        [] {
+            std::vector<int> sizes;
+            for (const auto& row : turbo::qpp_table())
+                sizes.push_back(row.K);
+            return sizes;
+        },
+        "The 188 block sizes K of 3GPP TS 36.212 Table 5.1.3-3, in increasing order, as "
+        "a list.");
+    m.def(
+        "qpp_interleaver",
+        [](int K) {
+            const auto pi = turbo::interleaver(K);
+            return py::array_t<std::int64_t>(
+                py::ssize_t(pi.size()),
+                std::vector<std::int64_t>(pi.begin(), pi.end()).data());
+        },
+        py::arg("K"),
+        "The QPP interleaver of 36.212 §5.1.3.2.3 for block size K: an int64 array pi of "
+        "K indices, pi[i] = (f1 i + f2 i^2) mod K. Its direction is 36.212's: the "
+        "interleaved block is c'[i] = c[pi[i]], i.e. c[pi] in numpy. ValueError for a K "
+        "that is no LTE size.");
+    m.def(
+        "quantize_llrs",
+        [](const py::object& llrs, float int8_scale) {
+            py::array a = py::array::ensure(llrs, engine_layout);
+            if (!a || !holds<float>(a))
+                throw py::value_error("llrs must be a float32 array; got " +
+                                      given_text(llrs, a));
+            ::gputurbo::core::check(turbo::parameter("int8_scale"), int8_scale);
+            std::vector<py::ssize_t> shape(a.shape(), a.shape() + a.ndim());
+            py::array_t<std::int8_t> q(shape);
+            ::gputurbo::core::quantize_llrs(static_cast<const float*>(a.data()),
+                                            a.size(),
+                                            q.mutable_data(),
+                                            int8_scale);
+            return q;
+        },
+        py::arg("llrs"),
+        py::arg("int8_scale") = 8.0f,
+        "float32 LLRs as the int8 values turbo_engine reads with the same int8_scale: "
+        "round(L * int8_scale), halves away from zero, saturated to +-127; NaN becomes "
+        "0. "
+        "The result has the input's shape.");
+    m.def(
+        "crc24a",
+        [](const py::object& bits) { return crc_bits(lte::crc24::a, bits); },
+        py::arg("bits"),
+        "The 24 parity bits of gCRC24A (36.212 §5.1.1, transport blocks) of a 1-D uint8 "
+        "array of 0/1 bits, as a uint8 array p_0 ... p_23 in the order they are attached "
+        "after the data.");
+    m.def(
+        "crc24b",
+        [](const py::object& bits) { return crc_bits(lte::crc24::b, bits); },
+        py::arg("bits"),
+        "The 24 parity bits of gCRC24B (36.212 §5.1.1, code blocks) of a 1-D uint8 array "
+        "of 0/1 bits, as a uint8 array p_0 ... p_23 in the order they are attached after "
+        "the data.");
+    m.def(
+        "crc_ok",
+        [](const py::object& bits, const std::string& crc) {
+            const py::array a = bit_vector(bits);
+            return lte::check_crc24(
+                crc_of(crc), static_cast<const std::uint8_t*>(a.data()), a.size());
+        },
+        py::arg("bits"),
+        py::arg("crc") = "crc24a",
+        "Whether a 1-D uint8 array of 0/1 bits, data followed by its 24 CRC bits, "
+        "checks: crc \"crc24a\" or \"crc24b\". False for fewer than 24 bits.");
+}
