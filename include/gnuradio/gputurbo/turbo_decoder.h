@@ -32,11 +32,13 @@ namespace gputurbo {
  * Output: K unpacked hard bits per codeword (one byte per bit, 0 or 1).
  *
  * Batches of up to max_batch codewords go to the engine. On the CUDA backend the block
- * keeps up to \p batches_in_flight batches in the GPU: each call submits a new batch and
- * returns the oldest one's bits, so the GPU decodes while GNU Radio moves data. A batch
- * is returned at once when no new input is waiting, and at the end of the stream every
- * batch in flight is returned before the block finishes. The CPU backend decodes inside
- * the call that submits a batch; batches_in_flight only delays its output there.
+ * keeps up to \p batches_in_flight batches in the GPU. A work call either submits a new
+ * batch (when whole codewords wait and the pipeline has room) or returns the oldest
+ * batch's bits, never both: a call that submits returns at once, so the input space goes
+ * back upstream while the GPU decodes. A batch is returned as soon as no further codeword
+ * waits, and at the end of the stream every batch in flight is returned before the block
+ * finishes. The CPU backend decodes inside the call that submits a batch;
+ * batches_in_flight only delays its output there.
  *
  * The block asks for output space of one whole batch (max_batch * K items) per call, and
  * GNU Radio then gives the upstream block an output buffer of about two batches of
