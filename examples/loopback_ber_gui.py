@@ -111,6 +111,8 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
         ##################################################
         self.ebn0 = ebn0 = 1.0
         self.R = R = K / (3.0 * K + 12)
+        self.soft_bpsk = soft_bpsk = digital.constellation_calcdist([-8, 8], [0, 1],
+        2, 1, digital.constellation.NO_NORMALIZATION).base()
         self.sigma = sigma = (1.0 / (2.0 * R * 10.0 ** (ebn0 / 10.0))) ** 0.5
         self.iterations = iterations = 6
         self.frames_shown = frames_shown = 1000
@@ -317,7 +319,7 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
             self.top_grid_layout.setRowStretch(r, 1)
         for c in range(0, 1):
             self.top_grid_layout.setColumnStretch(c, 1)
-        self.digital_constellation_soft_decoder_cf_0 = digital.constellation_soft_decoder_cf(bpsk)
+        self.digital_constellation_soft_decoder_cf_0 = digital.constellation_soft_decoder_cf(soft_bpsk)
         self.digital_constellation_encoder_bc_0 = digital.constellation_encoder_bc(bpsk)
         self.blocks_xor_xx_0 = blocks.xor_bb()
         self.blocks_multiply_const_vxx_3 = blocks.multiply_const_ff(0.0)
@@ -405,6 +407,12 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
     def set_R(self, R):
         self.R = R
         self.set_sigma((1.0 / (2.0 * self.R * 10.0 ** (self.ebn0 / 10.0))) ** 0.5)
+
+    def get_soft_bpsk(self):
+        return self.soft_bpsk
+
+    def set_soft_bpsk(self, soft_bpsk):
+        self.soft_bpsk = soft_bpsk
 
     def get_sigma(self):
         return self.sigma
