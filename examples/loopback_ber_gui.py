@@ -29,6 +29,7 @@ from gnuradio.filter import firdes
 import sip
 from gnuradio import analog
 from gnuradio import blocks
+from gnuradio import digital
 from gnuradio import gputurbo
 from gnuradio import gr
 from gnuradio.fft import window
@@ -110,10 +111,13 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
         ##################################################
         self.ebn0 = ebn0 = 1.0
         self.R = R = K / (3.0 * K + 12)
+        self.soft_bpsk = soft_bpsk = digital.constellation_calcdist([-8, 8], [0, 1],
+        2, 1, digital.constellation.NO_NORMALIZATION).base()
         self.sigma = sigma = (1.0 / (2.0 * R * 10.0 ** (ebn0 / 10.0))) ** 0.5
         self.iterations = iterations = 6
         self.frames_shown = frames_shown = 1000
         self.decoded_rate = decoded_rate = 0
+        self.bpsk = bpsk = digital.constellation_bpsk().base()
         self.ber_floor = ber_floor = 1e-7
         self.avg_frames = avg_frames = 1000
 
@@ -315,24 +319,23 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
             self.top_grid_layout.setRowStretch(r, 1)
         for c in range(0, 1):
             self.top_grid_layout.setColumnStretch(c, 1)
+        self.digital_constellation_soft_decoder_cf_0 = digital.constellation_soft_decoder_cf(soft_bpsk)
+        self.digital_constellation_encoder_bc_0 = digital.constellation_encoder_bc(bpsk)
         self.blocks_xor_xx_0 = blocks.xor_bb()
         self.blocks_multiply_const_vxx_3 = blocks.multiply_const_ff(0.0)
         self.blocks_multiply_const_vxx_2 = blocks.multiply_const_ff((1.0 / K))
-        self.blocks_multiply_const_vxx_1 = blocks.multiply_const_ff((2.0 / sigma ** 2))
+        self.blocks_multiply_const_vxx_1 = blocks.multiply_const_ff((1.0 / sigma ** 2))
         self.blocks_multiply_const_vxx_1.set_min_output_buffer((2 * max_batch * (3 * K + 12)))
-        self.blocks_multiply_const_vxx_0 = blocks.multiply_const_ff(2.0)
         self.blocks_moving_average_xx_0 = blocks.moving_average_ff(avg_frames, (1.0 / avg_frames), 4000, 1)
         self.blocks_integrate_xx_0 = blocks.integrate_ff(K, 1)
         self.blocks_char_to_float_1 = blocks.char_to_float(1, 1)
-        self.blocks_char_to_float_0 = blocks.char_to_float(1, 1)
-        self.blocks_add_xx_0 = blocks.add_vff(1)
+        self.blocks_add_xx_0 = blocks.add_vcc(1)
         self.blocks_add_const_vxx_3 = blocks.add_const_ff(ber_floor)
         self.blocks_add_const_vxx_2 = blocks.add_const_ff(ber_floor)
         self.blocks_add_const_vxx_1 = blocks.add_const_ff((decoded_rate / 1e6))
-        self.blocks_add_const_vxx_0 = blocks.add_const_ff((-1.0))
         self.analog_random_uniform_source_x_0 = analog.random_uniform_source_b(0, 2, 1)
         self.analog_random_uniform_source_x_0.set_min_output_buffer((4 * max_batch * K))
-        self.analog_noise_source_x_0 = analog.noise_source_f(analog.GR_GAUSSIAN, sigma, 2)
+        self.analog_noise_source_x_0 = analog.noise_source_c(analog.GR_GAUSSIAN, (sigma * 2 ** 0.5), 2)
 
 
         ##################################################
@@ -341,27 +344,26 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
         self.connect((self.analog_noise_source_x_0, 0), (self.blocks_add_xx_0, 1))
         self.connect((self.analog_random_uniform_source_x_0, 0), (self.blocks_xor_xx_0, 0))
         self.connect((self.analog_random_uniform_source_x_0, 0), (self.gputurbo_turbo_encoder_0, 0))
-        self.connect((self.blocks_add_const_vxx_0, 0), (self.blocks_add_xx_0, 0))
         self.connect((self.blocks_add_const_vxx_1, 0), (self.qtgui_number_sink_0, 1))
         self.connect((self.blocks_add_const_vxx_1, 0), (self.qtgui_time_sink_x_1, 0))
         self.connect((self.blocks_add_const_vxx_2, 0), (self.qtgui_time_sink_x_0, 0))
         self.connect((self.blocks_add_const_vxx_3, 0), (self.qtgui_time_sink_x_0, 1))
-        self.connect((self.blocks_add_xx_0, 0), (self.blocks_multiply_const_vxx_1, 0))
-        self.connect((self.blocks_char_to_float_0, 0), (self.blocks_multiply_const_vxx_0, 0))
+        self.connect((self.blocks_add_xx_0, 0), (self.digital_constellation_soft_decoder_cf_0, 0))
         self.connect((self.blocks_char_to_float_1, 0), (self.blocks_integrate_xx_0, 0))
         self.connect((self.blocks_integrate_xx_0, 0), (self.blocks_multiply_const_vxx_2, 0))
         self.connect((self.blocks_integrate_xx_0, 0), (self.blocks_multiply_const_vxx_3, 0))
         self.connect((self.blocks_moving_average_xx_0, 0), (self.blocks_add_const_vxx_3, 0))
         self.connect((self.blocks_moving_average_xx_0, 0), (self.qtgui_number_sink_0, 0))
-        self.connect((self.blocks_multiply_const_vxx_0, 0), (self.blocks_add_const_vxx_0, 0))
         self.connect((self.blocks_multiply_const_vxx_1, 0), (self.gputurbo_turbo_decoder_0, 0))
         self.connect((self.blocks_multiply_const_vxx_2, 0), (self.blocks_add_const_vxx_2, 0))
         self.connect((self.blocks_multiply_const_vxx_2, 0), (self.blocks_moving_average_xx_0, 0))
         self.connect((self.blocks_multiply_const_vxx_3, 0), (self.blocks_add_const_vxx_1, 0))
         self.connect((self.blocks_xor_xx_0, 0), (self.blocks_char_to_float_1, 0))
+        self.connect((self.digital_constellation_encoder_bc_0, 0), (self.blocks_add_xx_0, 0))
+        self.connect((self.digital_constellation_soft_decoder_cf_0, 0), (self.blocks_multiply_const_vxx_1, 0))
         self.connect((self.gputurbo_turbo_decoder_0, 0), (self.blocks_probe_rate_0, 0))
         self.connect((self.gputurbo_turbo_decoder_0, 0), (self.blocks_xor_xx_0, 1))
-        self.connect((self.gputurbo_turbo_encoder_0, 0), (self.blocks_char_to_float_0, 0))
+        self.connect((self.gputurbo_turbo_encoder_0, 0), (self.digital_constellation_encoder_bc_0, 0))
 
 
     def closeEvent(self, event):
@@ -406,13 +408,19 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
         self.R = R
         self.set_sigma((1.0 / (2.0 * self.R * 10.0 ** (self.ebn0 / 10.0))) ** 0.5)
 
+    def get_soft_bpsk(self):
+        return self.soft_bpsk
+
+    def set_soft_bpsk(self, soft_bpsk):
+        self.soft_bpsk = soft_bpsk
+
     def get_sigma(self):
         return self.sigma
 
     def set_sigma(self, sigma):
         self.sigma = sigma
-        self.analog_noise_source_x_0.set_amplitude(self.sigma)
-        self.blocks_multiply_const_vxx_1.set_k((2.0 / self.sigma ** 2))
+        self.analog_noise_source_x_0.set_amplitude((self.sigma * 2 ** 0.5))
+        self.blocks_multiply_const_vxx_1.set_k((1.0 / self.sigma ** 2))
 
     def get_iterations(self):
         return self.iterations
@@ -433,6 +441,12 @@ class loopback_ber_gui(gr.top_block, Qt.QWidget):
     def set_decoded_rate(self, decoded_rate):
         self.decoded_rate = decoded_rate
         self.blocks_add_const_vxx_1.set_k((self.decoded_rate / 1e6))
+
+    def get_bpsk(self):
+        return self.bpsk
+
+    def set_bpsk(self, bpsk):
+        self.bpsk = bpsk
 
     def get_ber_floor(self):
         return self.ber_floor
