@@ -1,10 +1,12 @@
 # Copyright 2026 gr-gputurbo authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# cmake -DBUILD=<gr-gputurbo build> -DSOURCE=<this folder> -DWORK=<scratch> -P run.cmake
+# cmake -DBUILD=<gr-gputurbo build> -DSOURCE=<this folder> -DWORK=<scratch>
+#       [-DPYTHON=<configured Python>] -P run.cmake
 # Installs the build into WORK/root (DESTDIR), then builds and runs the consumer project
 # there with find_package(gnuradio-gputurbo), and compiles it once more with
-# `pkg-config gputurbo-engine`. Fails on the first step that does.
+# `pkg-config gputurbo-engine`; runs the installed gputurbo-plot as a program. Fails on
+# the first step that does.
 
 function(run what)
     execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
@@ -44,3 +46,15 @@ run("compile with pkg-config" c++ -std=c++17 ${SOURCE}/main.cc ${flags}
     -o ${WORK}/consumer-pkg-config)
 run("run the pkg-config build" ${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${libpath}
     ${WORK}/consumer-pkg-config)
+
+# The installed gputurbo-plot, run as a program, finds matplotlib wherever the configured
+# Python has it, whatever python3 comes first on PATH.
+if(PYTHON)
+    execute_process(COMMAND ${PYTHON} -c "import matplotlib" RESULT_VARIABLE no_matplotlib
+        OUTPUT_QUIET ERROR_QUIET)
+    if(no_matplotlib)
+        message(STATUS "no matplotlib for ${PYTHON}: the installed gputurbo-plot not run")
+    else()
+        run("run the installed gputurbo-plot" ${root}/bin/gputurbo-plot --check)
+    endif()
+endif()
