@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(5d4f2e2943ce91581322a55b92cb2907) */
+/* BINDTOOL_HEADER_FILE_HASH(447e504e9e767bde65abb59c2c9bd0f8) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -97,6 +97,9 @@ void bind_turbo_decoder_fec(py::module& m)
         .def("backend", &turbo_decoder_fec::backend, D(turbo_decoder_fec, backend))
         .def("device", &turbo_decoder_fec::device, D(turbo_decoder_fec, device))
         .def("frames", &turbo_decoder_fec::frames, D(turbo_decoder_fec, frames))
+        .def("refused_frames",
+             &turbo_decoder_fec::refused_frames,
+             D(turbo_decoder_fec, refused_frames))
         .def("last_iterations",
              &turbo_decoder_fec::last_iterations,
              D(turbo_decoder_fec, last_iterations))
