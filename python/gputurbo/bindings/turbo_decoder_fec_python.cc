@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "block_size_arg.h"
 #include <gnuradio/gputurbo/turbo_decoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_decoder_fec_pydoc.h>
@@ -42,7 +43,7 @@ void bind_turbo_decoder_fec(py::module& m)
         // gets it as a turbo_decoder_fec, with the methods below as well.
         .def_static(
             "make",
-            [](int frame_size,
+            [](block_size_arg frame_size,
                const std::string& algorithm,
                int iterations,
                float scaling,
@@ -55,7 +56,7 @@ void bind_turbo_decoder_fec(py::module& m)
                const std::string& backend,
                int threads) {
                 return std::dynamic_pointer_cast<turbo_decoder_fec>(
-                    turbo_decoder_fec::make(frame_size,
+                    turbo_decoder_fec::make(frame_size.value,
                                             algorithm,
                                             iterations,
                                             scaling,
