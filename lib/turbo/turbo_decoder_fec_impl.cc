@@ -5,14 +5,12 @@
  */
 
 #include "turbo_decoder_fec_impl.h"
-#include "../common/block_parameters.h"
 #include "../common/engine_log.h"
 #include "decoder_parameters.h"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <stdexcept>
 
 namespace gr {
 namespace gputurbo {
@@ -21,20 +19,21 @@ namespace {
 
 int input_size(int K) { return int(::gputurbo::turbo::codeword_length(K)); }
 
-// K / (3K+12), raised by one step where needed so that (3K+12) * rate is not below K:
-// gr-fec's async_decoder passes that product, truncated, to set_frame_size(), and for 13
-// of the 188 sizes the nearest double gives K - 1.
+// The smallest double r with r * (3K+12) >= K exactly (K / (3K+12) rounded up): gr-fec's
+// wrappers find a frame's size in bits as the length times rate(), truncated
+// (async_decoder) or rounded (tagged_decoder), and so get exactly mK for m whole
+// codewords; the nearest double gives mK - 1 for some sizes.
 double code_rate(int K)
 {
     const double n = input_size(K);
     double r = K / n;
-    while (n * r < K)
+    while (std::fma(r, n, -double(K)) < 0.0)
         r = std::nextafter(r, 1.0);
     return r;
 }
 
-// The engine decoder for one codeword per call. On the CPU that is the single-lane
-// kernel: the SIMD kernels decode groups of 8 or 16 codewords at the cost of a full group
+// The engine decoder for one frame per call. On the CPU that is the single-lane kernel:
+// the SIMD kernels decode groups of 8 or 16 codewords at the cost of a full group
 // however few it holds, and give the same bits as the single-lane kernel (the engine's
 // tests hold every kernel equal to it), which decodes a lone codeword about 1.7 times
 // faster than an AVX2 group does.
@@ -86,86 +85,84 @@ turbo_decoder_fec_impl::turbo_decoder_fec_impl(
     const ::gputurbo::turbo::decoder_config& config, const std::string& backend)
     : generic_decoder("turbo_decoder_fec"),
       d_config(config),
-      d_backend(backend),
-      d_decoder(make_engine(config, backend))
+      d_decoder(make_engine(config, backend)),
+      d_backend(backend != "auto"                ? backend
+                : d_decoder->backend() == "cuda" ? "cuda"
+                                                 : "cpu"),
+      d_rate(code_rate(config.K))
 {
-    // Later engines (set_frame_size) use the backend chosen now.
-    if (d_backend == "auto")
-        d_backend = d_decoder->backend() == "cuda" ? "cuda" : "cpu";
     if (backend == "auto")
         d_logger->info("backend auto chose {:s}: {:s}", d_backend, d_decoder->device());
+}
+
+turbo_decoder_fec_impl::~turbo_decoder_fec_impl()
+{
+    if (auto line = d_refusals.flush())
+        d_logger->error(*line);
 }
 
 void turbo_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
+    if (d_codewords == 0) {
+        // async_decoder calls once per input value of a refused PDU: one count.
+        if (!d_refusal_counted) {
+            d_refusal_counted = true;
+            const auto line = d_refusals.count(
+                "gr-fec announced " + std::to_string(d_refused_size) +
+                " bits (the frame's length times the rate), not a whole number of K=" +
+                std::to_string(d_config.K) +
+                " codewords (3K+12=" + std::to_string(input_size(d_config.K)) +
+                " values each); nothing decoded or written");
+            if (line)
+                d_logger->error(*line);
+        }
+        return;
+    }
+    d_status.resize(std::size_t(d_codewords));
     d_decoder->decode(d_config.K,
                       static_cast<const float*>(inbuffer),
-                      1,
+                      std::size_t(d_codewords),
                       static_cast<std::uint8_t*>(outbuffer),
-                      &d_status);
-    ++d_frames;
+                      d_status.data());
+    d_frames += std::uint64_t(d_codewords);
 }
 
-double turbo_decoder_fec_impl::rate()
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return code_rate(d_config.K);
-}
-
+// A refused frame: one input item and no output. gr-fec's async_decoder (unpacked)
+// then takes its fixed-size path, which divides the PDU length by the input size, and
+// sends an empty PDU; tagged_decoder consumes the packet and produces nothing.
 int turbo_decoder_fec_impl::get_input_size()
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return input_size(d_config.K);
+    return d_codewords > 0 ? d_codewords * input_size(d_config.K) : 1;
 }
 
 int turbo_decoder_fec_impl::get_output_size()
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_config.K;
+    return d_codewords * d_config.K;
 }
 
 bool turbo_decoder_fec_impl::set_frame_size(unsigned int frame_size)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    if (frame_size == unsigned(d_config.K))
+    const unsigned int K = unsigned(d_config.K);
+    const unsigned int codewords = frame_size / K;
+    const unsigned int most = unsigned(INT_MAX / input_size(d_config.K));
+    if (frame_size % K == 0 && codewords >= 1 && codewords <= most) {
+        d_codewords = int(codewords);
         return true;
-    const int K = int(std::min<unsigned int>(frame_size, INT_MAX));
-    try {
-        d_decoder->check_block(K); // the engine decodes any K it accepts
-    } catch (const std::exception& e) {
-        d_logger->warn("set_frame_size({:d}) refused, K stays {:d}: {:s}",
-                       frame_size,
-                       d_config.K,
-                       e.what());
-        return false;
     }
-    d_config.K = K;
-    return true;
-}
-
-float turbo_decoder_fec_impl::get_iterations()
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return float(d_config.iterations);
-}
-
-int turbo_decoder_fec_impl::block_size() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_config.K;
+    d_codewords = 0;
+    d_refused_size = frame_size;
+    d_refusal_counted = false;
+    return false;
 }
 
 int turbo_decoder_fec_impl::subblocks() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_decoder->subblocks(d_config.K);
-}
-
-std::string turbo_decoder_fec_impl::backend() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_backend;
 }
 
 std::string turbo_decoder_fec_impl::device() const
@@ -180,16 +177,27 @@ std::uint64_t turbo_decoder_fec_impl::frames() const
     return d_frames;
 }
 
+std::uint64_t turbo_decoder_fec_impl::refused_frames() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_refusals.total();
+}
+
 int turbo_decoder_fec_impl::last_iterations() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_status.iterations;
+    int most = 0;
+    for (const auto& s : d_status)
+        most = std::max(most, s.iterations);
+    return most;
 }
 
 bool turbo_decoder_fec_impl::last_passed() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_status.passed;
+    return !d_status.empty() && std::all_of(d_status.begin(),
+                                            d_status.end(),
+                                            [](const auto& s) { return s.passed; });
 }
 
 } // namespace gputurbo

@@ -7,11 +7,14 @@
 #ifndef INCLUDED_GPUTURBO_TURBO_DECODER_FEC_IMPL_H
 #define INCLUDED_GPUTURBO_TURBO_DECODER_FEC_IMPL_H
 
+#include "../common/failure_log.h"
+
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 #include <gnuradio/gputurbo/turbo_decoder_fec.h>
 
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace gr {
 namespace gputurbo {
@@ -19,23 +22,33 @@ namespace gputurbo {
 class turbo_decoder_fec_impl : public turbo_decoder_fec
 {
 private:
-    // set_frame_size() replaces the engine decoder: it, generic_work() and the
-    // accessors take d_mutex.
+    // gr-fec calls set_frame_size() and generic_work() from the block's thread, the
+    // accessors come from others: all take d_mutex.
     mutable std::mutex d_mutex;
-    ::gputurbo::turbo::decoder_config
-        d_config;          // as asked for: subblocks 0 stays automatic
-    std::string d_backend; // "cpu" or "cuda" ("reference" if asked) once resolved
-    std::unique_ptr<::gputurbo::turbo::decoder> d_decoder;
-    ::gputurbo::core::codeword_status d_status; // of the last frame
+    const ::gputurbo::turbo::decoder_config d_config;
+    const std::unique_ptr<::gputurbo::turbo::decoder> d_decoder;
+    const std::string d_backend; // as asked for, "auto" resolved
+    const double d_rate;
+
+    // The frame the last set_frame_size() announced: this many codewords of K, or 0
+    // when it refused it (generic_work() then decodes and writes nothing, and counts
+    // the refusal once).
+    int d_codewords = 1;
+    unsigned int d_refused_size = 0;
+    bool d_refusal_counted = true;
+    common::failure_log d_refusals{ "frame refused" };
+
+    std::vector<::gputurbo::core::codeword_status> d_status; // of the last frame
     std::uint64_t d_frames = 0;
 
 public:
     turbo_decoder_fec_impl(const ::gputurbo::turbo::decoder_config& config,
                            const std::string& backend);
+    ~turbo_decoder_fec_impl() override;
 
     void generic_work(void* inbuffer, void* outbuffer) override;
 
-    double rate() override;
+    double rate() override { return d_rate; }
     int get_input_size() override;
     int get_output_size() override;
     int get_history() override { return 0; }
@@ -45,13 +58,14 @@ public:
     const char* get_input_conversion() override { return "none"; }
     const char* get_output_conversion() override { return "none"; }
     bool set_frame_size(unsigned int frame_size) override;
-    float get_iterations() override;
+    float get_iterations() override { return float(d_config.iterations); }
 
-    int block_size() const override;
+    int block_size() const override { return d_config.K; }
     int subblocks() const override;
-    std::string backend() const override;
+    std::string backend() const override { return d_backend; }
     std::string device() const override;
     std::uint64_t frames() const override;
+    std::uint64_t refused_frames() const override;
     int last_iterations() const override;
     bool last_passed() const override;
 };

@@ -94,6 +94,14 @@ turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(
     set_msg_handler(d_port, [this](const pmt::pmt_t& msg) { handle(msg); });
 }
 
+bool turbo_decoder_pdu_impl::stop()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (auto line = d_failures.flush())
+        d_logger->error(*line);
+    return gr::block::stop();
+}
+
 void turbo_decoder_pdu_impl::set_iterations(int iterations)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
@@ -115,7 +123,7 @@ std::uint64_t turbo_decoder_pdu_impl::decoded_pdus() const
 std::uint64_t turbo_decoder_pdu_impl::failed_pdus() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_failed;
+    return d_failures.total();
 }
 
 std::uint64_t turbo_decoder_pdu_impl::batches() const
@@ -223,11 +231,11 @@ void turbo_decoder_pdu_impl::publish(const pending& p)
         data = pmt::init_u8vector(std::size_t(job.block), job.bits);
         ++d_decoded;
     } else {
-        d_logger->error("PDU not decoded: {:s}", job.error);
+        if (auto line = d_failures.count(job.error))
+            d_logger->error(*line);
         meta = pmt::dict_add(meta, d_passed_key, pmt::PMT_F);
         meta = pmt::dict_add(meta, d_error_key, pmt::string_to_symbol(job.error));
         data = pmt::make_u8vector(0, 0);
-        ++d_failed;
     }
     message_port_pub(d_port, pmt::cons(meta, data));
 }

@@ -7,6 +7,7 @@
 #ifndef INCLUDED_GPUTURBO_TURBO_DECODER_PDU_IMPL_H
 #define INCLUDED_GPUTURBO_TURBO_DECODER_PDU_IMPL_H
 
+#include "../common/failure_log.h"
 #include "../common/pdu_batcher.h"
 
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
@@ -40,7 +41,7 @@ private:
     std::vector<pending> d_pending;
     common::pdu_batcher d_batcher;
     std::uint64_t d_decoded = 0;
-    std::uint64_t d_failed = 0;
+    common::failure_log d_failures{ "PDU not decoded" }; // counts failed_pdus()
     std::uint64_t d_batches = 0;
 
     const pmt::pmt_t d_port;
@@ -58,6 +59,8 @@ public:
     turbo_decoder_pdu_impl(const ::gputurbo::turbo::decoder_config& config,
                            const std::string& backend,
                            int max_batch);
+
+    bool stop() override;
 
     void set_iterations(int iterations) override;
     int iterations() const override;

@@ -186,6 +186,31 @@ class qa_parameters(unittest.TestCase):
                 self.assertEqual(ast.literal_eval(text), want,
                                  f"{label}: default of {name}")
 
+    def test_004_K_must_be_an_integer(self):
+        # Every make() that takes K says what K must be when it is no integer (pybind11
+        # alone would list the overloads). A float is refused even with an integral
+        # value, as GRC refuses one for an int parameter; NumPy integers are integers.
+        try:
+            import numpy as np
+            from gnuradio import gputurbo
+        except ImportError as e:
+            self.skipTest(f"the gputurbo module does not import here: {e}")
+        makes = (gputurbo.turbo_decoder, gputurbo.turbo_encoder,
+                 gputurbo.turbo_decoder_fec.make, gputurbo.turbo_encoder_fec.make)
+        must_be = "K must be an integer, one of the 188 LTE block sizes 40 ... 6144"
+        for make in makes:
+            for K in (1024.0, 1024.5, "1024", None, np.float32(1024)):
+                with self.subTest(make=make.__name__, K=K):
+                    with self.assertRaisesRegex(TypeError, f"{must_be}: got .*\\("):
+                        make(K)
+            with self.assertRaisesRegex(ValueError, "K=1099511627776 is not an LTE"):
+                make(2 ** 40)
+            with self.assertRaisesRegex(ValueError, "K=41 is not an LTE"):
+                make(np.int64(41))
+        with self.assertRaisesRegex(TypeError, f"{must_be}: got 1024.0 \\(float\\)"):
+            gputurbo.turbo_decoder(K=1024.0)
+        self.assertEqual(gputurbo.turbo_encoder(np.int16(40)).block_size(), 40)
+
 
 if __name__ == '__main__':
     if BENCH is None:

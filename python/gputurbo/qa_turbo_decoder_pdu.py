@@ -6,7 +6,9 @@
 
 import math
 import os
+import re
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -82,6 +84,27 @@ def run_pdus(messages, timeout=60.0, **kwargs):
         outputs.append((pmt.to_python(pmt.car(m)),
                         np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
     return outputs, dec, seconds
+
+
+class gnuradio_log:
+    """What GNU Radio's logger writes (from C++, to file descriptor 1) inside the block."""
+
+    def __enter__(self):
+        sys.stdout.flush()
+        self.file = tempfile.TemporaryFile()
+        self.saved = os.dup(1)
+        os.dup2(self.file.fileno(), 1)
+        return self
+
+    def text(self):
+        return os.pread(self.file.fileno(), 1 << 24, 0).decode(errors="replace")
+
+    def __exit__(self, *exc):
+        os.dup2(self.saved, 1)
+        os.close(self.saved)
+        self.final = self.text()
+        self.file.close()
+        sys.stdout.write(self.final)
 
 
 class qa_turbo_decoder_pdu(gr_unittest.TestCase):
@@ -174,11 +197,23 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
                                 (dict(iterations=0), "iterations"),
                                 (dict(algorithm="bcjr"), "algorithm"),
                                 (dict(subblocks=-1), "subblocks"),
+                                (dict(subblocks=6145), "subblocks"),
+                                (dict(guard_window=0), "guard_window"),
+                                # settings no LTE block size fits
+                                (dict(subblocks=6143), "divides none"),
+                                (dict(subblocks=8, guard_window=769), "guard_window"),
+                                (dict(subblocks=3072, guard="dstw", guard_window=3),
+                                 "guard_window"),
                                 (dict(arithmetic="int4"), "arithmetic"),
                                 (dict(backend="fpga"), "backend")):
             with self.subTest(**kwargs):
                 with self.assertRaisesRegex(ValueError, pattern):
                     gputurbo.turbo_decoder_pdu(**kwargs)
+        # ... and the largest that fit (K = 6144), or a window the guard does not use.
+        for kwargs in (dict(subblocks=8, guard_window=768),
+                       dict(subblocks=3072, guard_window=2),
+                       dict(subblocks=8, guard="pivi", guard_window=769)):
+            gputurbo.turbo_decoder_pdu(backend=BACKEND, **kwargs)
         dec = gputurbo.turbo_decoder_pdu(backend=BACKEND, iterations=4)
         self.assertEqual(dec.max_batch(), 1024 if BACKEND == "cuda" else 64)
         dec.set_iterations(9)
@@ -196,6 +231,51 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
         outputs, _, _ = run_pdus([pdu(llrs[0])], subblocks=4, iterations=3)
         np.testing.assert_array_equal(outputs[0][1], bits[0])
         self.assertEqual(outputs[0][0]["iterations"], 3)
+
+    def test_007_failures_are_counted_and_logged_sparingly(self):
+        # 25 bad PDUs in a row: the first ten are logged one by one, the others summed
+        # up (at stop at the latest); the count stays exact.
+        K = 40
+        bits = self.rng.integers(0, 2, (1, K), dtype=np.uint8)
+        llrs = (1.0 - 2.0 * encode(bits.ravel(), K)).astype(np.float32) * 4.0
+        bad = pdu(llrs[0][:131])
+        tb = gr.top_block()
+        dec = gputurbo.turbo_decoder_pdu(backend=BACKEND)
+        sink = blocks.message_debug(True)
+        tb.msg_connect((dec, "pdus"), (sink, "store"))
+
+        def post(messages, total):
+            for m in messages:
+                dec.to_basic_block()._post(PORT, m)
+            deadline = time.time() + 60
+            while sink.num_messages() < total and time.time() < deadline:
+                time.sleep(0.001)
+            self.assertEqual(sink.num_messages(), total)
+
+        def lines(text):
+            return [line for line in text.splitlines() if "PDU not decoded" in line]
+
+        with gnuradio_log() as log:
+            tb.start()
+            post([bad] * 12, 12)
+            # 12 failures: ten lines, the 11th and 12th held back for a summary.
+            self.assertEqual(len(lines(log.text())), 10)
+            time.sleep(1.1)
+            # A second later the next failure brings the summary at once.
+            post([bad], 13)
+            self.assertIn("3 more since the last report, 13 in all",
+                          lines(log.text())[-1])
+            post([bad] * 12 + [pdu(llrs[0])], 26)
+            tb.stop()
+            tb.wait()
+        self.assertEqual((dec.decoded_pdus(), dec.failed_pdus()), (1, 25))
+        logged = lines(log.final)
+        summaries = [int(re.search(r"(\d+) more since", line).group(1))
+                     for line in logged if "more since" in line]
+        self.assertEqual(len(logged) - len(summaries), 10)
+        self.assertEqual(sum(summaries), 15)
+        self.assertIn("25 in all", logged[-1])
+        self.assertIn("131 LLRs", logged[-1])
 
     def test_006_failed_stop_rule_is_reported(self):
         # CRC24B stop on blocks that carry no CRC: each PDU runs every iteration and

@@ -263,18 +263,6 @@ class qa_turbo_fec(gr_unittest.TestCase):
                     self.assertEqual(meta["frame"], i)
                     self.assertEqual(meta["iterations"], 5.0)
 
-        # Two codewords in one PDU (2K = 12288 is no LTE size, so K stays): 2K bits.
-        K = 6144
-        frames = self.random_bits(K, 2)
-        y = 2.0 * encode(frames, K).astype(np.float32) - 1.0
-        obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu")
-        decoder = fec.async_decoder(obj, False, True, 2000)  # MTU: 2K bits and more
-        decoded = self.run_pdus(
-            decoder, [(pmt.PMT_NIL, pmt.init_f32vector(len(y), y.tolist()))], 1)
-        bits = np.array(pmt.u8vector_elements(pmt.cdr(decoded[0])), dtype=np.uint8)
-        np.testing.assert_array_equal(bits, frames)
-        self.assertEqual(obj.frames(), 2)
-
     # --- (d) sizes and parameters ---------------------------------------------------------
 
     def test_008_sizes_and_frame_size_changes(self):
@@ -298,36 +286,43 @@ class qa_turbo_fec(gr_unittest.TestCase):
         self.assertEqual(gputurbo.turbo_decoder_fec.make(40, iterations=9)
                          .get_iterations(), 9.0)
 
-        # gr-fec's async_decoder finds K as int((3K+12) * rate()): exact for every size.
+        # gr-fec's wrappers find a frame's bits as its length times rate(), truncated
+        # (async_decoder) or rounded (tagged_decoder): exactly mK for m codewords, at
+        # every size (K / (3K+12) to the nearest double falls short for some).
         sizes = [K for K in range(40, 6145)
                  if (K <= 512 and K % 8 == 0) or (512 < K <= 1024 and K % 16 == 0)
                  or (1024 < K <= 2048 and K % 32 == 0) or (K > 2048 and K % 64 == 0)]
         self.assertEqual(len(sizes), 188)
         for K in sizes:
-            self.assertTrue(dec.set_frame_size(K))
-            self.assertEqual(int(codeword_length(K) * dec.rate()), K)
+            rate = gputurbo.turbo_decoder_fec.make(K, backend="cpu").rate()
+            for m in range(1, 200):
+                n = m * codeword_length(K)
+                self.assertEqual((int(n * rate), round(n * rate)), (m * K, m * K),
+                                 f"K={K}, {m} codewords")
             self.assertTrue(enc.set_frame_size(K))
             self.assertEqual(int(K * enc.rate()), codeword_length(K))
 
-        # A new K takes effect; a bad one is refused and changes nothing.
-        self.assertTrue(dec.set_frame_size(40))
-        self.assertTrue(enc.set_frame_size(40))
-        for bad in (0, 41, 6152, 2 ** 31):
-            self.assertFalse(dec.set_frame_size(bad))
-            self.assertFalse(enc.set_frame_size(bad))
-        self.assertEqual((dec.block_size(), dec.get_input_size()), (40, 132))
-        self.assertEqual((enc.block_size(), enc.get_output_size()), (40, 132))
-        bits = self.random_bits(40, 3)
-        out, _, _ = fec_loopback(bits, 40, backend="cpu")
-        np.testing.assert_array_equal(out, bits)
-
-        # A K the configuration does not fit: P = 5 divides 40, not 48.
-        dec = gputurbo.turbo_decoder_fec.make(40, subblocks=5, guard="none",
-                                              backend="cpu")
-        self.assertFalse(dec.set_frame_size(48))
-        self.assertEqual(dec.block_size(), 40)
+        # set_frame_size(mK) announces m codewords; anything else is refused: 1 input
+        # item (gr-fec's async_decoder divides by it) and no output until the next
+        # announcement. K stays.
+        dec = gputurbo.turbo_decoder_fec.make(40, backend="cpu")
+        sizes = lambda: (dec.get_input_size(), dec.get_output_size())
         self.assertTrue(dec.set_frame_size(80))
-        self.assertEqual(dec.subblocks(), 5)
+        self.assertEqual(sizes(), (264, 80))
+        most = (2 ** 31 - 1) // 132  # codewords whose input size fits an int
+        self.assertTrue(dec.set_frame_size(40 * most))
+        self.assertEqual(sizes(), (132 * most, 40 * most))
+        for bad in (0, 39, 41, 48, 76, 6144, 40 * (most + 1), 2 ** 32 - 1):
+            with self.subTest(frame_size=bad):
+                self.assertTrue(dec.set_frame_size(40))
+                self.assertFalse(dec.set_frame_size(bad))
+                self.assertEqual(sizes(), (1, 0))
+        self.assertTrue(dec.set_frame_size(40))
+        self.assertEqual(sizes(), (132, 40))
+        self.assertEqual((dec.block_size(), dec.frames(), dec.refused_frames()), (40, 0, 0))
+        for bad in (0, 41, 6152, 2 ** 31):
+            self.assertFalse(enc.set_frame_size(bad))
+        self.assertEqual((enc.block_size(), enc.get_output_size()), (6144, 18444))
 
     def test_009_bad_parameters(self):
         for make in (gputurbo.turbo_decoder_fec.make, gputurbo.turbo_encoder_fec.make):
@@ -387,6 +382,100 @@ class qa_turbo_fec(gr_unittest.TestCase):
     def test_012_awgn_cuda(self):
         self.skip_without_cuda()
         self.check_awgn("cuda")
+
+
+    # --- (f) frame sizes through gr-fec's PDU and tagged-stream wrappers ------------------
+
+    def test_013_async_decoder_frames(self):
+        # gr-fec's async_decoder announces int(length * rate()) bits per PDU. m whole
+        # codewords give mK and are decoded; any other length (one value short, a
+        # codeword of another K, two and a half codewords) is refused: an empty PDU
+        # with the metadata, counted, and the block goes on with the next PDU.
+        for K in (40, 1008, 6144):
+            with self.subTest(K=K):
+                frames = self.random_bits(K, 4).reshape(4, K)
+                soft = [2.0 * encode(f, K).astype(np.float32) - 1.0 for f in frames]
+                K2 = 2 * K if K <= 3072 else K // 2
+                other = 2.0 * encode(self.random_bits(K2, 1), K2) - 1.0
+                pdus = [
+                    soft[0],                          # one codeword
+                    np.concatenate(soft[1:3]),        # two
+                    soft[0][:-1],                     # one value short
+                    other,                            # a codeword of K2
+                    np.concatenate(soft[1:3] + [soft[0][:len(soft[0]) // 2]]),
+                    soft[3],                          # one codeword again
+                ]
+                expected = [frames[0], np.concatenate(frames[1:3]), [], [], [],
+                            frames[3]]
+                obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu")
+                decoder = fec.async_decoder(obj, False, True, 3 * K // 8)
+                out = self.run_pdus(
+                    decoder,
+                    [(pmt.to_pmt({"pdu": i}), pmt.init_f32vector(len(y), y.tolist()))
+                     for i, y in enumerate(pdus)], len(pdus))
+                self.assertEqual(len(out), len(pdus))
+                for i, (msg, bits) in enumerate(zip(out, expected)):
+                    self.assertEqual(pmt.to_python(pmt.car(msg))["pdu"], i)
+                    np.testing.assert_array_equal(
+                        np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8),
+                        np.array(bits, dtype=np.uint8), err_msg=f"PDU {i}")
+                self.assertEqual((obj.frames(), obj.refused_frames()), (4, 3))
+                self.assertEqual(obj.block_size(), K)
+
+    def test_014_async_decoder_packed(self):
+        # packed=True: whole codewords come out packed (LSB first with rev_pack); gr-fec
+        # ignores a refusal there and sends int(length * rate()) / 8 bytes anyway, so
+        # only the count shows it, and the next PDU is decoded as usual.
+        K = 1024
+        frames = self.random_bits(K, 3).reshape(3, K)
+        soft = [2.0 * encode(f, K).astype(np.float32) - 1.0 for f in frames]
+        pdus = [np.concatenate(soft[0:2]), soft[2][:-1], soft[2]]
+        obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu")
+        decoder = fec.async_decoder(obj, True, True, 1500)
+        out = self.run_pdus(
+            decoder, [(pmt.PMT_NIL, pmt.init_f32vector(len(y), y.tolist())) for y in pdus],
+            len(pdus))
+        packed = [np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8) for m in out]
+        np.testing.assert_array_equal(packed[0], np.packbits(frames[0:2], bitorder="little"))
+        np.testing.assert_array_equal(packed[2], np.packbits(frames[2], bitorder="little"))
+        self.assertEqual((obj.frames(), obj.refused_frames()), (3, 1))
+
+    def test_015_tagged_decoder_frames(self):
+        # gr-fec's tagged_decoder announces round(length * rate()) bits per packet: a
+        # packet of the wrong length is consumed and gives no items and no tag, where
+        # gr-fec would read 3K+12 values from it; whole codewords decode, two at once as
+        # well. (3K+11 rounds to K: gr-fec cannot tell it from a codeword.)
+        for K in (40, 6144):
+            with self.subTest(K=K):
+                frames = self.random_bits(K, 4).reshape(4, K)
+                soft = [2.0 * encode(f, K).astype(np.float32) - 1.0 for f in frames]
+                n = codeword_length(K)
+                packets = [soft[0], soft[1][:n - 2], soft[1][:n // 2],
+                           np.concatenate(soft[1:3]), soft[3][:n - 2], soft[3]]
+                tags = []
+                offset = 0
+                for p in packets:
+                    tag = gr.tag_t()
+                    tag.offset, tag.key, tag.value = (
+                        offset, pmt.intern("packet_len"), pmt.from_long(len(p)))
+                    tags.append(tag)
+                    offset += len(p)
+                obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu")
+                tb = gr.top_block()
+                src = blocks.vector_source_f(np.concatenate(packets).tolist(), False, 1,
+                                             tags)
+                dec = fec.tagged_decoder(obj, gr.sizeof_float, gr.sizeof_char,
+                                         "packet_len", max(1500, 2 * K // 8))
+                snk = blocks.vector_sink_b()
+                tb.connect(src, dec, snk)
+                tb.run()
+                np.testing.assert_array_equal(
+                    np.array(snk.data(), dtype=np.uint8),
+                    np.concatenate([frames[0], frames[1], frames[2], frames[3]]))
+                lengths = [pmt.to_long(t.value) for t in snk.tags()
+                           if pmt.symbol_to_string(t.key) == "packet_len"]
+                self.assertEqual(lengths, [K, 2 * K, K])
+                self.assertEqual((obj.frames(), obj.refused_frames()), (4, 3))
 
 
 if __name__ == '__main__':

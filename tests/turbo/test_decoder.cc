@@ -368,6 +368,24 @@ TEST(Config, BadParametersHaveClearErrors)
                   c.guard_window = 65;
               }).find("guard_window g=65"),
               std::string::npos);
+    // With no K of its own, a fixed P must fit some LTE size, and g its K/P.
+    EXPECT_NE(message([](auto& c) {
+                  c.K = 0;
+                  c.subblocks = 6143;
+              }).find("subblocks P=6143 divides none"),
+              std::string::npos);
+    EXPECT_NE(message([](auto& c) {
+                  c.K = 0;
+                  c.subblocks = 8;
+                  c.guard_window = 769;
+              }).find("guard_window g=769 is larger than K/P for every"),
+              std::string::npos);
+    EXPECT_EQ(message([](auto& c) {
+                  c.K = 0;
+                  c.subblocks = 8;
+                  c.guard_window = 768;
+              }),
+              "(accepted)");
     EXPECT_NE(message([](auto& c) { c.scaling = 0.0f; }).find("scaling"),
               std::string::npos);
     EXPECT_NE(message([](auto& c) { c.stop_threshold = -2.0f; }).find("stop_threshold"),

@@ -21,9 +21,44 @@ namespace gputurbo {
  * for fec.extended_decoder, fec.decoder, fec.async_decoder and the BER-curve tools.
  * \ingroup gputurbo
  *
- * One frame is one codeword: 3K+12 float soft values in (the interleaved output order
- * of turbo_encoder and turbo_encoder_fec: triples d0_k d1_k d2_k), K unpacked hard bits
+ * A codeword is 3K+12 float soft values in (the interleaved output order of
+ * turbo_encoder and turbo_encoder_fec: triples d0_k d1_k d2_k) and K unpacked hard bits
  * out (one byte per bit, 0 or 1). No input or output conversion, no shift, no history.
+ * A frame is one codeword, or m whole codewords where gr-fec announces mK bits; K never
+ * changes.
+ *
+ * Frame sizes. gr-fec's PDU and tagged-stream wrappers derive a frame's size from its
+ * length n and rate() and announce it with set_frame_size(): fec.async_decoder as
+ * int(n * rate()) (less the difference rate() * get_input_size() - get_output_size(),
+ * 0 here), fec.tagged_decoder as round(n * rate()). rate() is K / (3K+12) rounded up, so
+ * that m whole codewords give exactly mK. The object accepts exactly the multiples of K:
+ * - mK (m >= 1): the next generic_work() decodes m codewords (get_input_size()
+ *   m(3K+12), get_output_size() mK) and set_frame_size() returns true;
+ * - anything else (a length that is no multiple of 3K+12, a codeword of another K): the
+ *   frame is refused. set_frame_size() returns false, get_input_size() is 1 and
+ *   get_output_size() 0 until the next set_frame_size(), and generic_work() decodes and
+ *   writes nothing; the refusal is logged as an error (the first ten, then a summary at
+ *   most once a second) and counted (refused_frames()).
+ *
+ * What gr-fec 3.10 then does:
+ * - fec.async_decoder, packed=False: a PDU of m whole codewords comes out as one PDU of
+ *   mK bits (its mtu, in bytes of output, must be at least mK/8, or gr-fec throws and
+ *   the block stops). A refused PDU comes out as a PDU with the input's metadata and an
+ *   empty u8vector, and the block goes on. gr-fec holds PDUs in a buffer of
+ *   mtu * 8 / rate() values and checks that limit only for frames the object accepts: a
+ *   longer refused PDU overruns it, so keep mtu above the decoded size of any PDU.
+ * - fec.async_decoder, packed=True: gr-fec ignores the answer of set_frame_size() and
+ *   always sends int(n * rate()) / 8 bytes packed from its own bit buffer; for a refused
+ *   PDU the object writes nothing, so those bytes are left over from the previous PDU.
+ *   Only the log and refused_frames() show the refusal: prefer packed=False.
+ * - fec.tagged_decoder: a packet of m whole codewords gives mK items; a refused packet is
+ *   consumed and gives none (no tag either), and the next packet is decoded as usual.
+ * Lengths within rounding of m(3K+12) cannot be told from it through gr-fec's interface
+ * and are taken as m codewords: for async_decoder m(3K+12) + 1 ... + 3 values (the extra
+ * values are ignored), for tagged_decoder m(3K+12) - 1 (gr-fec then hands over one value
+ * from beyond the packet) and m(3K+12) + 1 (the last value is ignored).
+ * fec.extended_decoder and fec.decoder never call set_frame_size(): one codeword per
+ * frame.
  *
  * Soft-value sign (\p llr_sign): by default ("positive-one") a positive value means
  * bit 1, GNU Radio's convention: gr-fec's own chains map code bits with
@@ -34,9 +69,9 @@ namespace gputurbo {
  * serve as they are; log-map wants true LLRs (2y / sigma^2 for BPSK over AWGN). NaN is
  * an erasure (0) and values are clamped to +-1000.
  *
- * Each generic_work() call decodes one codeword with one engine call: no batching.
- * The CUDA backend then makes one launch per codeword, and the CPU backend decodes one
- * codeword at a time on one thread, with the engine's single-lane kernel (the same bits
+ * Each generic_work() call decodes one frame with one engine call: with one codeword
+ * per frame, no batching. The CUDA backend then makes one launch per codeword, and the
+ * CPU backend decodes on one thread, with the engine's single-lane kernel (the same bits
  * as its SIMD kernels, which work on groups of codewords and gain nothing on one). The
  * turbo_decoder block, which decodes many codewords per engine call, is much faster.
  *
@@ -92,15 +127,14 @@ public:
          const std::string& devices = "0");
 
     /*!
-     * \brief Sets K for the following frames: makes a new engine decoder when K
-     * changes. Returns false, logs the reason and keeps the old K when \p frame_size is
-     * not an LTE block size or the configuration does not fit it (a subblocks value
-     * that does not divide it, for instance).
-     * \param frame_size the new K
+     * \brief Announces the next frame, in decoded bits: mK (m >= 1) is m codewords and
+     * returns true; anything else refuses the frame and returns false (see above). K
+     * stays as made.
+     * \param frame_size the frame's decoded bits
      */
     bool set_frame_size(unsigned int frame_size) override = 0;
 
-    //! Code rate K / (3K+12).
+    //! Code rate K / (3K+12), rounded up to the next double where needed.
     double rate() override = 0;
 
     //! Full iterations per codeword as configured (the maximum with early stopping).
@@ -118,15 +152,20 @@ public:
     //! A description of the device the backend runs on.
     virtual std::string device() const = 0;
 
-    //! Frames decoded since the object was made.
+    //! Codewords decoded since the object was made.
     virtual std::uint64_t frames() const = 0;
 
-    //! Full iterations run on the last frame (0 before the first).
+    //! Frames refused since the object was made (see set_frame_size()), each counted
+    //! once when gr-fec passes it to generic_work().
+    virtual std::uint64_t refused_frames() const = 0;
+
+    //! Full iterations run on the last decoded frame, the most among its codewords (0
+    //! before the first).
     virtual int last_iterations() const = 0;
 
-    //! Whether the early-stop rule held at the end of the last frame and it carried
-    //! information (erased or near-zero input never passes; with early_stop "off" only
-    //! that fails; false before the first frame).
+    //! Whether every codeword of the last decoded frame passed: its early-stop rule held
+    //! at the end and it carried information (erased or near-zero input never passes;
+    //! with early_stop "off" only that fails; false before the first frame).
     virtual bool last_passed() const = 0;
 };
 

@@ -37,9 +37,11 @@ namespace gputurbo {
  * block size among them (on CUDA, concurrent launches). One engine decodes every block
  * size. A PDU that cannot be decoded (not
  * a pair, metadata not a dict, data not an f32vector, a length that is not 3K+12 of a
- * valid K, or a decoding error) is logged as an error and answered, in its place, by a
- * PDU with an empty u8vector and metadata "passed" = false and "error" = the reason.
- * No PDU is dropped.
+ * valid K, or a decoding error) is answered, in its place, by a PDU with an empty
+ * u8vector and metadata "passed" = false and "error" = the reason. No PDU is dropped.
+ * Failures are logged as errors, the first ten one by one, the later ones in a summary
+ * line at most once a second (and at stop()) with their number and the last reason;
+ * failed_pdus() counts them all.
  */
 class GPUTURBO_API turbo_decoder_pdu : virtual public gr::block
 {
@@ -54,10 +56,12 @@ public:
      * \param algorithm "log-map", "max-log" or "scaled-max-log"
      * \param iterations full turbo iterations, 1 ... 32 (the maximum with early_stop)
      * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
-     * \param subblocks P for every K (a PDU whose K it does not divide fails), or 0 =
-     *        automatic for each K (sub-blocks of about 32 bits on CUDA, 1 on the CPU)
+     * \param subblocks P for every K (a PDU whose K it does not divide fails; a P that
+     *        divides no LTE size is refused), or 0 = automatic for each K (sub-blocks of
+     *        about 32 bits on CUDA, 1 on the CPU)
      * \param guard "none", "pivi", "dstw" or "pividstw" (sub-block edges when P > 1)
-     * \param guard_window g for "dstw"/"pividstw", 1 ... K/P
+     * \param guard_window g for "dstw"/"pividstw", 1 ... K/P (with a fixed P > 1, one
+     *        that exceeds K/P for every K that P divides is refused)
      * \param early_stop "off", "crc24a", "crc24b", "mean-llr", "min-llr" or "hard"
      * \param stop_threshold threshold for "mean-llr" and "min-llr", finite and >= 0
      * \param layout "interleaved" (triples d0_k d1_k d2_k) or "streams" (d0 | d1 | d2)

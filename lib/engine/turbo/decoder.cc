@@ -41,6 +41,30 @@ void check_subblocks(const decoder_config& c, int K, int P)
             ": use 1 ... K/P = " + std::to_string(K / P));
 }
 
+// With no K of its own (each call names one), a fixed P must still fit some LTE size,
+// or no call could ever be decoded.
+void check_some_block_fits(const decoder_config& c)
+{
+    const int P = c.subblocks;
+    int largest = 0; // the largest K that P divides: the widest sub-blocks
+    for (const auto& row : qpp_table())
+        if (row.K % P == 0)
+            largest = row.K;
+    if (largest == 0)
+        throw std::invalid_argument(
+            core::assignment(parameter("subblocks"), P) +
+            " divides none of the 188 LTE block sizes: no codeword could be decoded "
+            "(use 0: automatic, or a divisor of the block sizes to decode)");
+    const bool windowed = c.guarding == guard::dstw || c.guarding == guard::pividstw;
+    if (P > 1 && windowed && c.guard_window > largest / P)
+        throw std::invalid_argument(
+            core::assignment(parameter("guard_window"), c.guard_window) +
+            " is larger than K/P for every LTE block size K that P=" + std::to_string(P) +
+            " divides (at most " + std::to_string(largest) + "/" + std::to_string(P) +
+            " = " + std::to_string(largest / P) + " for " + to_string(c.guarding) +
+            "): no codeword could be decoded");
+}
+
 bool is_device_list(const std::string& d)
 {
     return d == "all" ||
@@ -75,8 +99,12 @@ void decoder_config::validate() const
         throw std::invalid_argument(
             core::assignment(parameter("devices"), "'" + devices + "'") +
             " is invalid: use GPU indices such as 0 or 0,1, or all");
-    if (K != 0 && subblocks > 0)
-        check_subblocks(*this, K, subblocks);
+    if (subblocks > 0) {
+        if (K != 0)
+            check_subblocks(*this, K, subblocks);
+        else
+            check_some_block_fits(*this);
+    }
 }
 
 decoder::decoder(const decoder_config& config) : d_config(config) { d_config.validate(); }

@@ -11,13 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(5d4f2e2943ce91581322a55b92cb2907) */
+/* BINDTOOL_HEADER_FILE_HASH(447e504e9e767bde65abb59c2c9bd0f8) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
+#include "block_size_arg.h"
 #include <gnuradio/gputurbo/turbo_decoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_decoder_fec_pydoc.h>
@@ -42,7 +43,7 @@ void bind_turbo_decoder_fec(py::module& m)
         // gets it as a turbo_decoder_fec, with the methods below as well.
         .def_static(
             "make",
-            [](int frame_size,
+            [](block_size_arg frame_size,
                const std::string& algorithm,
                int iterations,
                float scaling,
@@ -56,7 +57,7 @@ void bind_turbo_decoder_fec(py::module& m)
                int threads,
                const std::string& devices) {
                 return std::dynamic_pointer_cast<turbo_decoder_fec>(
-                    turbo_decoder_fec::make(frame_size,
+                    turbo_decoder_fec::make(frame_size.value,
                                             algorithm,
                                             iterations,
                                             scaling,
@@ -100,6 +101,9 @@ void bind_turbo_decoder_fec(py::module& m)
         .def("backend", &turbo_decoder_fec::backend, D(turbo_decoder_fec, backend))
         .def("device", &turbo_decoder_fec::device, D(turbo_decoder_fec, device))
         .def("frames", &turbo_decoder_fec::frames, D(turbo_decoder_fec, frames))
+        .def("refused_frames",
+             &turbo_decoder_fec::refused_frames,
+             D(turbo_decoder_fec, refused_frames))
         .def("last_iterations",
              &turbo_decoder_fec::last_iterations,
              D(turbo_decoder_fec, last_iterations))

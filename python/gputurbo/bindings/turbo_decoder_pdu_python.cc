@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(ce09c69b0cac34e347da595ac3f2102c) */
+/* BINDTOOL_HEADER_FILE_HASH(9ac108261137e0acdfade84ac55c2a23) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

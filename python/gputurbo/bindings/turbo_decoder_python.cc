@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "block_size_arg.h"
 #include <gnuradio/gputurbo/turbo_decoder.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_decoder_pydoc.h>
@@ -29,7 +30,7 @@ void bind_turbo_decoder(py::module& m)
     py::class_<turbo_decoder, gr::block, gr::basic_block, std::shared_ptr<turbo_decoder>>(
         m, "turbo_decoder", D(turbo_decoder))
 
-        .def(py::init(&turbo_decoder::make),
+        .def(py::init(with_block_size(&turbo_decoder::make)),
              py::arg("K"),
              py::arg("algorithm") = "scaled-max-log",
              py::arg("iterations") = 6,

@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "block_size_arg.h"
 #include <gnuradio/gputurbo/turbo_encoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_encoder_fec_pydoc.h>
@@ -42,9 +43,9 @@ void bind_turbo_encoder_fec(py::module& m)
         // gets it as a turbo_encoder_fec, with the methods below as well.
         .def_static(
             "make",
-            [](int frame_size) {
+            [](block_size_arg frame_size) {
                 return std::dynamic_pointer_cast<turbo_encoder_fec>(
-                    turbo_encoder_fec::make(frame_size));
+                    turbo_encoder_fec::make(frame_size.value));
             },
             py::arg("frame_size"),
             D(turbo_encoder_fec, make))

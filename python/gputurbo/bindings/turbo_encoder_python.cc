@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "block_size_arg.h"
 #include <gnuradio/gputurbo/turbo_encoder.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_encoder_pydoc.h>
@@ -29,7 +30,7 @@ void bind_turbo_encoder(py::module& m)
     py::class_<turbo_encoder, gr::block, gr::basic_block, std::shared_ptr<turbo_encoder>>(
         m, "turbo_encoder", D(turbo_encoder))
 
-        .def(py::init(&turbo_encoder::make),
+        .def(py::init(with_block_size(&turbo_encoder::make)),
              py::arg("K"),
              py::arg("layout") = "interleaved",
              D(turbo_encoder, make))

@@ -131,7 +131,7 @@ struct decoder_config
 
     //! Throws std::invalid_argument with a message naming the parameter and its range
     //! (turbo/parameters.h); P and g are checked against K when K is not 0, else per
-    //! call.
+    //! call, after a check here that some LTE size fits them.
     void validate() const;
 };
 
