@@ -54,7 +54,7 @@ TEST(Parameters, ConfigDefaultsAreTheTables)
     }
     // Every parameter is the config's or one of the blocks' own.
     const std::set<std::string> blocks_own = {
-        "max_batch", "batches_in_flight", "input_type", "codeword_tags"
+        "max_batch", "batches_in_flight", "input_type", "codeword_tags", "length_tag_key"
     };
     for (const auto& p : parameters())
         if (!in_table.count(p.name))

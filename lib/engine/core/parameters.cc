@@ -197,6 +197,11 @@ std::vector<parameter> make_block_table()
                   "blocks: which codewords get a \"codeword\" tag: failed (their check "
                   "did not hold), all, or none" });
     t.back().choices = { "failed", "all", "none" };
+    t.push_back({ "length_tag_key",
+                  parameter_kind::text,
+                  "packet_len",
+                  "stream blocks: key of the length tags of a tagged stream, rescaled to "
+                  "the decoded length; empty for none" });
     return t;
 }
 
