@@ -273,9 +273,9 @@ namespace {
 
 // The table's parameters the apps leave out: the channel does not invert its LLRs, and
 // the others are the GNU Radio blocks' own.
-const std::vector<std::string> not_offered = {
-    "invert_llr", "max_batch", "batches_in_flight", "codeword_tags", "llr_sign"
-};
+const std::vector<std::string> not_offered = { "invert_llr",        "max_batch",
+                                               "batches_in_flight", "codeword_tags",
+                                               "llr_sign",          "length_tag_key" };
 
 // Option names of earlier versions, still accepted.
 const std::map<std::string, std::vector<std::string>> aliases = {

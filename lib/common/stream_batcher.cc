@@ -26,6 +26,9 @@ constexpr int cuda_batch_bits = 1 << 22;
 constexpr int cpu_batch = 64;
 // Most iterations a status dict is kept for (more share none).
 constexpr int cached_iterations = 64;
+// Dropped length tags logged one by one; further ones are counted, and stop() logs how
+// many.
+constexpr std::uint64_t logged_length_tags = 5;
 
 } // namespace
 
@@ -68,7 +71,8 @@ stream_batcher::stream_batcher(gr::block& block,
                                bool int8,
                                int max_batch,
                                int batches_in_flight,
-                               codeword_tags tags)
+                               codeword_tags tags,
+                               const std::string& length_tag_key)
     : d_block(block),
       d_logger(logger),
       d_engine(engine),
@@ -83,6 +87,8 @@ stream_batcher::stream_batcher(gr::block& block,
       d_index_key(pmt::intern("index")),
       d_iterations_key(pmt::intern("iterations")),
       d_passed_key(pmt::intern("passed")),
+      d_length_key(length_tag_key.empty() ? pmt::PMT_NIL : pmt::intern(length_tag_key)),
+      d_restart_key(pmt::intern("restart")),
       d_status_dicts(2 * (cached_iterations + 1), pmt::PMT_NIL)
 {
     check_batches_in_flight(batches_in_flight);
@@ -96,10 +102,20 @@ stream_batcher::stream_batcher(gr::block& block,
 
 void stream_batcher::start()
 {
-    d_partial_items = 0;
     const auto detail = d_block.detail();
     if (!detail || detail->ninputs() == 0)
         return;
+    // A restart, by top_block::start() after stop() or by unlock() after lock(), gives
+    // the blocks empty buffers (GNU Radio 3.10): what they held is gone, upstream too,
+    // so the new stream's first item starts a codeword and the output says where.
+    if (d_started) {
+        d_pending_restart = d_pending_restart.value_or(0) + d_partial_items;
+        d_logger->info("restarted, {:d} input LLR(s) held at stop discarded: codewords "
+                       "start again at the first new item (tag \"restart\")",
+                       d_partial_items);
+    }
+    d_started = true;
+    d_partial_items = 0;
     // GNU Radio sizes the input buffer for two batches unless the upstream block caps it
     // (max_output_buffer): say so rather than run with small batches unnoticed.
     const int fits = detail->input(0)->max_possible_items_available() / d_n;
@@ -152,6 +168,14 @@ void stream_batcher::stop()
         d_logger->warn("{:d} decoded codeword(s) not delivered: the flowgraph "
                        "stopped, or downstream finished, before taking them",
                        undelivered);
+
+    if (d_unlogged_length_tags > 0) {
+        d_logger->warn("{:d} further length tag(s) dropped without a message: {:d} in "
+                       "all since the block was made",
+                       d_unlogged_length_tags,
+                       d_misaligned_length_tags);
+        d_unlogged_length_tags = 0;
+    }
 
     // What the scheduler left in the input buffer: at the end of a stream, fewer LLRs
     // than a codeword has.
@@ -209,6 +233,46 @@ pmt::pmt_t stream_batcher::status_dict(const ::gputurbo::core::codeword_status& 
     return dict;
 }
 
+pmt::pmt_t stream_batcher::decoded_length(const gr::tag_t& t,
+                                          std::uint64_t codeword_index)
+{
+    // t.offset: relative to its batch, whose first item starts a codeword
+    const std::uint64_t item = t.offset % d_n;
+    // The value as a count: a positive integer (pmt long or uint64), else 0.
+    std::uint64_t length = 0;
+    if (pmt::is_integer(t.value))
+        length = std::uint64_t(std::max(0L, pmt::to_long(t.value)));
+    else if (pmt::is_uint64(t.value))
+        length = pmt::to_uint64(t.value);
+    std::string reason;
+    if (item != 0)
+        reason = "it is not on a codeword boundary (" + std::to_string(item) +
+                 " input item(s) into the codeword)";
+    else if (length == 0 || length % d_n != 0)
+        reason = "its value is not a whole number of codewords of " +
+                 std::to_string(d_n) + " input items";
+    if (reason.empty()) {
+        const std::uint64_t decoded = length / d_n * d_K;
+        return pmt::is_integer(t.value) ? pmt::from_long(long(decoded))
+                                        : pmt::from_uint64(decoded);
+    }
+
+    ++d_misaligned_length_tags;
+    if (d_misaligned_length_tags > logged_length_tags) {
+        ++d_unlogged_length_tags;
+        return pmt::PMT_NIL;
+    }
+    d_logger->warn("length tag \"{:s}\" = {:s} in codeword {:d} dropped: {:s}{:s}",
+                   pmt::symbol_to_string(t.key),
+                   pmt::write_string(t.value),
+                   codeword_index,
+                   reason,
+                   d_misaligned_length_tags == logged_length_tags
+                       ? "; further ones are counted (misaligned_length_tags())"
+                       : "");
+    return pmt::PMT_NIL;
+}
+
 int stream_batcher::return_oldest(std::uint8_t* out)
 {
     const batch b = std::move(d_in_flight.front());
@@ -238,9 +302,19 @@ int stream_batcher::return_oldest(std::uint8_t* out)
                                                   pmt::from_uint64(b.first_index + i));
             tag(first_bit + std::uint64_t(i) * d_K, d_tag_key, info, srcid);
         }
+    if (d_pending_restart) {
+        tag(first_bit, d_restart_key, pmt::from_uint64(*d_pending_restart), srcid);
+        d_pending_restart.reset();
+    }
     for (const auto& t : b.tags) {
         const std::uint64_t codeword = t.offset / d_n, item = t.offset % d_n;
-        tag(first_bit + codeword * d_K + item * d_K / d_n, t.key, t.value, t.srcid);
+        const std::uint64_t offset = first_bit + codeword * d_K + item * d_K / d_n;
+        if (!pmt::is_null(d_length_key) && pmt::eq(t.key, d_length_key)) {
+            const pmt::pmt_t length = decoded_length(t, b.first_index + codeword);
+            if (!pmt::is_null(length))
+                tag(offset, t.key, length, t.srcid);
+        } else
+            tag(offset, t.key, t.value, t.srcid);
     }
     return b.codewords * d_K;
 }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,18 @@ codeword_tags parse_codeword_tags(const std::string& name);
  * "iterations", "passed"} as \p tags says; the dicts of equal statuses share their tail,
  * and with the default ("failed") a healthy stream costs no tag at all.
  *
+ * Length tags (key \p length_tag_key, "" for none) of a tagged stream: one on a codeword
+ * boundary whose value counts whole codewords leaves with the value in output items
+ * (L input items -> L / input_length * block), so tagged-stream blocks work downstream;
+ * any other is dropped, counted (misaligned_length_tags()) and logged, the first few
+ * one by one.
+ *
+ * Restart: stop() drains the batches in flight, and a restart (top_block::start() after
+ * stop(), unlock() after lock()) gives every block empty buffers. The first item of the
+ * new stream starts a codeword, and the first output bit after it carries a tag
+ * "restart" = the input items the block held when it stopped (uint64), which GNU Radio
+ * discarded.
+ *
  * Not thread-safe: the block serialises work(), start(), stop() and its setters.
  */
 class stream_batcher
@@ -60,12 +73,14 @@ public:
                    bool int8,
                    int max_batch,
                    int batches_in_flight,
-                   codeword_tags tags);
+                   codeword_tags tags,
+                   const std::string& length_tag_key);
 
     int max_batch() const { return d_max_batch; }
     int input_length() const { return d_n; }
     std::uint64_t codewords() const { return d_codewords; }
     std::uint64_t partial_items() const { return d_partial_items; }
+    std::uint64_t misaligned_length_tags() const { return d_misaligned_length_tags; }
 
     //! max_batch = 0: about 4 Mbit of information bits on CUDA, 64 codewords on the CPU.
     static int automatic_batch(const ::gputurbo::core::batch_decoder& engine,
@@ -98,6 +113,9 @@ private:
     void submit(const void* llrs, int codewords);
     int return_oldest(std::uint8_t* out);
     pmt::pmt_t status_dict(const ::gputurbo::core::codeword_status& status);
+    //! A length tag's value in output items, or PMT_NIL (and a report) when the tag
+    //! does not start whole codewords.
+    pmt::pmt_t decoded_length(const gr::tag_t& tag, std::uint64_t codeword_index);
 
     gr::block& d_block;
     gr::logger_ptr d_logger;
@@ -113,12 +131,20 @@ private:
     std::uint64_t d_submitted = 0; // the index of the next codeword submitted
     std::uint64_t d_codewords = 0; // codewords returned
     std::uint64_t d_partial_items = 0;
+    std::uint64_t d_misaligned_length_tags = 0;
+    std::uint64_t d_unlogged_length_tags = 0; // dropped without a message since stop()
     void* d_locked_input = nullptr; // the input buffer, page-locked for the GPU's DMA
+
+    // Restarts: the "restart" tag's value while it waits for the first output bit.
+    bool d_started = false;
+    std::optional<std::uint64_t> d_pending_restart;
 
     const pmt::pmt_t d_tag_key;
     const pmt::pmt_t d_index_key;
     const pmt::pmt_t d_iterations_key;
     const pmt::pmt_t d_passed_key;
+    const pmt::pmt_t d_length_key; // PMT_NIL: no length tags
+    const pmt::pmt_t d_restart_key;
     // {"iterations", "passed"} by status, made once: the codeword tags share them as the
     // tail of their dicts (pmt dicts are immutable lists).
     std::vector<pmt::pmt_t> d_status_dicts;

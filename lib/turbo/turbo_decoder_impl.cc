@@ -52,7 +52,8 @@ turbo_decoder::sptr turbo_decoder::make(int K,
                                         int batches_in_flight,
                                         const std::string& arithmetic,
                                         const std::string& codeword_tags,
-                                        const std::string& devices)
+                                        const std::string& devices,
+                                        const std::string& length_tag_key)
 {
     auto config = decoder_parameters(algorithm,
                                      iterations,
@@ -75,7 +76,8 @@ turbo_decoder::sptr turbo_decoder::make(int K,
         ::gputurbo::core::parse_input_type(input_type),
         max_batch,
         batches_in_flight,
-        common::parse_codeword_tags(codeword_tags));
+        common::parse_codeword_tags(codeword_tags),
+        length_tag_key);
 }
 
 turbo_decoder_impl::turbo_decoder_impl(const ::gputurbo::turbo::decoder_config& config,
@@ -83,14 +85,22 @@ turbo_decoder_impl::turbo_decoder_impl(const ::gputurbo::turbo::decoder_config& 
                                        bool int8,
                                        int max_batch,
                                        int batches_in_flight,
-                                       common::codeword_tags tags)
+                                       common::codeword_tags tags,
+                                       const std::string& length_tag_key)
     : gr::block("turbo_decoder",
                 gr::io_signature::make(1, 1, int8 ? sizeof(std::int8_t) : sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
       d_decoder(make_engine(config, backend)),
       d_K(config.K),
-      d_batcher(
-          *this, d_logger, *d_decoder, config.K, int8, max_batch, batches_in_flight, tags)
+      d_batcher(*this,
+                d_logger,
+                *d_decoder,
+                config.K,
+                int8,
+                max_batch,
+                batches_in_flight,
+                tags,
+                length_tag_key)
 {
     if (backend == "auto")
         d_logger->info(
@@ -133,6 +143,12 @@ std::uint64_t turbo_decoder_impl::partial_items() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_batcher.partial_items();
+}
+
+std::uint64_t turbo_decoder_impl::misaligned_length_tags() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_batcher.misaligned_length_tags();
 }
 
 bool turbo_decoder_impl::start()

@@ -34,7 +34,8 @@ public:
                        bool int8,
                        int max_batch,
                        int batches_in_flight,
-                       common::codeword_tags tags);
+                       common::codeword_tags tags,
+                       const std::string& length_tag_key);
 
     void set_iterations(int iterations) override;
     int iterations() const override;
@@ -46,6 +47,7 @@ public:
     std::string device() const override { return d_decoder->device(); }
     std::uint64_t codewords() const override;
     std::uint64_t partial_items() const override;
+    std::uint64_t misaligned_length_tags() const override;
     int subblocks() const override { return d_decoder->subblocks(d_K); }
     int max_batch() const override { return d_batcher.max_batch(); }
 

@@ -4,12 +4,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 
+import contextlib
 import math
 import os
 import sys
+import time
 
 import numpy as np
-from gnuradio import blocks, digital, gr, gr_unittest
+from gnuradio import blocks, digital, gr, gr_unittest, pdu
 from gnuradio import gputurbo
 import pmt
 
@@ -108,6 +110,93 @@ def gputurbo_encode(bits, K):
     tb.connect(src, gputurbo.turbo_encoder(K), snk)
     tb.run()
     return snk.data()
+
+
+def clean_llrs(code, magnitude=4.0):
+    """Noiseless LLRs of the code bits, positive for 1 (the decoder's default sign)."""
+    return np.where(np.asarray(code) == 1, magnitude, -magnitude).astype(np.float32)
+
+
+def crc24a_blocks(rng, K, count):
+    """count blocks of K bits: K - 24 random bits and their CRC24A (36.212 5.1.1)."""
+    out = np.zeros((count, K), dtype=np.uint8)
+    for block in out:
+        block[:K - 24] = rng.integers(0, 2, K - 24)
+        register = 0
+        for bit in block[:K - 24]:
+            feedback = ((register >> 23) & 1) ^ int(bit)
+            register = (register << 1) & 0xFFFFFF
+            if feedback:
+                register ^= 0x864CFB
+        block[K - 24:] = [(register >> (23 - i)) & 1 for i in range(24)]
+    return out.reshape(-1)
+
+
+_log_backend = None
+
+
+@contextlib.contextmanager
+def warnings_logged():
+    """Collects what GNU Radio's loggers log at warning level or above inside the with
+    block, as a list of (logger name, message) in time order."""
+    global _log_backend
+    if _log_backend is None:  # a sink cannot be removed again: one per process
+        _log_backend = gr.dictionary_logger_backend()
+        gr.logging().add_default_sink(_log_backend)
+    before = _log_backend.get_map()
+    level = gr.logging().default_level()
+    gr.logging().set_default_level(gr.log_levels.warn)
+    found = []
+    try:
+        yield found
+    finally:
+        gr.logging().set_default_level(level)
+        new = [(when, name, message)
+               for name, entries in _log_backend.get_map().items()
+               for when, message in entries - before.get(name, set())]
+        found.extend((name, message) for _, name, message in sorted(new))
+
+
+class paused_source(gr.sync_block):
+    """Hands out its float items up to position `pause` (None: to the end), then waits;
+    like a radio's stream, it goes on where it was when the flowgraph restarts."""
+
+    def __init__(self, items, pause):
+        gr.sync_block.__init__(self, "paused_source", None, [np.float32])
+        self.items = np.asarray(items, dtype=np.float32)
+        self.position = 0
+        self.pause = pause
+
+    def work(self, input_items, output_items):
+        end = len(self.items) if self.pause is None else self.pause
+        count = min(len(output_items[0]), end - self.position)
+        if count <= 0:
+            if self.pause is None:
+                return -1  # done
+            time.sleep(0.001)
+            return 0
+        output_items[0][:count] = self.items[self.position:self.position + count]
+        self.position += count
+        return count
+
+
+def wait_for(condition, timeout=30.0):
+    start = time.perf_counter()
+    while not condition() and time.perf_counter() - start < timeout:
+        time.sleep(0.005)
+    return condition()
+
+
+def stream_tag(offset, key, value):
+    t = gr.tag_t()
+    t.offset, t.key, t.value = offset, pmt.intern(key), value
+    return t
+
+
+def keyed_tags(tags, key):
+    """(offset, value) of the tags with that key, in stream order."""
+    return sorted((t.offset, pmt.to_python(t.value)) for t in tags
+                  if pmt.symbol_to_string(t.key) == key)
 
 
 def codeword_tags(tags):
@@ -501,6 +590,188 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         self.assertEqual(dec.max_batch(), 682 if BACKEND == "cuda" else 64)
         dec = make_decoder(6144, subblocks=4, max_batch=10)
         self.assertEqual((dec.subblocks(), dec.max_batch()), (4, 10))
+
+    def test_020_tagged_stream_to_pdus(self):
+        # Packets of m codewords, tagged with their length in LLRs, leave as PDUs of m*K
+        # decoded bits; batches of 4 codewords cut through packets of 3.
+        K, m, packets = 40, 3, 7
+        n = codeword_length(K)
+        bits = self.random_bits(K, m * packets)
+        llrs = clean_llrs(gputurbo_encode(bits, K))
+        for key in ("packet_len", "frame_len"):
+            with self.subTest(key=key):
+                tb = gr.top_block()
+                src = blocks.vector_source_f(llrs.tolist(), False)
+                to_tagged = blocks.stream_to_tagged_stream(gr.sizeof_float, 1, m * n,
+                                                           key)
+                kwargs = {} if key == "packet_len" else dict(length_tag_key=key)
+                dec = make_decoder(K, max_batch=4, **kwargs)
+                to_pdu = pdu.tagged_stream_to_pdu(gr.types.byte_t, key)
+                sink = blocks.message_debug()
+                tb.connect(src, to_tagged, dec, to_pdu)
+                tb.msg_connect((to_pdu, "pdus"), (sink, "store"))
+                with warnings_logged() as warnings:
+                    # Not run(): a tagged-stream block that misses a length tag stops
+                    # its thread, and the flowgraph would never end.
+                    tb.start()
+                    wait_for(lambda: sink.num_messages() == packets)
+                    tb.stop()
+                    tb.wait()
+                self.assertEqual(warnings, [])
+                self.assertEqual(dec.misaligned_length_tags(), 0)
+                self.assertEqual(sink.num_messages(), packets)
+                for i in range(packets):
+                    data = pmt.u8vector_elements(pmt.cdr(sink.get_message(i)))
+                    np.testing.assert_array_equal(
+                        np.array(data, dtype=np.uint8),
+                        bits[i * m * K:(i + 1) * m * K], err_msg=f"PDU {i}")
+
+        # length_tag_key "": the tag moves like any other, its value unchanged.
+        tags = [stream_tag(offset, "packet_len", pmt.from_long(2 * n))
+                for offset in (0, 2 * n)]
+        out, dec, out_tags = run_decoder(llrs[:4 * n], K, tags=tags, length_tag_key="")
+        np.testing.assert_array_equal(out, bits[:4 * K])
+        self.assertEqual(keyed_tags(out_tags, "packet_len"), [(0, 2 * n), (2 * K, 2 * n)])
+        self.assertEqual(dec.misaligned_length_tags(), 0)
+
+    def test_021_misaligned_length_tags_are_dropped_and_reported(self):
+        K, count = 40, 8
+        n = codeword_length(K)
+        bits = self.random_bits(K, count)
+        llrs = clean_llrs(gputurbo_encode(bits, K))
+
+        def tag(offset, value):
+            return stream_tag(offset, "packet_len", value)
+
+        tags = [tag(0, pmt.from_long(2 * n)),         # 2 codewords: kept
+                tag(2 * n, pmt.from_long(n + 3)),     # not whole codewords
+                tag(3 * n + 5, pmt.from_long(n)),     # not on a boundary
+                tag(4 * n, pmt.from_uint64(n)),       # 1 codeword, as uint64: kept
+                tag(5 * n, pmt.intern("long")),       # not a number
+                tag(6 * n, pmt.from_long(0))]         # no codeword
+        with warnings_logged() as warnings:
+            out, dec, out_tags = run_decoder(llrs, K, tags=tags, max_batch=3)
+        np.testing.assert_array_equal(out, bits)
+        self.assertEqual(keyed_tags(out_tags, "packet_len"), [(0, 2 * K), (4 * K, K)])
+        self.assertTrue(pmt.is_uint64([t.value for t in out_tags
+                                       if t.offset == 4 * K and
+                                       pmt.symbol_to_string(t.key) == "packet_len"][0]))
+        self.assertEqual(dec.misaligned_length_tags(), 4)
+        self.assertEqual([name for name, _ in warnings], ["turbo_decoder"] * 4)
+        for (_, message), codeword in zip(warnings, (2, 3, 5, 6)):
+            self.assertRegex(message, f'"packet_len" .* codeword {codeword} dropped')
+
+        # Many: the first five are logged one by one, then one count at stop.
+        many = [tag(i * n + 1, pmt.from_long(n)) for i in range(count)]
+        with warnings_logged() as warnings:
+            _, dec, out_tags = run_decoder(llrs, K, tags=many)
+        self.assertEqual(keyed_tags(out_tags, "packet_len"), [])
+        self.assertEqual(dec.misaligned_length_tags(), count)
+        self.assertEqual(len(warnings), 6, warnings)
+        self.assertIn("further ones are counted", warnings[4][1])
+        self.assertIn(f"{count - 5} further length tag(s) dropped", warnings[5][1])
+        self.assertIn(f"{count} in all", warnings[5][1])
+
+    def restart_mid_stream(self, K, count, pause):
+        """Codewords of CRC24A blocks from a paused_source that stops at item `pause`;
+        the flowgraph is stopped there and restarted, and the source goes on. Returns
+        (bits, decoder, (bits, tags) of the first run, (bits, tags) of the second)."""
+        bits = crc24a_blocks(self.rng, K, count)
+        src = paused_source(clean_llrs(gputurbo_encode(bits, K)), pause)
+        dec = make_decoder(K, max_batch=4, batches_in_flight=1, early_stop="crc24a",
+                           iterations=4)
+        snk = blocks.vector_sink_b()
+        tb = gr.top_block()
+        tb.connect(src, dec, snk)
+        whole = pause // codeword_length(K)
+        tb.start()
+        self.assertTrue(wait_for(lambda: len(snk.data()) == whole * K))
+        tb.stop()
+        tb.wait()
+        runs = [(np.array(snk.data(), dtype=np.uint8), snk.tags())]
+        snk.reset()
+        src.pause = None
+        tb.start()
+        tb.wait()
+        runs.append((np.array(snk.data(), dtype=np.uint8), snk.tags()))
+        return bits, dec, runs
+
+    def test_022_restart(self):
+        # A restart empties GNU Radio's buffers: the LLRs the decoder held at the stop
+        # are lost, and the source goes on from where it was.
+        K, count = 40, 30
+        n = codeword_length(K)
+
+        # Paused mid-codeword: the 50 LLRs held are lost, the new stream starts 50 LLRs
+        # into a codeword, and every codeword after the restart is misaligned. The
+        # decoder reports the restart and its loss, and the CRC fails every one.
+        bits, dec, ((before, tags_before), (after, tags_after)) = \
+            self.restart_mid_stream(K, count, 10 * n + 50)
+        np.testing.assert_array_equal(before, bits[:10 * K])
+        self.assertTrue(all(t[3] for t in codeword_tags(tags_before)))
+        self.assertEqual(keyed_tags(tags_before, "restart"), [])
+        self.assertEqual(keyed_tags(tags_after, "restart"), [(0, 50)])
+        misaligned = codeword_tags(tags_after)
+        self.assertEqual(len(misaligned), (count * n - (10 * n + 50)) // n)
+        self.assertEqual(len(after), len(misaligned) * K)
+        self.assertTrue(not any(t[3] for t in misaligned), misaligned)
+        self.assertEqual(dec.partial_items(), (count * n - (10 * n + 50)) % n)
+
+        # Paused on a codeword boundary: nothing held, and the first item of the new
+        # stream starts a codeword again, as it does.
+        bits, dec, ((before, _), (after, tags_after)) = \
+            self.restart_mid_stream(K, count, 10 * n)
+        np.testing.assert_array_equal(np.concatenate([before, after]), bits)
+        self.assertEqual(keyed_tags(tags_after, "restart"), [(0, 0)])
+        self.assertTrue(all(t[3] for t in codeword_tags(tags_after)))
+        self.assertEqual(dec.partial_items(), 0)
+
+    def test_023_warnings_only_when_data_is_lost(self):
+        # A flowgraph that ends with whole codewords, every one delivered, logs no
+        # warning: not at its end, not at a stop() after it, not at a restart.
+        K, count = 40, 12
+        n = codeword_length(K)
+        bits = self.random_bits(K, count)
+        llrs = clean_llrs(gputurbo_encode(bits, K))
+        with warnings_logged() as warnings:
+            tb = gr.top_block()
+            src = blocks.vector_source_b(bits.tolist(), False)
+            to_float = blocks.char_to_float(1, 1.0)
+            to_llr = blocks.multiply_const_ff(8.0)
+            offset = blocks.add_const_ff(-4.0)
+            dec = make_decoder(K, max_batch=5)
+            snk = blocks.vector_sink_b()
+            tb.connect(src, gputurbo.turbo_encoder(K), to_float, to_llr, offset, dec, snk)
+            tb.run()
+            tb.stop()
+            tb.wait()
+            tb.start()  # the source has finished: nothing flows
+            tb.wait()
+
+            pdu_tb = gr.top_block()
+            pdu_dec = gputurbo.turbo_decoder_pdu(backend=BACKEND)
+            pdu_sink = blocks.message_debug()
+            pdu_tb.msg_connect((pdu_dec, "pdus"), (pdu_sink, "store"))
+            for i in range(count):
+                pdu_dec.to_basic_block()._post(pmt.intern("pdus"), pmt.cons(
+                    pmt.make_dict(), pmt.init_f32vector(n, llrs[i * n:(i + 1) * n])))
+            pdu_tb.start()
+            self.assertTrue(wait_for(lambda: pdu_sink.num_messages() == count))
+            pdu_tb.stop()
+            pdu_tb.wait()
+        np.testing.assert_array_equal(np.array(snk.data()), bits)
+        self.assertEqual(pdu_dec.decoded_pdus(), count)
+        self.assertEqual(warnings, [])
+
+        # Data lost is reported: LLRs of a partial codeword, bits of a partial block.
+        with warnings_logged() as warnings:
+            _, dec, _ = run_decoder(llrs[:3 * n + 7], K)
+            encoded = gputurbo_encode(bits[:2 * K + 3], K)
+        self.assertEqual(len(encoded), 2 * n)
+        self.assertEqual([name for name, _ in warnings],
+                         ["turbo_decoder", "turbo_encoder"], warnings)
+        self.assertIn("7 input LLR(s) left undecoded", warnings[0][1])
+        self.assertIn("3 input bit(s) left unencoded", warnings[1][1])
 
 
 if __name__ == '__main__':

@@ -53,9 +53,9 @@ TEST(Parameters, ConfigDefaultsAreTheTables)
         in_table.insert(p->name);
     }
     // Every parameter is the config's or one of the blocks' own.
-    const std::set<std::string> blocks_own = {
-        "max_batch", "batches_in_flight", "input_type", "codeword_tags", "llr_sign"
-    };
+    const std::set<std::string> blocks_own = { "max_batch",  "batches_in_flight",
+                                               "input_type", "codeword_tags",
+                                               "llr_sign",   "length_tag_key" };
     for (const auto& p : parameters())
         if (!in_table.count(p.name))
             EXPECT_TRUE(blocks_own.count(p.name)) << p.name;

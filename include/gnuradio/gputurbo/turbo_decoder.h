@@ -49,13 +49,37 @@ namespace gputurbo {
  * codeword number from 0 (uint64), "iterations": full iterations run (int), "passed":
  * whether the early-stop rule held at the end and the codeword carries information
  * (bool; erased or near-zero input, mean |a-posteriori LLR| below 0.01, never passes:
- * its all-zero decisions would pass a CRC; with early_stop "off" only those fail)}. A tag per codeword costs GNU Radio a few
- * microseconds, which dominates at small K; the default costs nothing on a healthy
- * stream. Input tags move to the codeword they arrived in: a tag on input item i of a
- * codeword goes to its output bit floor(i * K / (3K+12)).
+ * its all-zero decisions would pass a CRC; with early_stop "off" only those fail)}. A tag
+ * per codeword costs GNU Radio a few microseconds, which dominates at small K; the
+ * default costs nothing on a healthy stream. Input tags move to the codeword they arrived
+ * in: a tag on input item i of a codeword goes to its output bit floor(i * K / (3K+12)).
+ *
+ * Tagged streams: a length tag (key \p length_tag_key, "packet_len" by default) on the
+ * first item of a codeword whose value L counts whole codewords, L = m * (3K+12), leaves
+ * on that codeword's first output bit with the value m * K, so that tagged-stream blocks
+ * downstream (pdu.tagged_stream_to_pdu) get whole decoded packets. A length tag that is
+ * not on a codeword boundary, or whose value is not a positive whole number of
+ * codewords, is dropped rather than passed on with a wrong length: it is logged as a
+ * warning (the first five one by one, then a count when the block stops) and counted by
+ * misaligned_length_tags(). A tagged-stream block downstream then sees no tag for that
+ * packet (GNU Radio's own fail with "Missing a required length tag" and stop). With
+ * length_tag_key "" no tag is treated as a length tag: a "packet_len" tag then moves
+ * like any other, its value unchanged.
  *
  * Input values that do not fill a codeword when the stream ends are not decoded; their
- * number is logged as a warning and returned by partial_items().
+ * number is logged as a warning and returned by partial_items(). A flowgraph that ends
+ * with whole codewords, every one delivered, logs no warning.
+ *
+ * Stop and restart: stop() waits for the batches in flight and discards their bits
+ * (logged as a warning with their number). A restart, top_block::start() after stop()
+ * and wait() or unlock() after lock(), gives every block empty buffers (GNU Radio
+ * 3.10): the items they held are gone, in this block's input (logged at stop, as above)
+ * and upstream alike, so where the new stream's codewords begin is up to the upstream
+ * blocks. The block takes the first item after a restart as the start of a codeword,
+ * and puts a tag "restart" (uint64: the input items it held at the stop, which were
+ * discarded) on the first output bit after the restart. If the upstream resumes
+ * mid-codeword, the codewords that follow are misaligned: a CRC early stop ("crc24a",
+ * "crc24b") reports each of them not passed; without a check nothing can tell.
  */
 class GPUTURBO_API turbo_decoder : virtual public gr::block
 {
@@ -109,6 +133,8 @@ public:
      *        early-stop rule did not hold), "all" or "none"
      * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
      *        (each batch is spread over them) or "all"; ignored by the CPU backend
+     * \param length_tag_key key of the length tags of a tagged stream, whose values
+     *        are rescaled to decoded bits; "" for none
      */
     static sptr make(int K,
                      const std::string& algorithm = "scaled-max-log",
@@ -129,7 +155,8 @@ public:
                      int batches_in_flight = 2,
                      const std::string& arithmetic = "auto",
                      const std::string& codeword_tags = "failed",
-                     const std::string& devices = "0");
+                     const std::string& devices = "0",
+                     const std::string& length_tag_key = "packet_len");
 
     /*!
      * \brief Sets the number of full iterations (the maximum with early stopping),
@@ -168,6 +195,10 @@ public:
 
     //! Input items left undecoded when the block stopped (a partial codeword), else 0.
     virtual std::uint64_t partial_items() const = 0;
+
+    //! Length tags dropped since the block was made: not on a codeword boundary, or
+    //! not a whole number of codewords.
+    virtual std::uint64_t misaligned_length_tags() const = 0;
 
     //! Sub-blocks per codeword in use (the choice when made with subblocks = 0).
     virtual int subblocks() const = 0;

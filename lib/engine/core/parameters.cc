@@ -204,6 +204,11 @@ std::vector<parameter> make_block_table()
                   "Radio's soft demappers and gr-fec) or bit 0 (L = ln P(0)/P(1), the "
                   "engine's own)" });
     t.back().choices = { "positive-one", "positive-zero" };
+    t.push_back({ "length_tag_key",
+                  parameter_kind::text,
+                  "packet_len",
+                  "stream blocks: key of the length tags of a tagged stream, rescaled to "
+                  "the decoded length; empty for none" });
     return t;
 }
 

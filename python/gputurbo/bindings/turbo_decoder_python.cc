@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(6681828105e497c1a603502e44b611b3) */
+/* BINDTOOL_HEADER_FILE_HASH(c71c00c762cef26c1f00215ff511d016) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -51,6 +51,7 @@ void bind_turbo_decoder(py::module& m)
              py::arg("arithmetic") = "auto",
              py::arg("codeword_tags") = "failed",
              py::arg("devices") = "0",
+             py::arg("length_tag_key") = "packet_len",
              D(turbo_decoder, make))
 
         .def("set_iterations",
@@ -75,6 +76,9 @@ void bind_turbo_decoder(py::module& m)
         .def("partial_items",
              &turbo_decoder::partial_items,
              D(turbo_decoder, partial_items))
+        .def("misaligned_length_tags",
+             &turbo_decoder::misaligned_length_tags,
+             D(turbo_decoder, misaligned_length_tags))
         .def("subblocks", &turbo_decoder::subblocks, D(turbo_decoder, subblocks))
         .def("max_batch", &turbo_decoder::max_batch, D(turbo_decoder, max_batch));
 }

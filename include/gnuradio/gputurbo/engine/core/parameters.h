@@ -97,7 +97,8 @@ constexpr int max_batch_limit = 131072;
 
 /*!
  * \brief The parameters that the decoder blocks of every family share: input_type,
- * max_batch, batches_in_flight, codeword_tags, llr_sign. A family's table includes them.
+ * max_batch, batches_in_flight, codeword_tags, llr_sign, length_tag_key. A family's
+ * table includes them.
  */
 const std::vector<parameter>& block_parameters();
 
