@@ -92,6 +92,10 @@ def cuda_unavailable():
     return None
 
 
+# The backends of the tests that run on each: the CPU, and CUDA where it runs.
+BACKENDS = ["cpu"] + (["cuda"] if cuda_unavailable() is None else [])
+
+
 class qa_turbo_fec(gr_unittest.TestCase):
 
     def setUp(self):
@@ -387,6 +391,11 @@ class qa_turbo_fec(gr_unittest.TestCase):
     # --- (f) frame sizes through gr-fec's PDU and tagged-stream wrappers ------------------
 
     def test_013_async_decoder_frames(self):
+        for backend in BACKENDS:
+            with self.subTest(backend=backend):
+                self.check_013_async_decoder_frames(backend)
+
+    def check_013_async_decoder_frames(self, backend):
         # gr-fec's async_decoder announces int(length * rate()) bits per PDU. m whole
         # codewords give mK and are decoded; any other length (one value short, a
         # codeword of another K, two and a half codewords) is refused: an empty PDU
@@ -407,7 +416,7 @@ class qa_turbo_fec(gr_unittest.TestCase):
                 ]
                 expected = [frames[0], np.concatenate(frames[1:3]), [], [], [],
                             frames[3]]
-                obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu")
+                obj = gputurbo.turbo_decoder_fec.make(K, backend=backend)
                 decoder = fec.async_decoder(obj, False, True, 3 * K // 8)
                 out = self.run_pdus(
                     decoder,
@@ -423,6 +432,11 @@ class qa_turbo_fec(gr_unittest.TestCase):
                 self.assertEqual(obj.block_size(), K)
 
     def test_014_async_decoder_packed(self):
+        for backend in BACKENDS:
+            with self.subTest(backend=backend):
+                self.check_014_async_decoder_packed(backend)
+
+    def check_014_async_decoder_packed(self, backend):
         # packed=True: whole codewords come out packed (LSB first with rev_pack); gr-fec
         # ignores a refusal there and sends int(length * rate()) / 8 bytes anyway, so
         # only the count shows it, and the next PDU is decoded as usual.
@@ -430,7 +444,7 @@ class qa_turbo_fec(gr_unittest.TestCase):
         frames = self.random_bits(K, 3).reshape(3, K)
         soft = [2.0 * encode(f, K).astype(np.float32) - 1.0 for f in frames]
         pdus = [np.concatenate(soft[0:2]), soft[2][:-1], soft[2]]
-        obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu")
+        obj = gputurbo.turbo_decoder_fec.make(K, backend=backend)
         decoder = fec.async_decoder(obj, True, True, 1500)
         out = self.run_pdus(
             decoder, [(pmt.PMT_NIL, pmt.init_f32vector(len(y), y.tolist())) for y in pdus],
@@ -441,6 +455,11 @@ class qa_turbo_fec(gr_unittest.TestCase):
         self.assertEqual((obj.frames(), obj.refused_frames()), (3, 1))
 
     def test_015_tagged_decoder_frames(self):
+        for backend in BACKENDS:
+            with self.subTest(backend=backend):
+                self.check_015_tagged_decoder_frames(backend)
+
+    def check_015_tagged_decoder_frames(self, backend):
         # gr-fec's tagged_decoder announces round(length * rate()) bits per packet: a
         # packet of the wrong length is consumed and gives no items and no tag, where
         # gr-fec would read 3K+12 values from it; whole codewords decode, two at once as
@@ -460,7 +479,7 @@ class qa_turbo_fec(gr_unittest.TestCase):
                         offset, pmt.intern("packet_len"), pmt.from_long(len(p)))
                     tags.append(tag)
                     offset += len(p)
-                obj = gputurbo.turbo_decoder_fec.make(K, backend="cpu")
+                obj = gputurbo.turbo_decoder_fec.make(K, backend=backend)
                 tb = gr.top_block()
                 src = blocks.vector_source_f(np.concatenate(packets).tolist(), False, 1,
                                              tags)
