@@ -28,7 +28,6 @@ constexpr int cpu_batch = 64;
 constexpr int cached_iterations = 64;
 // Dropped length tags logged one by one; further ones are counted, and stop() logs how
 // many.
-constexpr std::uint64_t logged_length_tags = 5;
 
 } // namespace
 
@@ -169,13 +168,8 @@ void stream_batcher::stop()
                        "stopped, or downstream finished, before taking them",
                        undelivered);
 
-    if (d_unlogged_length_tags > 0) {
-        d_logger->warn("{:d} further length tag(s) dropped without a message: {:d} in "
-                       "all since the block was made",
-                       d_unlogged_length_tags,
-                       d_misaligned_length_tags);
-        d_unlogged_length_tags = 0;
-    }
+    if (const auto line = d_dropped_length_tags.flush())
+        d_logger->warn("{:s}", *line);
 
     // What the scheduler left in the input buffer: at the end of a stream, fewer LLRs
     // than a codeword has.
@@ -257,19 +251,10 @@ pmt::pmt_t stream_batcher::decoded_length(const gr::tag_t& t,
                                         : pmt::from_uint64(decoded);
     }
 
-    ++d_misaligned_length_tags;
-    if (d_misaligned_length_tags > logged_length_tags) {
-        ++d_unlogged_length_tags;
-        return pmt::PMT_NIL;
-    }
-    d_logger->warn("length tag \"{:s}\" = {:s} in codeword {:d} dropped: {:s}{:s}",
-                   pmt::symbol_to_string(t.key),
-                   pmt::write_string(t.value),
-                   codeword_index,
-                   reason,
-                   d_misaligned_length_tags == logged_length_tags
-                       ? "; further ones are counted (misaligned_length_tags())"
-                       : "");
+    if (const auto line = d_dropped_length_tags.count(
+            "\"" + pmt::symbol_to_string(t.key) + "\" = " + pmt::write_string(t.value) +
+            " in codeword " + std::to_string(codeword_index) + " dropped: " + reason))
+        d_logger->warn("{:s}", *line);
     return pmt::PMT_NIL;
 }
 

@@ -7,6 +7,8 @@
 #ifndef INCLUDED_GPUTURBO_COMMON_STREAM_BATCHER_H
 #define INCLUDED_GPUTURBO_COMMON_STREAM_BATCHER_H
 
+#include "failure_log.h"
+
 #include <gnuradio/block.h>
 #include <gnuradio/logger.h>
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
@@ -80,7 +82,7 @@ public:
     int input_length() const { return d_n; }
     std::uint64_t codewords() const { return d_codewords; }
     std::uint64_t partial_items() const { return d_partial_items; }
-    std::uint64_t misaligned_length_tags() const { return d_misaligned_length_tags; }
+    std::uint64_t misaligned_length_tags() const { return d_dropped_length_tags.total(); }
 
     //! max_batch = 0: about 4 Mbit of information bits on CUDA, 64 codewords on the CPU.
     static int automatic_batch(const ::gputurbo::core::batch_decoder& engine,
@@ -131,8 +133,7 @@ private:
     std::uint64_t d_submitted = 0; // the index of the next codeword submitted
     std::uint64_t d_codewords = 0; // codewords returned
     std::uint64_t d_partial_items = 0;
-    std::uint64_t d_misaligned_length_tags = 0;
-    std::uint64_t d_unlogged_length_tags = 0; // dropped without a message since stop()
+    failure_log d_dropped_length_tags{ "length tag" };
     void* d_locked_input = nullptr; // the input buffer, page-locked for the GPU's DMA
 
     // Restarts: the "restart" tag's value while it waits for the first output bit.

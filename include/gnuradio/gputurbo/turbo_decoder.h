@@ -60,7 +60,8 @@ namespace gputurbo {
  * downstream (pdu.tagged_stream_to_pdu) get whole decoded packets. A length tag that is
  * not on a codeword boundary, or whose value is not a positive whole number of
  * codewords, is dropped rather than passed on with a wrong length: it is logged as a
- * warning (the first five one by one, then a count when the block stops) and counted by
+ * warning (the first ten one by one, then a summary at most once a second and when the
+ * block stops) and counted by
  * misaligned_length_tags(). A tagged-stream block downstream then sees no tag for that
  * packet (GNU Radio's own fail with "Missing a required length tag" and stop). With
  * length_tag_key "" no tag is treated as a length tag: a "packet_len" tag then moves

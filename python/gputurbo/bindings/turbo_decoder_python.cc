@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(6076a7984291f27a61b782f5aca596a7) */
+/* BINDTOOL_HEADER_FILE_HASH(84f0c9e1d3f7b1fa12ddf41ade142911) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
