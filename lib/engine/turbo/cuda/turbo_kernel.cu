@@ -804,13 +804,12 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                 if (!lane_done[lane] && out.wanted) {
                     const unsigned* lane_hard = hard + lane * words;
                     unsigned* lane_previous = previous_hard + lane * words;
-                    double total = 0.0;
-                    for (int q = 0; q < P; ++q)
-                        total += sums[lane * P + q];
-                    const double mean = total / K;
                     bool ok = true;
                     if (c.stop == int(stop_rule::mean_llr)) {
-                        ok = mean >= c.threshold;
+                        double total = 0.0;
+                        for (int q = 0; q < P; ++q)
+                            total += sums[lane * P + q];
+                        ok = total / K >= c.threshold;
                     } else if (c.stop == int(stop_rule::min_llr)) {
                         float least = mins[lane * P];
                         for (int q = 1; q < P; ++q)
@@ -829,8 +828,16 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                         }
                         ok = same;
                     }
-                    // No information (erased or near-zero input): never passed.
-                    ok = ok && mean >= c.information_floor;
+                    // No information (erased or near-zero input): never passed. A
+                    // codeword that failed its rule needs no sum; four partial sums
+                    // keep the one thread's adds from waiting on each other.
+                    if (ok) {
+                        float part[4] = {};
+                        for (int q = 0; q < P; ++q)
+                            part[q & 3] += sums[lane * P + q];
+                        ok = (part[0] + part[1]) + (part[2] + part[3]) >=
+                             c.information_floor * K;
+                    }
                     take = ok || last;
                     if (take) {
                         const int cw = group * L::count + lane;
