@@ -291,7 +291,8 @@ llrs: a numpy array of float32 or int8 (int8: q means q / int8_scale), shape
   clamped. Another dtype or shape raises ValueError.
 Returns (bits, iterations, passed): bits uint8 of shape (n, K), each 0 or 1;
   iterations int32 (n,), the full iterations each codeword ran; passed bool (n,), whether
-  its early-stop rule held at the end (always True with early_stop="off"). For a 1-D
+  its early-stop rule held at the end and it carries information (with early_stop="off"
+  only an erased or near-zero codeword fails). For a 1-D
   input: bits (K,), and iterations and passed 0-d arrays.)";
 
 const char* encode_doc = R"(Encodes blocks of K bits into codewords of 3K+12 code bits.
