@@ -96,13 +96,16 @@ struct puncturing
 };
 
 /*!
- * \brief A puncturing: "" or "none", a rate "2/3", "3/4", "5/6", "7/8" (the patterns of
- * DVB-S / DVB-T and 802.11 for the rate-1/2 K=7 code, for n = 2 only), or explicit
- * patterns per output, "110,101". Throws std::invalid_argument for a pattern with no
- * ones, patterns of unequal lengths, another count than \p outputs, or a character
- * other than 0 and 1.
+ * \brief A puncturing of code \p c: "" or "none"; a rate "2/3", "3/4", "5/6" or "7/8"
+ * for the K=7 code of generators 171 and 133 (in either order, either inverted): the
+ * patterns of DVB-S and DVB-T (ETSI EN 300 421 Table 2, EN 300 744), which 802.11
+ * (rates 2/3, 3/4, 5/6) and CCSDS 131.0-B share, given for the 171 output (X) and the
+ * 133 output (Y); or explicit patterns per output in the code's order, "110,101". Throws
+ * std::invalid_argument for a rate of another code, a pattern with no ones, patterns of
+ * unequal lengths, another count than the code's outputs, or a character other than 0
+ * and 1.
  */
-puncturing parse_puncturing(std::string_view text, int outputs);
+puncturing parse_puncturing(std::string_view text, const code& c);
 
 //! Trellis steps of a frame of \p frame_bits information bits: frame_bits, plus K-1
 //! tail steps when terminated.

@@ -1,0 +1,342 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gputurbo/engine/conv/code.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace gputurbo::conv {
+namespace {
+
+const std::pair<const char*, termination> termination_names[] = {
+    { "terminated", termination::terminated },
+    { "truncated", termination::truncated },
+    { "tail-biting", termination::tail_biting },
+    { "streaming", termination::streaming },
+};
+
+struct named_code
+{
+    const char* name;
+    int constraint;
+    const char* polynomials;
+};
+
+// The presets, with their sources in code.h.
+const named_code presets[] = {
+    { "ccsds", 7, "171,-133" },      { "802.11", 7, "133,171" },
+    { "dvb", 7, "133,171" },         { "lte", 7, "133,171,165" },
+    { "gsm", 5, "23,33" },           { "cdma-r2", 9, "753,561" },
+    { "cdma-r3", 9, "557,663,711" },
+};
+
+// The punctured rates of the K=7 code of generators 171 and 133: X, the 171 output, and
+// Y, the 133 output, of DVB-S (ETSI EN 300 421 Table 2); 802.11's A (133) and B (171)
+// patterns (§17.3.5.7, and 5/6 of 802.11n) and CCSDS 131.0-B's are the same.
+struct named_puncturing
+{
+    const char* rate;
+    const char* x; // the 171 output
+    const char* y; // the 133 output
+};
+const named_puncturing rates[] = {
+    { "2/3", "10", "11" },
+    { "3/4", "101", "110" },
+    { "5/6", "10101", "11010" },
+    { "7/8", "1000101", "1111010" },
+};
+
+std::vector<std::string> split(std::string_view text)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        parts.emplace_back(text.substr(start, comma - start));
+        if (comma == std::string_view::npos)
+            return parts;
+        start = comma + 1;
+    }
+}
+
+// The parity of the bits of x.
+int parity(unsigned x) { return __builtin_parity(x); }
+
+} // namespace
+
+const char* to_string(termination t)
+{
+    for (const auto& [name, value] : termination_names)
+        if (value == t)
+            return name;
+    return "?";
+}
+
+termination parse_termination(std::string_view name)
+{
+    for (const auto& [text, value] : termination_names)
+        if (name == text)
+            return value;
+    throw std::invalid_argument("unknown termination '" + std::string(name) +
+                                "': use one of terminated, truncated, tail-biting, "
+                                "streaming");
+}
+
+void code::validate() const
+{
+    if (constraint < min_constraint || constraint > max_constraint)
+        throw std::invalid_argument("constraint length K=" + std::to_string(constraint) +
+                                    " is out of range: use " +
+                                    std::to_string(min_constraint) + " ... " +
+                                    std::to_string(max_constraint));
+    if (outputs() < min_outputs || outputs() > max_outputs)
+        throw std::invalid_argument(
+            std::to_string(outputs()) + " polynomial(s): a rate-1/n code needs n = " +
+            std::to_string(min_outputs) + " ... " + std::to_string(max_outputs));
+    if (inverted.size() != polynomials.size())
+        throw std::invalid_argument("inverted has " + std::to_string(inverted.size()) +
+                                    " entries for " + std::to_string(outputs()) +
+                                    " polynomials");
+    for (const unsigned g : polynomials) {
+        char octal[16];
+        std::snprintf(octal, sizeof octal, "%o", g);
+        if (g == 0)
+            throw std::invalid_argument("polynomial 0 taps nothing");
+        if (g >> constraint)
+            throw std::invalid_argument(
+                "polynomial " + std::string(octal) +
+                " (octal) is wider than K=" + std::to_string(constraint) + " bits");
+    }
+}
+
+std::string code::text() const
+{
+    std::string out = "K=" + std::to_string(constraint) + " ";
+    for (int s = 0; s < outputs(); ++s) {
+        char octal[16];
+        std::snprintf(octal, sizeof octal, "%o", polynomials[s]);
+        out += (s ? "," : "") + std::string(inverted[s] ? "-" : "") + octal;
+    }
+    return out;
+}
+
+code parse_code(int constraint, std::string_view text)
+{
+    code c;
+    c.constraint = constraint;
+    for (const std::string& part : split(text)) {
+        const bool minus = !part.empty() && part[0] == '-';
+        const std::string digits = part.substr(minus ? 1 : 0);
+        if (digits.empty() || digits.find_first_not_of("01234567") != std::string::npos)
+            throw std::invalid_argument("polynomial '" + part +
+                                        "' is not an octal number (e.g. 171, or -133 "
+                                        "for an inverted output)");
+        c.polynomials.push_back(unsigned(std::stoul(digits, nullptr, 8)));
+        c.inverted.push_back(minus);
+    }
+    c.validate();
+    return c;
+}
+
+code preset(std::string_view name)
+{
+    for (const auto& p : presets)
+        if (name == p.name)
+            return parse_code(p.constraint, p.polynomials);
+    std::string names;
+    for (const auto& p : presets)
+        names += std::string(names.empty() ? "" : ", ") + p.name;
+    throw std::invalid_argument("unknown code preset '" + std::string(name) +
+                                "': use one of " + names);
+}
+
+std::vector<std::string> preset_names()
+{
+    std::vector<std::string> names;
+    for (const auto& p : presets)
+        names.emplace_back(p.name);
+    return names;
+}
+
+int puncturing::kept_per_period(int outputs) const
+{
+    if (none())
+        return outputs;
+    int kept = 0;
+    for (const auto& row : keep)
+        kept += int(std::count(row.begin(), row.end(), 1));
+    return kept;
+}
+
+puncturing parse_puncturing(std::string_view text, const code& c)
+{
+    const int outputs = c.outputs();
+    if (text.empty() || text == "none")
+        return {};
+    std::string patterns(text);
+    for (const auto& r : rates)
+        if (text == r.rate) {
+            const std::vector<unsigned> x_first = { 0171, 0133 },
+                                        y_first = { 0133, 0171 };
+            if (c.constraint != 7 ||
+                (c.polynomials != x_first && c.polynomials != y_first))
+                throw std::invalid_argument(
+                    "puncturing rate " + std::string(text) +
+                    " is defined for the K=7 code of generators 171 and 133, not " +
+                    c.text() + ": give a 0/1 pattern per output, e.g. 110,101");
+            patterns = c.polynomials == x_first ? std::string(r.x) + "," + r.y
+                                                : std::string(r.y) + "," + r.x;
+        }
+    puncturing p;
+    for (const std::string& row : split(patterns)) {
+        if (row.empty() || row.find_first_not_of("01") != std::string::npos)
+            throw std::invalid_argument(
+                "puncturing '" + std::string(text) +
+                "': use a rate (2/3, 3/4, 5/6, 7/8) or a 0/1 pattern per output, "
+                "e.g. 110,101");
+        std::vector<std::uint8_t> keep;
+        for (const char ch : row)
+            keep.push_back(std::uint8_t(ch == '1'));
+        p.keep.push_back(std::move(keep));
+    }
+    if (int(p.keep.size()) != outputs)
+        throw std::invalid_argument("puncturing '" + std::string(text) + "' has " +
+                                    std::to_string(p.keep.size()) +
+                                    " pattern(s) for a code of " +
+                                    std::to_string(outputs) + " outputs");
+    for (const auto& row : p.keep)
+        if (row.size() != p.keep[0].size())
+            throw std::invalid_argument("puncturing '" + std::string(text) +
+                                        "': the patterns differ in length");
+    if (p.kept_per_period(outputs) == 0)
+        throw std::invalid_argument("puncturing '" + std::string(text) +
+                                    "' sends no bit");
+    return p;
+}
+
+std::size_t steps(const code& c, termination t, int frame_bits)
+{
+    return std::size_t(frame_bits) +
+           (t == termination::terminated ? std::size_t(c.constraint - 1) : 0);
+}
+
+std::size_t coded_length(const code& c, termination t, int frame_bits)
+{
+    return std::size_t(c.outputs()) * steps(c, t, frame_bits);
+}
+
+std::size_t
+punctured_length(const code& c, const puncturing& p, termination t, int frame_bits)
+{
+    if (p.none())
+        return coded_length(c, t, frame_bits);
+    const std::size_t n = steps(c, t, frame_bits);
+    const std::size_t period = std::size_t(p.period());
+    std::size_t kept = n / period * std::size_t(p.kept_per_period(c.outputs()));
+    for (std::size_t j = 0; j < n % period; ++j)
+        for (const auto& row : p.keep)
+            kept += row[j];
+    return kept;
+}
+
+void encode(const code& c,
+            termination t,
+            int frame_bits,
+            const std::uint8_t* bits,
+            std::size_t n_frames,
+            std::uint8_t* coded,
+            unsigned* state)
+{
+    c.validate();
+    const int memory = c.constraint - 1;
+    if (frame_bits < 1 || (t == termination::tail_biting && frame_bits < memory))
+        throw std::invalid_argument(
+            "a frame of " + std::to_string(frame_bits) + " bit(s) is shorter than " +
+            (t == termination::tail_biting ? "the K-1=" + std::to_string(memory) +
+                                                 " bits a tail-biting frame starts from"
+                                           : std::string("one bit")));
+    const unsigned mask = (1u << c.constraint) - 1;
+    const std::size_t n_steps = steps(c, t, frame_bits);
+    // The register holds the current input at bit K-1 and the oldest at bit 0.
+    // The state: the K-1 most recent inputs, the newest at bit K-2.
+    unsigned reg_state = state ? *state : 0;
+    for (std::size_t f = 0; f < n_frames; ++f) {
+        const std::uint8_t* in = bits + f * std::size_t(frame_bits);
+        std::uint8_t* out = coded + f * coded_length(c, t, frame_bits);
+        unsigned s = 0;
+        if (t == termination::streaming)
+            s = reg_state;
+        else if (t == termination::tail_biting)
+            // The state the last K-1 bits leave.
+            for (int i = frame_bits - memory; i < frame_bits; ++i)
+                s = (s >> 1) | (unsigned(in[i] & 1) << (memory - 1));
+        for (std::size_t k = 0; k < n_steps; ++k) {
+            const unsigned u = k < std::size_t(frame_bits) ? in[k] & 1u : 0u;
+            const unsigned reg = ((u << memory) | s) & mask;
+            for (int o = 0; o < c.outputs(); ++o)
+                *out++ = std::uint8_t(parity(reg & c.polynomials[o]) ^ c.inverted[o]);
+            s = reg >> 1;
+        }
+        reg_state = s;
+    }
+    if (state)
+        *state = reg_state;
+}
+
+namespace {
+
+// Calls visit(coded index, sent index) for each coded bit of a frame that is sent.
+template <class Visit>
+void for_each_sent(
+    const code& c, const puncturing& p, termination t, int frame_bits, Visit&& visit)
+{
+    const std::size_t n_steps = steps(c, t, frame_bits);
+    const int n = c.outputs();
+    std::size_t sent = 0;
+    for (std::size_t k = 0; k < n_steps; ++k)
+        for (int o = 0; o < n; ++o)
+            if (p.none() || p.keep[o][k % std::size_t(p.period())])
+                visit(k * std::size_t(n) + std::size_t(o), sent++);
+}
+
+} // namespace
+
+void puncture(const code& c,
+              const puncturing& p,
+              termination t,
+              int frame_bits,
+              const std::uint8_t* coded,
+              std::size_t n_frames,
+              std::uint8_t* sent)
+{
+    const std::size_t in_len = coded_length(c, t, frame_bits);
+    const std::size_t out_len = punctured_length(c, p, t, frame_bits);
+    for (std::size_t f = 0; f < n_frames; ++f)
+        for_each_sent(c, p, t, frame_bits, [&](std::size_t i, std::size_t j) {
+            sent[f * out_len + j] = coded[f * in_len + i];
+        });
+}
+
+void depuncture(const code& c,
+                const puncturing& p,
+                termination t,
+                int frame_bits,
+                const float* received,
+                std::size_t n_frames,
+                float* llrs)
+{
+    const std::size_t out_len = coded_length(c, t, frame_bits);
+    const std::size_t in_len = punctured_length(c, p, t, frame_bits);
+    std::fill(llrs, llrs + n_frames * out_len, 0.0f);
+    for (std::size_t f = 0; f < n_frames; ++f)
+        for_each_sent(c, p, t, frame_bits, [&](std::size_t i, std::size_t j) {
+            llrs[f * out_len + i] = received[f * in_len + j];
+        });
+}
+
+} // namespace gputurbo::conv
