@@ -17,8 +17,9 @@
  * conv/code.h, with the engine's sign (core/llr.h: L = ln P(0)/P(1), positive means 0;
  * invert_llr takes the other). NaN is an erasure and values are clamped to
  * +-core::llr_limit, as for every family. Output: frame_bits hard bits per frame.
- * Status: iterations 0, passed true unless the frame carries no information
- * (core::information_floor).
+ * Status: iterations 0, passed true unless the frame carries no information: the mean
+ * |L| of its sent LLRs (after the clamp) is below core::information_floor. Ties between
+ * paths go to the lower state, so an erased frame decodes to zeros.
  */
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
@@ -45,8 +46,10 @@ struct viterbi_config
 /*!
  * \brief A Viterbi decoder. \p backend: "reference" (the exact full-length Viterbi in
  * float, the oracle every fast path is tested against; tail-biting: exact maximum
- * likelihood over every start state), "cpu" or "auto" (the best the machine has).
- * Throws std::invalid_argument for a bad configuration or backend name.
+ * likelihood over every start state), "cpu" or "auto" (the best the machine has: for
+ * now the same decoder on every thread, as there is no faster one and no CUDA one yet).
+ * Throws std::invalid_argument for a bad configuration, a backend name other than
+ * these three, and for termination streaming (it needs state across calls).
  */
 std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& config,
                                                           const std::string& backend);

@@ -1,0 +1,87 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "reference_decoder.h"
+
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/core/parameters.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace gputurbo::conv {
+namespace {
+
+core::parameter threads_parameter()
+{
+    core::parameter p{
+        "threads", core::parameter_kind::integer, "0", "CPU worker threads"
+    };
+    p.min = 1;
+    p.max = 4096;
+    p.zero_means = "all cores";
+    return p;
+}
+
+core::parameter int8_scale_parameter()
+{
+    core::parameter p{ "int8_scale",
+                       core::parameter_kind::real,
+                       "8",
+                       "int8 input: the value q means the LLR q / int8_scale" };
+    p.min = 0.0;
+    p.max = core::unbounded;
+    p.min_exclusive = true;
+    return p;
+}
+
+void check_puncturing(const puncturing& p, int outputs)
+{
+    if (p.none())
+        return;
+    if (int(p.keep.size()) != outputs)
+        throw std::invalid_argument("puncturing has " + std::to_string(p.keep.size()) +
+                                    " patterns for a code of " + std::to_string(outputs) +
+                                    " outputs");
+    for (const auto& pattern : p.keep) {
+        if (pattern.size() != p.keep[0].size())
+            throw std::invalid_argument("puncturing patterns have unequal lengths");
+        for (std::uint8_t keep : pattern)
+            if (keep > 1)
+                throw std::invalid_argument("puncturing pattern values are 0 or 1, not " +
+                                            std::to_string(keep));
+    }
+    if (p.kept_per_period(outputs) == 0)
+        throw std::invalid_argument("puncturing keeps no coded bit");
+}
+
+} // namespace
+
+void viterbi_config::validate() const
+{
+    generator.validate();
+    check_puncturing(punctured, generator.outputs());
+    core::check(int8_scale_parameter(), int8_scale);
+    core::check(threads_parameter(), threads);
+}
+
+std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& config,
+                                                          const std::string& backend)
+{
+    config.validate();
+    if (backend == "reference")
+        return std::make_unique<reference_decoder>(config, core::backend::reference);
+    // No faster Viterbi decoder yet: the CPU's best is the reference on every thread.
+    if (backend == "cpu" || backend == "auto")
+        return std::make_unique<reference_decoder>(config, core::backend::cpu);
+    if (backend == "cuda")
+        throw std::invalid_argument(
+            "backend 'cuda' has no Viterbi decoder yet: use auto, cpu or reference");
+    throw std::invalid_argument("unknown backend '" + backend +
+                                "': use auto, cpu or reference");
+}
+
+} // namespace gputurbo::conv
