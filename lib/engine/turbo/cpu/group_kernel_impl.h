@@ -230,15 +230,6 @@ std::size_t workspace_bytes(const kernel_shape& shape)
     return layout_plan(shape).bytes();
 }
 
-inline float sanitize(float x, bool invert)
-{
-    if (x != x) // NaN: an erasure
-        return 0.0f;
-    x = x > core::llr_limit ? core::llr_limit
-                            : (x < -core::llr_limit ? -core::llr_limit : x);
-    return invert ? -x : x;
-}
-
 // Fills the four trellis inputs from the codewords of the group (zeros in unused lanes).
 void load_inputs(const decoder_config& c,
                  int K,
@@ -258,7 +249,7 @@ void load_inputs(const decoder_config& c,
         auto at = [&](int stream, int k) {
             const std::size_t i = interleaved ? 3 * std::size_t(k) + stream
                                               : std::size_t(stream) * (K + 4) + k;
-            return sanitize(cw[i], c.invert_llr);
+            return core::sanitize_llr(cw[i], c.invert_llr);
         };
         for (int k = 0; k < K; ++k) {
             set_lane(sys0[k], l, at(0, k));

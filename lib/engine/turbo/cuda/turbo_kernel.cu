@@ -264,6 +264,7 @@ struct qpp_walk
     }
 };
 
+// core::sanitize_llr on the device (fminf/fmaxf give its clamp for every number).
 __device__ __forceinline__ float sanitize(float x, bool invert)
 {
     x = isnan(x) ? 0.0f : fminf(fmaxf(x, -core::llr_limit), core::llr_limit);

@@ -29,6 +29,17 @@ namespace gputurbo::core {
 //! Magnitude to which input LLRs are clamped (+-Inf becomes +-llr_limit).
 constexpr float llr_limit = 1000.0f;
 
+//! An input LLR as every decoder reads it: NaN becomes 0 (an erasure), values are
+//! clamped to +-llr_limit, and the sign is flipped when \p invert (the other
+//! convention). The CUDA kernels read their input the same way.
+inline float sanitize_llr(float x, bool invert)
+{
+    if (x != x)
+        return 0.0f;
+    x = x > llr_limit ? llr_limit : (x < -llr_limit ? -llr_limit : x);
+    return invert ? -x : x;
+}
+
 /*!
  * \brief The least mean |a-posteriori LLR| of a decoded codeword that carries
  * information. Erased input (all NaN or zero) or near-zero input decodes to LLRs near 0
