@@ -16,9 +16,9 @@
 namespace gputurbo::conv {
 
 /*!
- * \brief The exact Viterbi decoder, the oracle of every faster one: the whole frame in
- * one pass (no traceback window), float metrics, one frame per thread of the shared
- * pool.
+ * \brief The exact Viterbi decoder, the oracle of every faster one: survivors over the
+ * whole frame (no traceback window), float metrics, frames shared out over the threads
+ * of the shared pool.
  *
  * The trellis state holds the last K-1 input bits, the most recent in bit K-2; a step
  * with input u goes from state p to (u << (K-2)) | (p >> 1). Branch metric: the
