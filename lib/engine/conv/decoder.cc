@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "cpu/cpu_decoder.h"
 #include "reference_decoder.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
@@ -74,9 +75,8 @@ std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& 
     config.validate();
     if (backend == "reference")
         return std::make_unique<reference_decoder>(config, core::backend::reference);
-    // No faster Viterbi decoder yet: the CPU's best is the reference on every thread.
     if (backend == "cpu" || backend == "auto")
-        return std::make_unique<reference_decoder>(config, core::backend::cpu);
+        return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel());
     if (backend == "cuda")
         throw std::invalid_argument(
             "backend 'cuda' has no Viterbi decoder yet: use auto, cpu or reference");

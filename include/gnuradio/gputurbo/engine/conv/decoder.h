@@ -46,8 +46,9 @@ struct viterbi_config
 /*!
  * \brief A Viterbi decoder. \p backend: "reference" (the exact full-length Viterbi in
  * float, the oracle every fast path is tested against; tail-biting: exact maximum
- * likelihood over every start state), "cpu" or "auto" (the best the machine has: for
- * now the same decoder on every thread, as there is no faster one and no CUDA one yet).
+ * likelihood over every start state), "cpu" or "auto" (the SIMD decoder: int16 metrics,
+ * one frame per lane, AVX-512, AVX2 or SSE2 as the CPU has them; tail-biting by
+ * wrap-around Viterbi; see conv/cpu/cpu_decoder.h; no CUDA decoder yet).
  * Throws std::invalid_argument for a bad configuration, a backend name other than
  * these three, and for termination streaming (it needs state across calls).
  */

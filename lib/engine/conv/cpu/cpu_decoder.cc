@@ -1,0 +1,187 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "cpu_decoder.h"
+#include "../../core/cpu/isa.h"
+#include "../../core/thread_pool.h"
+
+#include <gnuradio/gputurbo/engine/core/llr.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+
+namespace gputurbo::conv::cpu {
+namespace {
+
+using core::cpu::isa;
+
+// The mean |LLR| of a frame maps to this metric.
+constexpr float mean_metric = 32.0f;
+
+const viterbi_kernel& kernel_for(isa i)
+{
+    switch (i) {
+#if defined(__x86_64__) || defined(__i386__)
+    case isa::avx512:
+        return viterbi_avx512;
+    case isa::avx2:
+        return viterbi_avx2;
+#endif
+    default:
+        return viterbi_generic;
+    }
+}
+
+} // namespace
+
+const viterbi_kernel& best_kernel()
+{
+    return kernel_for(core::cpu::choose({ isa::avx512, isa::avx2, isa::generic }));
+}
+
+cpu_decoder::cpu_decoder(const viterbi_config& config, const viterbi_kernel& kernel)
+    : d_config(config), d_kernel(kernel), d_threads(core::thread_count(config.threads))
+{
+    d_config.validate();
+    if (d_config.mode == termination::streaming)
+        throw std::invalid_argument(
+            "termination streaming is not supported by this decoder yet");
+    const code& c = d_config.generator;
+    const int S = c.states(), memory = c.constraint - 1;
+    d_branch_outputs.resize(2 * std::size_t(S));
+    for (int ns = 0; ns < S; ++ns)
+        for (int b = 0; b < 2; ++b) {
+            const unsigned p = unsigned(((ns << 1) & (S - 1)) | b);
+            const unsigned reg = (unsigned(ns >> (memory - 1)) << memory) | p;
+            unsigned bits = 0;
+            for (int o = 0; o < c.outputs(); ++o)
+                bits |= unsigned(__builtin_parity(reg & c.polynomials[o]) ^ c.inverted[o])
+                        << o;
+            d_branch_outputs[2 * std::size_t(ns) + b] = std::uint8_t(bits);
+        }
+}
+
+void cpu_decoder::check_block(int frame_bits) const
+{
+    const int memory = d_config.generator.constraint - 1;
+    if (frame_bits < 1)
+        throw std::invalid_argument("a frame needs at least one bit: got " +
+                                    std::to_string(frame_bits));
+    if (d_config.mode == termination::tail_biting && frame_bits < memory)
+        throw std::invalid_argument(
+            "a tail-biting frame of " + std::to_string(frame_bits) +
+            " bit(s) is shorter than the K-1=" + std::to_string(memory) +
+            " bits it starts from");
+}
+
+std::size_t cpu_decoder::input_length(int frame_bits) const
+{
+    return punctured_length(
+        d_config.generator, d_config.punctured, d_config.mode, frame_bits);
+}
+
+std::string cpu_decoder::device() const
+{
+    return "CPU, " + std::to_string(d_threads) + " thread(s), " + d_kernel.isa +
+           " Viterbi kernel (" + std::to_string(d_kernel.lanes) + " frames per group)";
+}
+
+void cpu_decoder::decode_batch(const batch& b,
+                               std::uint8_t* bits,
+                               core::codeword_status* status)
+{
+    const float* llrs = as_float(b, d_config.int8_scale);
+    const code& c = d_config.generator;
+    const termination mode = d_config.mode;
+    const int frame = b.block, n = c.outputs(), S = c.states();
+    const int memory = c.constraint - 1;
+    const int W = d_kernel.lanes;
+    const int T = int(steps(c, mode, frame));
+    const bool biting = mode == termination::tail_biting;
+    const int wrap = biting ? wrap_steps() : 0;
+    const int E = T + 2 * wrap; // steps the kernel runs
+    const std::size_t in_len = input_length(frame),
+                      coded_len = coded_length(c, mode, frame);
+    const trellis t{ c.constraint, n, S, d_branch_outputs.data() };
+
+    const std::size_t groups = (b.count + std::size_t(W) - 1) / std::size_t(W);
+    const int workers = int(std::min<std::size_t>(std::size_t(d_threads), groups));
+    std::atomic<std::size_t> next_group{ 0 };
+    core::thread_pool::shared().run(workers, [&](int) {
+        std::vector<float> sent(in_len), coded(coded_len);
+        std::vector<std::int16_t> metrics(std::size_t(E) * n * W);
+        std::vector<std::uint8_t> decisions(std::size_t(E) * S * W);
+        std::vector<std::int16_t> final_metrics(std::size_t(S) * W);
+        for (std::size_t g; (g = next_group.fetch_add(1)) < groups;) {
+            const std::size_t first = g * std::size_t(W);
+            const int count = int(std::min<std::size_t>(std::size_t(W), b.count - first));
+            std::fill(metrics.begin(), metrics.end(), std::int16_t(0));
+            for (int l = 0; l < count; ++l) {
+                const std::size_t f = first + std::size_t(l);
+                // The sent LLRs, sanitised. Their mean magnitude decides the status,
+                // as the reference's does; the mean of those below the clamp sets the
+                // scale, so that saturated values (+-Inf) cost the others no precision.
+                double sum = 0.0, unclamped_sum = 0.0;
+                std::size_t unclamped = 0;
+                for (std::size_t i = 0; i < in_len; ++i) {
+                    const float v =
+                        core::sanitize_llr(llrs[f * in_len + i], d_config.invert_llr);
+                    sent[i] = v;
+                    sum += std::fabs(v);
+                    if (std::fabs(v) < core::llr_limit) {
+                        unclamped_sum += std::fabs(v);
+                        ++unclamped;
+                    }
+                }
+                depuncture(
+                    c, d_config.punctured, mode, frame, sent.data(), 1, coded.data());
+                const double mean = in_len ? sum / double(in_len) : 0.0;
+                const double typical = unclamped ? unclamped_sum / double(unclamped)
+                                                 : double(core::llr_limit);
+                const float scale = typical > 0.0 ? float(mean_metric / typical) : 0.0f;
+                for (int e = 0; e < E; ++e) {
+                    const int k = ((e - wrap) % T + T) % T;
+                    for (int o = 0; o < n; ++o) {
+                        const float q =
+                            std::nearbyint(coded[std::size_t(k) * n + o] * scale);
+                        metrics[(std::size_t(e) * n + o) * W + l] = std::int16_t(
+                            std::clamp(q, -float(max_metric), float(max_metric)));
+                    }
+                }
+                if (status)
+                    status[f] =
+                        core::codeword_status{ 0, mean >= core::information_floor };
+            }
+            d_kernel.run(
+                t,
+                viterbi_job{
+                    metrics.data(), E, !biting, decisions.data(), final_metrics.data() });
+            for (int l = 0; l < count; ++l) {
+                // The end state: 0 after a tail, else the best (metrics compared by their
+                // int16 difference; ties to the lowest state).
+                int state = 0;
+                if (mode != termination::terminated)
+                    for (int s = 1; s < S; ++s)
+                        if (std::int16_t(final_metrics[std::size_t(s) * W + l] -
+                                         final_metrics[std::size_t(state) * W + l]) > 0)
+                            state = s;
+                std::uint8_t* out = bits + (first + std::size_t(l)) * std::size_t(frame);
+                for (int e = E - 1; e >= 0; --e) {
+                    const int k = e - wrap; // the frame's step, in [0, T) for the middle
+                    if (k >= 0 && k < frame)
+                        out[k] = std::uint8_t(state >> (memory - 1));
+                    const int d =
+                        decisions[(std::size_t(e) * S + std::size_t(state)) * W + l];
+                    state = ((state << 1) & (S - 1)) | d;
+                }
+            }
+        }
+    });
+}
+
+} // namespace gputurbo::conv::cpu

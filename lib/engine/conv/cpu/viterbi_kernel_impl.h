@@ -1,0 +1,80 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The Viterbi add-compare-select, generic in the number of lanes (frames side by side).
+// Included only by viterbi_kernel_*.cc, each of which defines GPUTURBO_LANES and
+// GPUTURBO_KERNEL_NAME and is compiled for one instruction set. Internal linkage only,
+// and no standard-library template: objects for different instruction sets must share
+// no inline function.
+//
+// Path metrics are uint16 and wrap: two metrics are compared by their difference read
+// as int16, which is exact while the metrics of a step lie within 2^15 of each other.
+// They do: any state is K-1 steps from the best one, and a step changes a metric by at
+// most 2 * n * max_metric, so the spread stays below (K-1) * 2 * n * max_metric (8128
+// for K = 9, n = 4), plus the head start of state 0 in a terminated start.
+
+#include "viterbi_kernel.h"
+
+#include <cstring>
+
+#ifndef GPUTURBO_LANES
+#error "define GPUTURBO_LANES before including viterbi_kernel_impl.h"
+#endif
+
+namespace gputurbo::conv::cpu {
+namespace {
+
+constexpr int W = GPUTURBO_LANES;
+typedef std::uint16_t vu __attribute__((vector_size(2 * W)));
+typedef std::int16_t vs __attribute__((vector_size(2 * W)));
+typedef std::int8_t vb __attribute__((vector_size(W)));
+
+constexpr int most_states = 256;      // K = 9
+constexpr int most_combinations = 16; // n = 4 coded bits per step
+
+void run(const trellis& t, const viterbi_job& job)
+{
+    const int S = t.states, n = t.outputs;
+    vu metric[most_states], next[most_states], branch[most_combinations];
+    // Paths not from state 0 start this far behind: more than any path gains in the
+    // K-1 steps that reach every state.
+    const std::uint16_t behind =
+        std::uint16_t((t.constraint - 1) * 2 * n * max_metric + 1);
+    for (int s = 0; s < S; ++s) {
+        const std::uint16_t start = job.start_in_zero && s ? std::uint16_t(-behind) : 0;
+        for (int l = 0; l < W; ++l)
+            metric[s][l] = start;
+    }
+    for (int k = 0; k < job.steps; ++k) {
+        // The metric of every combination of coded bits: +q where a bit is 0, -q where 1.
+        vs q[4];
+        std::memcpy(q, job.metrics + std::size_t(k) * n * W, sizeof(vs) * n);
+        for (int c = 0; c < (1 << n); ++c) {
+            vs sum = q[0] - q[0];
+            for (int o = 0; o < n; ++o)
+                sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
+            branch[c] = (vu)sum;
+        }
+        std::uint8_t* decided = job.decisions + std::size_t(k) * S * W;
+        for (int ns = 0; ns < S; ++ns) {
+            const int p0 = (ns << 1) & (S - 1);
+            const vu m0 = metric[p0] + branch[t.branch_outputs[2 * ns]];
+            const vu m1 = metric[p0 | 1] + branch[t.branch_outputs[2 * ns + 1]];
+            const vs take1 = (vs)(m1 - m0) > 0; // ties keep p_0
+            next[ns] = (m0 & ~(vu)take1) | (m1 & (vu)take1);
+            const vb bits = __builtin_convertvector(take1 & 1, vb);
+            std::memcpy(decided + ns * W, &bits, W);
+        }
+        std::memcpy(metric, next, sizeof(vu) * S);
+    }
+    std::memcpy(job.final_metrics, metric, sizeof(vu) * S);
+}
+
+} // namespace
+
+extern const viterbi_kernel GPUTURBO_KERNEL_NAME = { GPUTURBO_KERNEL_ISA, W, &run };
+
+} // namespace gputurbo::conv::cpu
