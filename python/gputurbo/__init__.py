@@ -10,7 +10,7 @@ Blocks: turbo_encoder (bits -> 3K+12 code bits per codeword) and turbo_decoder
 
 Without a flowgraph, on numpy arrays: turbo_engine (decode() and encode() of whole
 batches), decode() below, lte_block_sizes(), qpp_interleaver(), crc24a(), crc24b() and
-crc_ok().
+crc_ok(); convolutional codes: conv_code (encode(), depuncture()) and conv_presets().
 '''
 
 # import pybind11 generated symbols into the gputurbo namespace

@@ -203,3 +203,20 @@ TEST(ConvPuncturing, DepunctureInvertsPuncture)
     }
     EXPECT_EQ(erased, (n - m) * frames);
 }
+
+TEST(ConvCode, FrameSizesAreChecked)
+{
+    const code c = preset("802.11");
+    EXPECT_NO_THROW(check_frame_bits(c, termination::terminated, 1));
+    EXPECT_NO_THROW(check_frame_bits(c, termination::tail_biting, 6));
+    for (const int frame : { 0, -1 })
+        EXPECT_NE(message_of([&] {
+                      check_frame_bits(c, termination::truncated, frame);
+                  }).find("shorter than one bit"),
+                  std::string::npos)
+            << frame;
+    EXPECT_NE(message_of([&] {
+                  check_frame_bits(c, termination::tail_biting, 5);
+              }).find("the K-1=6 bits a tail-biting frame starts from"),
+              std::string::npos);
+}

@@ -219,6 +219,17 @@ puncturing parse_puncturing(std::string_view text, const code& c)
     return p;
 }
 
+void check_frame_bits(const code& c, termination t, int frame_bits)
+{
+    const int memory = c.constraint - 1;
+    if (frame_bits < 1 || (t == termination::tail_biting && frame_bits < memory))
+        throw std::invalid_argument(
+            "a frame of " + std::to_string(frame_bits) + " bit(s) is shorter than " +
+            (t == termination::tail_biting ? "the K-1=" + std::to_string(memory) +
+                                                 " bits a tail-biting frame starts from"
+                                           : std::string("one bit")));
+}
+
 std::size_t steps(const code& c, termination t, int frame_bits)
 {
     return std::size_t(frame_bits) +
@@ -253,13 +264,8 @@ void encode(const code& c,
             unsigned* state)
 {
     c.validate();
+    check_frame_bits(c, t, frame_bits);
     const int memory = c.constraint - 1;
-    if (frame_bits < 1 || (t == termination::tail_biting && frame_bits < memory))
-        throw std::invalid_argument(
-            "a frame of " + std::to_string(frame_bits) + " bit(s) is shorter than " +
-            (t == termination::tail_biting ? "the K-1=" + std::to_string(memory) +
-                                                 " bits a tail-biting frame starts from"
-                                           : std::string("one bit")));
     const unsigned mask = (1u << c.constraint) - 1;
     const std::size_t n_steps = steps(c, t, frame_bits);
     // The register holds the current input at bit K-1 and the oldest at bit 0.

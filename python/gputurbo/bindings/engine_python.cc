@@ -10,6 +10,7 @@
  */
 
 #include "common/engine_log.h"
+#include "numpy_arrays.h"
 #include "turbo/decoder_parameters.h"
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
@@ -33,79 +34,9 @@ namespace py = pybind11;
 
 namespace {
 
+using namespace gr::gputurbo::numpy;
 namespace turbo = ::gputurbo::turbo;
 namespace lte = ::gputurbo::lte;
-
-// What the engine reads: one C-contiguous, aligned block of memory.
-constexpr int engine_layout =
-    py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
-
-std::string text(const py::handle& h) { return py::str(h).cast<std::string>(); }
-
-//! Whether \p a holds values of type T (in this machine's byte order).
-template <class T>
-bool holds(const py::array& a)
-{
-    return py::detail::npy_api::get().PyArray_EquivTypes_(a.dtype().ptr(),
-                                                          py::dtype::of<T>().ptr());
-}
-
-//! What an error message says was given: "float64 (10, 3084)", or the type of what
-//! numpy could not read.
-std::string given_text(const py::object& given, const py::array& a)
-{
-    return a ? text(a.dtype()) + " " + text(a.attr("shape"))
-             : "a " + text(given.get_type().attr("__name__"));
-}
-
-/*!
- * An array of rows of \p width values: 2-D (n, width), or 1-D (width,) for one row.
- * Other shapes and dtypes raise ValueError: \p expected says what is wanted, and the
- * message adds what was given. A non-contiguous array is copied.
- */
-struct rows
-{
-    py::array array;
-    std::size_t count;
-    bool single; // 1-D: the results have no row axis either
-
-    rows(const py::object& given,
-         std::size_t width,
-         bool (*dtype_ok)(const py::array&),
-         const std::string& expected)
-    {
-        array = py::array::ensure(given);
-        if (!array || !dtype_ok(array) || array.ndim() < 1 || array.ndim() > 2 ||
-            std::size_t(array.shape(array.ndim() - 1)) != width)
-            throw py::value_error(expected + "; got " + given_text(given, array));
-        single = array.ndim() == 1;
-        count = single ? 1 : array.shape(0);
-        array = py::array::ensure(array, engine_layout);
-    }
-
-    //! A result array of \p width values per row (none: one value per row).
-    template <class T>
-    py::array_t<T> result(std::size_t width = 0) const
-    {
-        std::vector<py::ssize_t> shape;
-        if (!single)
-            shape.push_back(py::ssize_t(count));
-        if (width)
-            shape.push_back(py::ssize_t(width));
-        return py::array_t<T>(shape);
-    }
-};
-
-//! ValueError unless every byte of \p a is 0 or 1.
-void check_binary(const py::array& a, const std::string& name)
-{
-    const auto* first = static_cast<const std::uint8_t*>(a.data());
-    const auto* last = first + a.size();
-    const auto* bad = std::find_if(first, last, [](std::uint8_t b) { return b > 1; });
-    if (bad != last)
-        throw py::value_error(name + " must be 0 or 1; got " + std::to_string(*bad) +
-                              " at flat index " + std::to_string(bad - first));
-}
 
 lte::crc24 crc_of(const std::string& name)
 {

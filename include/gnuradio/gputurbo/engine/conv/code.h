@@ -107,6 +107,10 @@ struct puncturing
  */
 puncturing parse_puncturing(std::string_view text, const code& c);
 
+//! Throws std::invalid_argument unless a frame of \p frame_bits information bits can be
+//! encoded: at least one bit, and at least K-1 when tail-biting.
+void check_frame_bits(const code& c, termination t, int frame_bits);
+
 //! Trellis steps of a frame of \p frame_bits information bits: frame_bits, plus K-1
 //! tail steps when terminated.
 std::size_t steps(const code& c, termination t, int frame_bits);

@@ -1,0 +1,115 @@
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * numpy arrays in and out of the engine, for the numpy API's bindings: checks of dtype
+ * and shape that raise ValueError saying what is expected and what was given.
+ */
+
+#ifndef INCLUDED_GPUTURBO_BINDINGS_NUMPY_ARRAYS_H
+#define INCLUDED_GPUTURBO_BINDINGS_NUMPY_ARRAYS_H
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr::gputurbo::numpy {
+
+namespace py = pybind11;
+
+// What the engine reads: one C-contiguous, aligned block of memory.
+constexpr int engine_layout =
+    py::array::c_style | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+
+inline std::string text(const py::handle& h) { return py::str(h).cast<std::string>(); }
+
+//! Whether \p a holds values of type T (in this machine's byte order).
+template <class T>
+bool holds(const py::array& a)
+{
+    return py::detail::npy_api::get().PyArray_EquivTypes_(a.dtype().ptr(),
+                                                          py::dtype::of<T>().ptr());
+}
+
+//! What an error message says was given: "float64 (10, 3084)", or the type of what
+//! numpy could not read.
+inline std::string given_text(const py::object& given, const py::array& a)
+{
+    return a ? text(a.dtype()) + " " + text(a.attr("shape"))
+             : "a " + text(given.get_type().attr("__name__"));
+}
+
+//! A row width that rows accepts whatever it is (the array's gives it).
+constexpr std::size_t any_width = std::size_t(-1);
+
+/*!
+ * An array of rows of \p width values: 2-D (n, width), or 1-D (width,) for one row.
+ * Other shapes and dtypes raise ValueError: \p expected says what is wanted, and the
+ * message adds what was given. A non-contiguous array is copied.
+ */
+struct rows
+{
+    py::array array;
+    std::size_t count;
+    std::size_t width;
+    bool single; // 1-D: the results have no row axis either
+
+    rows(const py::object& given,
+         std::size_t width,
+         bool (*dtype_ok)(const py::array&),
+         const std::string& expected)
+    {
+        array = py::array::ensure(given);
+        if (!array || !dtype_ok(array) || array.ndim() < 1 || array.ndim() > 2 ||
+            (width != any_width && std::size_t(array.shape(array.ndim() - 1)) != width))
+            throw py::value_error(expected + "; got " + given_text(given, array));
+        single = array.ndim() == 1;
+        count = single ? 1 : array.shape(0);
+        this->width = array.shape(array.ndim() - 1);
+        array = py::array::ensure(array, engine_layout);
+    }
+
+    //! A result array of one value per row.
+    template <class T>
+    py::array_t<T> result() const
+    {
+        return py::array_t<T>(row_axis());
+    }
+
+    //! A result array of \p width values per row.
+    template <class T>
+    py::array_t<T> result(std::size_t width) const
+    {
+        auto shape = row_axis();
+        shape.push_back(py::ssize_t(width));
+        return py::array_t<T>(shape);
+    }
+
+private:
+    std::vector<py::ssize_t> row_axis() const
+    {
+        return single ? std::vector<py::ssize_t>{}
+                      : std::vector<py::ssize_t>{ py::ssize_t(count) };
+    }
+};
+
+//! ValueError unless every byte of \p a is 0 or 1.
+inline void check_binary(const py::array& a, const std::string& name)
+{
+    const auto* first = static_cast<const std::uint8_t*>(a.data());
+    const auto* last = first + a.size();
+    const auto* bad = std::find_if(first, last, [](std::uint8_t b) { return b > 1; });
+    if (bad != last)
+        throw py::value_error(name + " must be 0 or 1; got " + std::to_string(*bad) +
+                              " at flat index " + std::to_string(bad - first));
+}
+
+} // namespace gr::gputurbo::numpy
+
+#endif
