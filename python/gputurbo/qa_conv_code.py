@@ -346,11 +346,11 @@ class qa_conv_code_errors(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "bits must be 0 or 1; got 2 at flat "
                                     "index 43"):
             self.code.encode(bits)
-        with self.assertRaisesRegex(ValueError, "a frame of 0 bit\\(s\\) is shorter "
-                                    "than one bit"):
+        with self.assertRaisesRegex(ValueError, "frame_bits=0 is out of range: a frame "
+                                    "has at least 1 bit"):
             self.code.encode(np.zeros((2, 0), np.uint8))
-        with self.assertRaisesRegex(ValueError, "a frame of 5 bit\\(s\\) is shorter "
-                                    "than the K-1=6 bits a tail-biting frame starts"):
+        with self.assertRaisesRegex(ValueError, "frame_bits=5 is shorter than the "
+                                    "tail-biting state of K-1=6 bits"):
             self.code.encode(np.zeros((2, 5), np.uint8), "tail-biting")
 
     def test_003_termination_and_puncturing(self):
@@ -375,9 +375,9 @@ class qa_conv_code_errors(gr_unittest.TestCase):
     def test_004_lengths_and_depuncture(self):
         for frame_bits in (0, -1):
             with self.subTest(frame_bits=frame_bits):
-                with self.assertRaisesRegex(ValueError, "shorter than one bit"):
+                with self.assertRaisesRegex(ValueError, "at least 1 bit"):
                     self.code.coded_length(frame_bits)
-                with self.assertRaisesRegex(ValueError, "shorter than one bit"):
+                with self.assertRaisesRegex(ValueError, "at least 1 bit"):
                     self.code.punctured_length(frame_bits, "truncated", "3/4")
         with self.assertRaisesRegex(ValueError, "unknown termination"):
             self.code.coded_length(40, "open")
@@ -388,7 +388,7 @@ class qa_conv_code_errors(gr_unittest.TestCase):
             with self.subTest(got=got):
                 with self.assertRaisesRegex(ValueError, expected + re.escape(got) + "$"):
                     self.code.depuncture(llrs, 40, "terminated", "3/4")
-        with self.assertRaisesRegex(ValueError, "shorter than the K-1=6 bits"):
+        with self.assertRaisesRegex(ValueError, "tail-biting state of K-1=6 bits"):
             self.code.depuncture(np.zeros(8, np.float32), 4, "tail-biting")
 
 

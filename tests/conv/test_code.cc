@@ -212,11 +212,11 @@ TEST(ConvCode, FrameSizesAreChecked)
     for (const int frame : { 0, -1 })
         EXPECT_NE(message_of([&] {
                       check_frame_bits(c, termination::truncated, frame);
-                  }).find("shorter than one bit"),
+                  }).find("is out of range: a frame has at least 1 bit"),
                   std::string::npos)
             << frame;
     EXPECT_NE(message_of([&] {
                   check_frame_bits(c, termination::tail_biting, 5);
-              }).find("the K-1=6 bits a tail-biting frame starts from"),
+              }).find("shorter than the tail-biting state of K-1=6 bits"),
               std::string::npos);
 }

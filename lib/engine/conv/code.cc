@@ -221,13 +221,15 @@ puncturing parse_puncturing(std::string_view text, const code& c)
 
 void check_frame_bits(const code& c, termination t, int frame_bits)
 {
+    if (frame_bits < 1)
+        throw std::invalid_argument("frame_bits=" + std::to_string(frame_bits) +
+                                    " is out of range: a frame has at least 1 bit");
     const int memory = c.constraint - 1;
-    if (frame_bits < 1 || (t == termination::tail_biting && frame_bits < memory))
+    if (t == termination::tail_biting && frame_bits < memory)
         throw std::invalid_argument(
-            "a frame of " + std::to_string(frame_bits) + " bit(s) is shorter than " +
-            (t == termination::tail_biting ? "the K-1=" + std::to_string(memory) +
-                                                 " bits a tail-biting frame starts from"
-                                           : std::string("one bit")));
+            "frame_bits=" + std::to_string(frame_bits) +
+            " is shorter than the tail-biting state of K-1=" + std::to_string(memory) +
+            " bits: use frame_bits >= " + std::to_string(memory));
 }
 
 std::size_t steps(const code& c, termination t, int frame_bits)

@@ -43,15 +43,7 @@ reference_decoder::reference_decoder(const viterbi_config& config, core::backend
 
 void reference_decoder::check_block(int frame_bits) const
 {
-    if (frame_bits < 1)
-        throw std::invalid_argument("frame_bits=" + std::to_string(frame_bits) +
-                                    " is out of range: a frame has at least 1 bit");
-    const int memory = d_config.generator.constraint - 1;
-    if (d_config.mode == termination::tail_biting && frame_bits < memory)
-        throw std::invalid_argument(
-            "frame_bits=" + std::to_string(frame_bits) +
-            " is shorter than the tail-biting state of K-1=" + std::to_string(memory) +
-            " bits: use frame_bits >= " + std::to_string(memory));
+    check_frame_bits(d_config.generator, d_config.mode, frame_bits);
 }
 
 std::size_t reference_decoder::input_length(int frame_bits) const

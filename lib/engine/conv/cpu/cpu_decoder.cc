@@ -68,15 +68,7 @@ cpu_decoder::cpu_decoder(const viterbi_config& config, const viterbi_kernel& ker
 
 void cpu_decoder::check_block(int frame_bits) const
 {
-    const int memory = d_config.generator.constraint - 1;
-    if (frame_bits < 1)
-        throw std::invalid_argument("a frame needs at least one bit: got " +
-                                    std::to_string(frame_bits));
-    if (d_config.mode == termination::tail_biting && frame_bits < memory)
-        throw std::invalid_argument(
-            "a tail-biting frame of " + std::to_string(frame_bits) +
-            " bit(s) is shorter than the K-1=" + std::to_string(memory) +
-            " bits it starts from");
+    check_frame_bits(d_config.generator, d_config.mode, frame_bits);
 }
 
 std::size_t cpu_decoder::input_length(int frame_bits) const
