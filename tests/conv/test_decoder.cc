@@ -433,6 +433,44 @@ TEST(Viterbi, SimdDecoderAgainstTheReferenceOnNoisyFrames)
     EXPECT_LE(double(all_differ), 0.002 * double(all_bits));
 }
 
+TEST(Viterbi, EveryInstructionSetDecodesAlike)
+{
+    // The SIMD kernels differ only in how many frames share a group, and each lane
+    // decodes alone: every instruction set this CPU runs gives the same bits.
+    std::mt19937_64 rng(test::test_seed());
+    std::mt19937 bit_rng{ unsigned(rng()) };
+    const int frame_bits = 120, frames = 70; // groups of 8, 16 and 32 with a remainder
+    for (const termination mode : frame_modes) {
+        viterbi_config c;
+        c.generator = preset("ccsds");
+        c.mode = mode;
+        c.punctured = parse_puncturing("2/3", c.generator);
+        const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
+        const double rate =
+            double(frame_bits) /
+            double(punctured_length(c.generator, c.punctured, mode, frame_bits));
+        const auto llrs =
+            awgn_llrs(sent_bits(c, frame_bits, bits), sigma_at(2.5, rate), rng);
+        std::vector<std::uint8_t> first;
+        for (const char* isa : { "generic", "avx2", "avx512" }) {
+            ::setenv("GPUTURBO_CPU_KERNEL", isa, 1);
+            std::unique_ptr<core::batch_decoder> dec;
+            try {
+                dec = make_viterbi_decoder(c, "cpu");
+            } catch (const std::runtime_error& e) { // this CPU lacks it
+                std::printf("  %s: %s\n", isa, e.what());
+                continue;
+            }
+            std::vector<std::uint8_t> out(bits.size());
+            dec->decode(frame_bits, llrs.data(), frames, out.data(), nullptr);
+            if (first.empty())
+                first = out;
+            EXPECT_EQ(out, first) << dec->device() << " " << to_string(mode);
+        }
+        ::unsetenv("GPUTURBO_CPU_KERNEL");
+    }
+}
+
 TEST(Viterbi, BitErrorRateOfTheK7Code)
 {
     // The K=7 r1/2 code (133,171), terminated frames of 1000 bits, unquantised soft
