@@ -6,6 +6,7 @@
 
 #include "cli.h"
 
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
 #include <gnuradio/gputurbo/engine/core/version.h>
 
 #include "gputurbo_commit.h" // generated at build time: GPUTURBO_COMMIT
@@ -60,7 +61,7 @@ bool args::print_info() const
     if (flag("help"))
         std::cout << help();
     else if (flag("parameters-json"))
-        std::cout << parameters_json().dump();
+        std::cout << parameters_json(given("code") ? get("code") : "turbo").dump();
     else if (flag("version"))
         std::cout << d_program << " " << core::version() << " (commit " << source_commit()
                   << ")\n";
@@ -297,10 +298,36 @@ bool is_axis(const std::string& name)
 
 } // namespace
 
+std::string code_family(int argc, char** argv)
+{
+    std::string code = "turbo";
+    for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word == "--code" && i + 1 < argc)
+            code = argv[i + 1];
+        else if (word.rfind("--code=", 0) == 0)
+            code = word.substr(7);
+    }
+    if (code != "turbo" && code != "conv")
+        throw usage_error("--code: unknown code '" + code + "': use turbo or conv");
+    return code;
+}
+
+option code_option()
+{
+    return { "code",
+             "NAME",
+             "turbo",
+             "code family: turbo (the LTE turbo code) or conv (convolutional codes, "
+             "Viterbi decoding); the options below depend on it (--code conv --help "
+             "lists conv's)" };
+}
+
 std::vector<option> decoder_options(bool axes)
 {
     std::vector<option> options = {
         section("Code and decoder"),
+        code_option(),
         { "backend",
           "NAME",
           "auto",
@@ -356,6 +383,7 @@ std::string arithmetic_used(const decoder& d)
 
 void add_parameters(json& record, const decoder& d, int K, bool int8)
 {
+    record.set("code", "turbo");
     for (const auto& [p, text] : turbo::config_values(d.config())) {
         const std::string name = p->name;
         if (name == "subblocks") {
@@ -384,10 +412,75 @@ void add_parameters(json& record, const decoder& d, int K, bool int8)
     record.set("input_type", int8 ? "int8" : "float");
 }
 
-json parameters_json()
+std::vector<option> conv_decoder_options()
 {
+    std::vector<option> options = {
+        section("Code and decoder"),
+        code_option(),
+        { "backend",
+          "NAME",
+          "auto",
+          "auto or cpu (the SIMD Viterbi decoder), or reference (the slow exact one); "
+          "no Viterbi decoder on CUDA yet" },
+    };
+    for (const auto& p : conv::parameters()) {
+        if (!offered(p))
+            continue;
+        options.push_back(parameter_option(p));
+        if (const auto it = aliases.find(p.name); it != aliases.end())
+            options.back().aliases = it->second;
+    }
+    return options;
+}
+
+conv::viterbi_config conv_config_from(const args& a)
+{
+    // Only what was given: a preset excludes a given constraint or polys.
+    std::map<std::string, std::string> values;
+    for (const auto& p : conv::parameters())
+        if (offered(p) && (conv::in_config(p.name) || p.name == std::string("preset")) &&
+            a.given(flag_of(p.name)))
+            values[p.name] = a.get(flag_of(p.name));
+    try {
+        return conv::config_from(values);
+    } catch (const std::invalid_argument& e) {
+        throw usage_error(e.what());
+    }
+}
+
+int frame_bits(const args& a) { return int(number(a, conv::parameter("frame_bits"))); }
+
+void add_parameters(
+    json& record, const args& a, const conv::viterbi_config& c, int frame_bits, bool int8)
+{
+    record.set("code", "conv").set("preset", a.get("preset"));
+    for (const auto& [p, text] : conv::config_values(c)) {
+        switch (p->kind) {
+        case core::parameter_kind::integer:
+            record.set(p->name, std::stol(text));
+            break;
+        case core::parameter_kind::real:
+            record.set(p->name, std::stod(text));
+            break;
+        case core::parameter_kind::flag:
+            record.set(p->name, text == "true");
+            break;
+        default:
+            record.set(p->name, text);
+        }
+    }
+    const std::size_t sent =
+        conv::punctured_length(c.generator, c.punctured, c.mode, frame_bits);
+    record.set("frame_bits", frame_bits)
+        .set("code_rate", double(frame_bits) / double(sent))
+        .set("input_type", int8 ? "int8" : "float");
+}
+
+json parameters_json(const std::string& code)
+{
+    const bool conv = code == "conv";
     auto list = json::array();
-    for (const auto& p : turbo::parameters()) {
+    for (const auto& p : conv ? conv::parameters() : turbo::parameters()) {
         auto j = json::object();
         j.set("name", p.name)
             .set("kind", core::to_string(p.kind))
@@ -395,7 +488,7 @@ json parameters_json()
             .set("help", p.help)
             .set("range", core::range_text(p))
             .set("option", offered(p) ? json("--" + flag_of(p.name)) : json())
-            .set("config", turbo::in_config(p.name));
+            .set("config", conv ? conv::in_config(p.name) : turbo::in_config(p.name));
         if (p.kind == core::parameter_kind::integer ||
             p.kind == core::parameter_kind::real)
             j.set("min", p.min)

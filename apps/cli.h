@@ -14,6 +14,7 @@
  *        policy (2: bad usage or value, 1: failure while running).
  */
 
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 #include <gnuradio/gputurbo/engine/turbo/parameters.h>
 
@@ -85,6 +86,13 @@ std::vector<std::string> split_list(const std::string& flag, const std::string& 
 //! "a,b,c" or "START:STOP:STEP" (STOP included).
 std::vector<double> to_range(const std::string& flag, const std::string& text);
 
+//! --code: the code family, "turbo" (the default) or "conv", looked up before the
+//! options are parsed (they depend on it); a usage_error for another.
+std::string code_family(int argc, char** argv);
+
+//! The --code option of both apps.
+option code_option();
+
 //! Most codewords per decode call the apps accept.
 constexpr long max_batch = 1 << 20;
 
@@ -122,6 +130,16 @@ decoder_config config_from(const args& a, bool axes);
 //! The metric arithmetic a decoder runs: float32 on the CPU, the resolved one on CUDA.
 std::string arithmetic_used(const decoder& d);
 
+//! --code conv: --code, --backend and the conv parameter table's options
+//! (conv/parameters.h).
+std::vector<option> conv_decoder_options();
+
+//! A viterbi_config from the conv options; a usage_error naming the bad one.
+conv::viterbi_config conv_config_from(const args& a);
+
+//! --frame-bits, checked against the table.
+int frame_bits(const args& a);
+
 //! A JSON value, written with two-space indentation; object keys keep their order.
 class json
 {
@@ -158,9 +176,18 @@ private:
 //! input_type.
 void add_parameters(json& record, const decoder& d, int K, bool int8);
 
-//! The parameter table as JSON (--parameters-json): a list of {name, kind, default,
-//! help, range, option, and min, max, ... as they apply}.
-json parameters_json();
+//! The conv decoder's parameters, added to a JSON record under the table's names: code
+//! ("conv"), preset, the config's values, frame_bits, code_rate (frame_bits over the
+//! sent coded bits) and input_type.
+void add_parameters(json& record,
+                    const args& a,
+                    const conv::viterbi_config& c,
+                    int frame_bits,
+                    bool int8);
+
+//! The parameter table of a code family as JSON (--parameters-json): a list of {name,
+//! kind, default, help, range, option, and min, max, ... as they apply}.
+json parameters_json(const std::string& code = "turbo");
 
 //! printf into a std::string.
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

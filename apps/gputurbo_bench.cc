@@ -13,6 +13,8 @@
 
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -39,21 +41,25 @@ const core::parameter batch_parameter{
     "automatic"
 };
 
-std::vector<cli::option> options()
+std::vector<cli::option> options(const std::string& code)
 {
-    auto o = cli::decoder_options(true);
-    const std::vector<cli::option> more = {
-        cli::parameter_option(batch_parameter, true),
-        cli::section("Measurement"),
+    const bool conv = code == "conv";
+    auto o = conv ? cli::conv_decoder_options() : cli::decoder_options(true);
+    o.push_back(cli::parameter_option(batch_parameter, !conv));
+    o.push_back(cli::section("Measurement"));
+    o.push_back(
         { "mode",
           "MODE",
           "end-to-end",
-          "end-to-end (host buffers in, bits out) or kernel (GPU kernels alone)" },
-        { "host-memory",
-          "KIND",
-          "page-locked",
-          "host buffers of LLRs and bits: page-locked (host_buffer, moved by DMA "
-          "directly) or pageable (staged through the decoder's buffers)" },
+          "end-to-end (host buffers in, bits out) or kernel (GPU kernels alone)" });
+    if (!conv) // the Viterbi decoders run on the CPU only
+        o.push_back(
+            { "host-memory",
+              "KIND",
+              "page-locked",
+              "host buffers of LLRs and bits: page-locked (host_buffer, moved by "
+              "DMA directly) or pageable (staged through the decoder's buffers)" });
+    const std::vector<cli::option> more = {
         { "ebn0", "DB", "1.0", "Eb/N0 of the noisy codewords fed to the decoder" },
         { "seconds", "S", "2", "minimum measuring time per configuration" },
         { "seed", "N", "1", "random seed of the codewords" },
@@ -128,8 +134,122 @@ std::vector<setup> setups_of(const cli::args& a, const decoder_config& base)
     return setups;
 }
 
+// Calls decode() again and again for at least \p seconds; the calls and their wall time.
+template <class Decode>
+std::pair<std::uint64_t, double> time_calls(double seconds, const Decode& decode)
+{
+    std::uint64_t calls = 0;
+    double elapsed = 0.0;
+    const auto start = std::chrono::steady_clock::now();
+    do {
+        decode();
+        ++calls;
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                      .count();
+    } while (elapsed < seconds);
+    return { calls, elapsed };
+}
+
+// --code conv: one configuration, end to end.
+int conv_bench(const cli::args& a)
+{
+    const conv::viterbi_config config = cli::conv_config_from(a);
+    const int frame_bits = cli::frame_bits(a);
+    conv::check_frame_bits(config.generator, config.mode, frame_bits);
+    const std::string mode = a.get("mode");
+    if (mode != "end-to-end" && mode != "kernel")
+        throw cli::usage_error("--mode: unknown mode '" + mode +
+                               "': use end-to-end or kernel");
+    const bool int8 = cli::int8_input(a);
+    const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
+    const double seconds = cli::to_double("seconds", a.get("seconds"));
+    if (seconds < 0.0 || seconds > 86400.0)
+        throw cli::usage_error("--seconds: use 0 ... 86400");
+    const std::uint64_t seed = cli::to_count("seed", a.get("seed"));
+    if (a.given("json"))
+        cli::check_output_path("json", a.get("json"));
+    const std::size_t batch_requested = std::size_t(cli::number(a, batch_parameter));
+
+    const auto dec = conv::make_viterbi_decoder(config, a.get("backend"));
+    if (mode == "kernel")
+        throw std::invalid_argument("--mode kernel: backend '" + dec->backend() +
+                                    "' has no device kernels to time apart; use --mode "
+                                    "end-to-end");
+    const std::size_t batch = batch_requested ? batch_requested : 64;
+    conv_setup setup;
+    setup.generator = config.generator;
+    setup.mode = config.mode;
+    setup.punctured = config.punctured;
+    setup.frame_bits = frame_bits;
+    setup.ebn0_db = ebn0;
+    setup.seed = seed;
+    const std::size_t len = setup.sent_length();
+    std::vector<std::uint8_t> sent(batch * frame_bits), bits(batch * frame_bits);
+    std::vector<float> llrs(batch * len);
+    std::vector<std::int8_t> quantized(int8 ? llrs.size() : 0);
+    std::vector<codeword_status> status(batch);
+    make_noisy_frames(setup, 0, batch, sent.data(), llrs.data(), config.threads);
+    if (int8)
+        quantize_llrs(llrs.data(), llrs.size(), quantized.data(), config.int8_scale);
+    auto decode = [&] {
+        if (int8)
+            dec->decode(frame_bits, quantized.data(), batch, bits.data(), status.data());
+        else
+            dec->decode(frame_bits, llrs.data(), batch, bits.data(), status.data());
+    };
+    decode(); // warm-up
+    std::uint64_t bit_errors = 0;
+    for (std::size_t k = 0; k < sent.size(); ++k)
+        bit_errors += (sent[k] ^ bits[k]) & 1u;
+    const auto [calls, elapsed] = time_calls(seconds, decode);
+    const double rate = double(frame_bits) * batch * calls / elapsed;
+
+    auto r = cli::json::object();
+    r.set("backend", dec->backend()).set("device", dec->device()).set("mode", mode);
+    cli::add_parameters(r, a, config, frame_bits, int8);
+    r.set(batch_parameter.name, batch)
+        .set(std::string(batch_parameter.name) + "_requested", batch_requested)
+        .set("ebn0_db", ebn0)
+        .set("bit_errors", bit_errors)
+        .set("calls", calls)
+        .set("seconds", elapsed)
+        .set("info_bits_per_second", rate)
+        .set("version", core::version())
+        .set("commit", cli::source_commit())
+        .set("timestamp", cli::utc_timestamp());
+
+    std::cout << "# gputurbo-bench: backend " << dec->backend() << ": " << dec->device()
+              << "; mode " << mode << ", input " << (int8 ? "int8" : "float")
+              << ", Eb/N0 " << ebn0 << " dB; commit " << cli::source_commit() << "\n";
+    cli::print_table(
+        std::cout,
+        { "code",
+          "termination",
+          "puncture",
+          "frame bits",
+          "batch",
+          "bit errors",
+          "calls",
+          "seconds",
+          "Mbit/s" },
+        { { config.generator.text(),
+            conv::to_string(config.mode),
+            config.punctured.none() ? "none" : conv::puncture_text(config.punctured),
+            std::to_string(frame_bits),
+            std::to_string(batch),
+            std::to_string(bit_errors),
+            std::to_string(calls),
+            cli::format("%.2f", elapsed),
+            cli::format("%.2f", rate / 1e6) } });
+    std::cout << std::flush;
+    if (a.given("json"))
+        cli::write_text_file(a.get("json"), r.dump());
+    return 0;
+}
+
 int bench_main(int argc, char** argv)
 {
+    const std::string code = cli::code_family(argc, argv);
     cli::args a(
         program,
         "Measures the throughput of the LTE turbo decoder: `batch` noisy codewords "
@@ -138,11 +258,14 @@ int bench_main(int argc, char** argv)
         "per second.\nK, batch, iterations, algorithm, subblocks and guard take "
         "comma-separated "
         "lists;\nevery combination runs. crc24a/crc24b stop rules get frames that carry "
-        "that CRC.",
-        options());
+        "that CRC.\nWith --code conv: one configuration of a Viterbi decoder, frame_bits "
+        "* batch * calls /\nelapsed.",
+        options(code));
     a.parse(argc, argv);
     if (a.print_info())
         return 0;
+    if (code == "conv")
+        return conv_bench(a);
 
     const decoder_config base = cli::config_from(a, true);
     const std::string mode = a.get("mode");

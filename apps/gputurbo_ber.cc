@@ -12,6 +12,8 @@
 
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -42,9 +44,9 @@ const core::parameter batch_parameter{
     "automatic"
 };
 
-std::vector<cli::option> options()
+std::vector<cli::option> options(const std::string& code)
 {
-    auto o = cli::decoder_options(false);
+    auto o = code == "conv" ? cli::conv_decoder_options() : cli::decoder_options(false);
     const std::vector<cli::option> more = {
         cli::section("Channel and stopping"),
         { "ebn0",
@@ -231,19 +233,87 @@ std::string csv(const std::vector<ber_point>& points)
     return out;
 }
 
+// What differs between the code families: the decoder, its header line and record,
+// and one point's measurement.
+struct family
+{
+    std::unique_ptr<core::batch_decoder> dec;
+    std::string header;
+    cli::json config = cli::json::object();
+    std::size_t batch = 0; // the batch that --batch 0 gives
+    std::function<ber_point(const ber_run&, const std::function<void(const ber_point&)>&)>
+        measure;
+};
+
+family turbo_family(const cli::args& a, bool int8)
+{
+    const decoder_config config = cli::config_from(a, false);
+    config.validate(); // the engine's word on K, P, g, scaling … before anything slow
+    auto dec = make_decoder(config, a.get("backend"));
+    dec->check_block(config.K); // an automatic P against g
+    family f;
+    f.header =
+        cli::format(
+            "K=%d R=%.4f %s", config.K, code_rate(config.K), to_string(config.algo)) +
+        (config.algo == algorithm::scaled_max_log ? cli::format("(%g)", config.scaling)
+                                                  : "") +
+        cli::format(" %d it P=%d %s/%d early-stop %s",
+                    config.iterations,
+                    dec->subblocks(),
+                    to_string(config.guarding),
+                    config.guard_window,
+                    to_string(config.early_stop));
+    cli::add_parameters(f.config, *dec, config.K, int8);
+    f.config.set("code_rate", code_rate(config.K));
+    f.batch = default_batch(config.K);
+    turbo::decoder* d = dec.get();
+    f.measure = [d](const ber_run& r, const std::function<void(const ber_point&)>& p) {
+        return measure_ber(*d, r, p);
+    };
+    f.dec = std::move(dec);
+    return f;
+}
+
+family conv_family(const cli::args& a, bool int8)
+{
+    const conv::viterbi_config config = cli::conv_config_from(a);
+    conv_setup setup;
+    setup.generator = config.generator;
+    setup.mode = config.mode;
+    setup.punctured = config.punctured;
+    setup.frame_bits = cli::frame_bits(a);
+    conv::check_frame_bits(setup.generator, setup.mode, setup.frame_bits);
+    family f;
+    f.dec = conv::make_viterbi_decoder(config, a.get("backend"));
+    const std::string puncture = conv::puncture_text(config.punctured);
+    f.header = config.generator.text() + cli::format(" R=%.4f ", setup.code_rate()) +
+               conv::to_string(config.mode) +
+               (puncture.empty() ? "" : " puncture " + puncture) +
+               cli::format(" frame_bits=%d", setup.frame_bits);
+    cli::add_parameters(f.config, a, config, setup.frame_bits, int8);
+    f.batch = default_batch(setup.frame_bits);
+    core::batch_decoder* d = f.dec.get();
+    f.measure = [d, setup, config](const ber_run& r,
+                                   const std::function<void(const ber_point&)>& p) {
+        return measure_ber(*d, setup, config.int8_scale, config.threads, r, p);
+    };
+    return f;
+}
+
 int ber_main(int argc, char** argv)
 {
+    const std::string code = cli::code_family(argc, argv);
     cli::args a(program,
-                "Measures the bit and frame error rates of the LTE turbo decoder over a "
-                "BPSK/AWGN channel,\none Eb/N0 point after the other (Eb/N0 counts the "
-                "code rate K/(3K+12)).\ncrc24a/crc24b stop rules get frames that carry "
-                "that CRC.",
-                options());
+                "Measures the bit and frame error rates of a decoder over a BPSK/AWGN "
+                "channel, one\nEb/N0 point after the other: the LTE turbo decoder "
+                "(Eb/N0 counts the code rate\nK/(3K+12); crc24a/crc24b stop rules get "
+                "frames that carry that CRC), or with\n--code conv a Viterbi decoder "
+                "(Eb/N0 counts frame_bits over the sent, punctured\ncoded bits).",
+                options(code));
     a.parse(argc, argv);
     if (a.print_info())
         return 0;
 
-    const decoder_config config = cli::config_from(a, false);
     const std::vector<double> ebn0 = cli::to_range("ebn0", a.get("ebn0"));
     ber_run run;
     run.min_frame_errors = cli::to_count("min-frame-errors", a.get("min-frame-errors"));
@@ -257,7 +327,6 @@ int ber_main(int argc, char** argv)
         if (a.given(f))
             cli::check_output_path(f, a.get(f));
 
-    config.validate(); // the engine's word on K, P, g, scaling … before anything slow
     std::string python, script;
     if (a.given("plot")) {
         python = plot_python();
@@ -265,37 +334,20 @@ int ber_main(int argc, char** argv)
         check_plot_tools(python, script);
     }
     const std::string backend_requested = a.get("backend");
-    const auto dec = make_decoder(config, backend_requested);
-    dec->check_block(config.K); // an automatic P against g
-
-    std::cout << cli::format("# gputurbo-ber: K=%d R=%.4f %s",
-                             config.K,
-                             code_rate(config.K),
-                             to_string(config.algo))
-              << (config.algo == algorithm::scaled_max_log
-                      ? cli::format("(%g)", config.scaling)
-                      : "")
-              << cli::format(" %d it P=%d %s/%d early-stop %s",
-                             config.iterations,
-                             dec->subblocks(),
-                             to_string(config.guarding),
-                             config.guard_window,
-                             to_string(config.early_stop))
-              << "\n# backend " << dec->backend() << ": " << dec->device() << "; commit "
-              << cli::source_commit() << "\n"
+    family f = code == "conv" ? conv_family(a, run.int8) : turbo_family(a, run.int8);
+    std::cout << "# gputurbo-ber: " << f.header << "\n# backend " << f.dec->backend()
+              << ": " << f.dec->device() << "; commit " << cli::source_commit() << "\n"
               << std::flush;
 
-    auto cfg = cli::json::object();
-    cli::add_parameters(cfg, *dec, config.K, run.int8);
-    cfg.set("code_rate", code_rate(config.K))
-        .set(batch_parameter.name, run.batch ? run.batch : default_batch(config.K))
+    auto cfg = std::move(f.config);
+    cfg.set(batch_parameter.name, run.batch ? run.batch : f.batch)
         .set(std::string(batch_parameter.name) + "_requested", run.batch)
         .set("min_frame_errors", run.min_frame_errors)
         .set("max_frames", run.max_frames)
         .set("seed", run.seed)
         .set("backend_requested", backend_requested)
-        .set("backend", dec->backend())
-        .set("device", dec->device())
+        .set("backend", f.dec->backend())
+        .set("device", f.dec->device())
         .set("version", core::version())
         .set("commit", cli::source_commit())
         .set("timestamp", cli::utc_timestamp());
@@ -324,8 +376,7 @@ int ber_main(int argc, char** argv)
         ber_run r = run;
         r.ebn0_db = ebn0[i];
         progress_line bar(tty, r, i, ebn0.size());
-        points.push_back(
-            measure_ber(*dec, r, [&](const ber_point& p) { bar.update(p, false); }));
+        points.push_back(f.measure(r, [&](const ber_point& p) { bar.update(p, false); }));
         bar.update(points.back(), true);
         save(points);
         if (a.flag("stop-at-zero") && points.back().bit_errors == 0)

@@ -5,6 +5,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -79,12 +80,8 @@ const char* to_string(termination t)
 
 termination parse_termination(std::string_view name)
 {
-    for (const auto& [text, value] : termination_names)
-        if (name == text)
-            return value;
-    throw std::invalid_argument("unknown termination '" + std::string(name) +
-                                "': use one of terminated, truncated, tail-biting, "
-                                "streaming");
+    // The table lists the names in the enum's order.
+    return termination(core::choice_index(parameter("termination"), name));
 }
 
 void code::validate() const

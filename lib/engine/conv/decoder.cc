@@ -8,36 +8,13 @@
 #include "reference_decoder.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
-#include <gnuradio/gputurbo/engine/core/parameters.h>
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
 
 #include <stdexcept>
 #include <string>
 
 namespace gputurbo::conv {
 namespace {
-
-core::parameter threads_parameter()
-{
-    core::parameter p{
-        "threads", core::parameter_kind::integer, "0", "CPU worker threads"
-    };
-    p.min = 1;
-    p.max = 4096;
-    p.zero_means = "all cores";
-    return p;
-}
-
-core::parameter int8_scale_parameter()
-{
-    core::parameter p{ "int8_scale",
-                       core::parameter_kind::real,
-                       "8",
-                       "int8 input: the value q means the LLR q / int8_scale" };
-    p.min = 0.0;
-    p.max = core::unbounded;
-    p.min_exclusive = true;
-    return p;
-}
 
 void check_puncturing(const puncturing& p, int outputs)
 {
@@ -65,8 +42,8 @@ void viterbi_config::validate() const
 {
     generator.validate();
     check_puncturing(punctured, generator.outputs());
-    core::check(int8_scale_parameter(), int8_scale);
-    core::check(threads_parameter(), threads);
+    core::check(parameter("int8_scale"), int8_scale);
+    core::check(parameter("threads"), threads);
 }
 
 std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& config,

@@ -166,6 +166,27 @@ const parameter& find_parameter(const std::vector<parameter>& table,
 
 namespace {
 
+std::vector<parameter> make_engine_table()
+{
+    std::vector<parameter> t;
+    t.push_back({ "invert_llr",
+                  parameter_kind::flag,
+                  "false",
+                  "the input LLRs are ln P(1)/P(0) (positive means 1)" });
+    t.push_back({ "threads", parameter_kind::integer, "0", "CPU worker threads" });
+    t.back().min = 1;
+    t.back().max = 4096;
+    t.back().zero_means = "all cores";
+    t.push_back({ "int8_scale",
+                  parameter_kind::real,
+                  "8",
+                  "int8 input: the value q means the LLR q / int8_scale" });
+    t.back().min = 0.0;
+    t.back().max = unbounded;
+    t.back().min_exclusive = true;
+    return t;
+}
+
 std::vector<parameter> make_block_table()
 {
     std::vector<parameter> t;
@@ -213,6 +234,12 @@ std::vector<parameter> make_block_table()
 }
 
 } // namespace
+
+const std::vector<parameter>& engine_parameters()
+{
+    static const std::vector<parameter> table = make_engine_table();
+    return table;
+}
 
 const std::vector<parameter>& block_parameters()
 {

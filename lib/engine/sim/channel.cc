@@ -57,6 +57,22 @@ private:
     std::uint64_t d_s[4];
 };
 
+// BPSK (0 -> +1) of n coded bits with white Gaussian noise of sigma, as LLRs 2y/sigma^2.
+void add_noise(
+    frame_rng& rng, const std::uint8_t* coded, std::size_t n, double sigma, float* llrs)
+{
+    const float gain = float(2.0 / (sigma * sigma));
+    for (std::size_t i = 0; i < n; i += 2) { // Box-Muller: two samples per draw
+        const double radius = sigma * std::sqrt(-2.0 * std::log(rng.uniform()));
+        const double angle = 2.0 * M_PI * rng.uniform();
+        const double noise[2] = { radius * std::cos(angle), radius * std::sin(angle) };
+        for (std::size_t j = 0; j < 2 && i + j < n; ++j) {
+            const double y = (coded[i + j] ? -1.0 : 1.0) + noise[j];
+            llrs[i + j] = gain * float(y);
+        }
+    }
+}
+
 void make_frame(const channel_setup& setup,
                 std::uint64_t frame,
                 std::uint8_t* bits,
@@ -73,18 +89,98 @@ void make_frame(const channel_setup& setup,
     if (setup.crc)
         lte::attach_crc24(*setup.crc, bits, K);
     turbo::encode(K, bits, 1, codeword.data(), setup.out_layout);
-    const double sigma = noise_sigma(K, setup.ebn0_db);
-    const float gain = float(2.0 / (sigma * sigma));
-    const std::size_t n = codeword.size();
-    for (std::size_t i = 0; i < n; i += 2) { // Box-Muller: two samples per draw
-        const double radius = sigma * std::sqrt(-2.0 * std::log(rng.uniform()));
-        const double angle = 2.0 * M_PI * rng.uniform();
-        const double noise[2] = { radius * std::cos(angle), radius * std::sin(angle) };
-        for (std::size_t j = 0; j < 2 && i + j < n; ++j) {
-            const double y = (codeword[i + j] ? -1.0 : 1.0) + noise[j];
-            llrs[i + j] = gain * float(y);
-        }
+    add_noise(rng, codeword.data(), codeword.size(), noise_sigma(K, setup.ebn0_db), llrs);
+}
+
+void make_conv_frame(const conv_setup& setup,
+                     std::uint64_t frame,
+                     std::uint8_t* bits,
+                     float* llrs,
+                     std::vector<std::uint8_t>& coded,
+                     std::vector<std::uint8_t>& sent)
+{
+    frame_rng rng(setup.seed, frame);
+    for (int k = 0; k < setup.frame_bits; k += 64) {
+        const std::uint64_t r = rng.next();
+        for (int j = 0; j < 64 && k + j < setup.frame_bits; ++j)
+            bits[k + j] = std::uint8_t((r >> j) & 1u);
     }
+    conv::encode(setup.generator, setup.mode, setup.frame_bits, bits, 1, coded.data());
+    conv::puncture(setup.generator,
+                   setup.punctured,
+                   setup.mode,
+                   setup.frame_bits,
+                   coded.data(),
+                   1,
+                   sent.data());
+    const double ebn0 = std::pow(10.0, setup.ebn0_db / 10.0);
+    add_noise(rng,
+              sent.data(),
+              sent.size(),
+              std::sqrt(1.0 / (2.0 * setup.code_rate() * ebn0)),
+              llrs);
+}
+
+// Frames first … first+n-1 on the shared pool; make(frame, i) makes frame first+i.
+template <class Make>
+void make_in_parallel(std::size_t n, int threads, const Make& make)
+{
+    const int workers = int(std::min<std::size_t>(core::thread_count(threads), n));
+    core::thread_pool::shared().run(workers, [&](int worker) {
+        for (std::size_t i = worker; i < n; i += workers)
+            make(i);
+    });
+}
+
+/*
+ * The loop of measure_ber: frames of \p block bits and \p len LLRs from make(first,
+ * n, bits, llrs), decoded in batches until a stop condition holds.
+ */
+ber_point measure(
+    core::batch_decoder& dec,
+    int block,
+    std::size_t len,
+    float int8_scale,
+    const ber_run& run,
+    const std::function<void(std::uint64_t, std::size_t, std::uint8_t*, float*)>& make,
+    const std::function<void(const ber_point&)>& progress)
+{
+    const std::size_t batch = run.batch ? run.batch : default_batch(block);
+    const std::size_t K = std::size_t(block);
+    std::vector<std::uint8_t> sent(batch * K), decoded(batch * K);
+    std::vector<float> llrs(batch * len);
+    std::vector<std::int8_t> quantized(run.int8 ? batch * len : 0);
+    std::vector<core::codeword_status> status(batch);
+    ber_point point;
+    point.ebn0_db = run.ebn0_db;
+    while (point.frames < run.max_frames && point.frame_errors < run.min_frame_errors) {
+        const std::size_t n =
+            std::min<std::uint64_t>(batch, run.max_frames - point.frames);
+        make(point.frames, n, sent.data(), llrs.data());
+        if (run.int8)
+            core::quantize_llrs(llrs.data(), n * len, quantized.data(), int8_scale);
+        const auto start = std::chrono::steady_clock::now();
+        if (run.int8)
+            dec.decode(block, quantized.data(), n, decoded.data(), status.data());
+        else
+            dec.decode(block, llrs.data(), n, decoded.data(), status.data());
+        point.decode_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count();
+        for (std::size_t f = 0; f < n; ++f) {
+            std::uint64_t errors = 0;
+            for (std::size_t k = 0; k < K; ++k)
+                errors += (sent[f * K + k] ^ decoded[f * K + k]) & 1u;
+            point.bit_errors += errors;
+            point.frame_errors += errors ? 1 : 0;
+            point.iterations += status[f].iterations;
+        }
+        point.frames += n;
+        point.bits += n * std::uint64_t(K);
+        if (progress)
+            progress(point);
+    }
+    return point;
 }
 
 } // namespace
@@ -111,12 +207,10 @@ void make_noisy_frames(const channel_setup& setup,
 {
     turbo::qpp(setup.K); // validates K
     const std::size_t len = turbo::codeword_length(setup.K);
-    const int workers = int(std::min<std::size_t>(core::thread_count(threads), n));
-    core::thread_pool::shared().run(workers, [&](int worker) {
-        std::vector<std::uint8_t> codeword(len);
-        for (std::size_t i = worker; i < n; i += workers)
-            make_frame(
-                setup, first_frame + i, bits + i * setup.K, llrs + i * len, codeword);
+    make_in_parallel(n, threads, [&](std::size_t i) {
+        thread_local std::vector<std::uint8_t> codeword;
+        codeword.resize(len);
+        make_frame(setup, first_frame + i, bits + i * setup.K, llrs + i * len, codeword);
     });
 }
 
@@ -131,44 +225,71 @@ ber_point measure_ber(turbo::decoder& dec,
     setup.seed = run.seed;
     setup.out_layout = c.input_layout;
     setup.crc = turbo::stop_crc(c.early_stop);
+    return measure(
+        dec,
+        c.K,
+        turbo::codeword_length(c.K),
+        c.int8_scale,
+        run,
+        [&](std::uint64_t first, std::size_t n, std::uint8_t* bits, float* llrs) {
+            make_noisy_frames(setup, first, n, bits, llrs, c.threads);
+        },
+        progress);
+}
 
-    const std::size_t batch = run.batch ? run.batch : default_batch(c.K);
-    const std::size_t len = turbo::codeword_length(c.K);
-    std::vector<std::uint8_t> sent(batch * c.K), decoded(batch * c.K);
-    std::vector<float> llrs(batch * len);
-    std::vector<std::int8_t> quantized(run.int8 ? batch * len : 0);
-    std::vector<core::codeword_status> status(batch);
+std::size_t conv_setup::sent_length() const
+{
+    return conv::punctured_length(generator, punctured, mode, frame_bits);
+}
 
-    ber_point point;
-    point.ebn0_db = run.ebn0_db;
-    while (point.frames < run.max_frames && point.frame_errors < run.min_frame_errors) {
-        const std::size_t n =
-            std::min<std::uint64_t>(batch, run.max_frames - point.frames);
-        make_noisy_frames(setup, point.frames, n, sent.data(), llrs.data(), c.threads);
-        if (run.int8)
-            core::quantize_llrs(llrs.data(), n * len, quantized.data(), c.int8_scale);
-        const auto start = std::chrono::steady_clock::now();
-        if (run.int8)
-            dec.decode(quantized.data(), n, decoded.data(), status.data());
-        else
-            dec.decode(llrs.data(), n, decoded.data(), status.data());
-        point.decode_seconds +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                .count();
-        for (std::size_t f = 0; f < n; ++f) {
-            std::uint64_t errors = 0;
-            for (int k = 0; k < c.K; ++k)
-                errors += (sent[f * c.K + k] ^ decoded[f * c.K + k]) & 1u;
-            point.bit_errors += errors;
-            point.frame_errors += errors ? 1 : 0;
-            point.iterations += status[f].iterations;
-        }
-        point.frames += n;
-        point.bits += n * std::uint64_t(c.K);
-        if (progress)
-            progress(point);
-    }
-    return point;
+double conv_setup::code_rate() const
+{
+    return double(frame_bits) / double(sent_length());
+}
+
+void make_noisy_frames(const conv_setup& setup,
+                       std::uint64_t first_frame,
+                       std::size_t n,
+                       std::uint8_t* bits,
+                       float* llrs,
+                       int threads)
+{
+    conv::check_frame_bits(setup.generator, setup.mode, setup.frame_bits);
+    const std::size_t coded_len =
+        conv::coded_length(setup.generator, setup.mode, setup.frame_bits);
+    const std::size_t len = setup.sent_length();
+    make_in_parallel(n, threads, [&](std::size_t i) {
+        thread_local std::vector<std::uint8_t> coded, sent;
+        coded.resize(coded_len);
+        sent.resize(len);
+        make_conv_frame(setup,
+                        first_frame + i,
+                        bits + i * std::size_t(setup.frame_bits),
+                        llrs + i * len,
+                        coded,
+                        sent);
+    });
+}
+
+ber_point measure_ber(core::batch_decoder& dec,
+                      conv_setup setup,
+                      float int8_scale,
+                      int threads,
+                      const ber_run& run,
+                      const std::function<void(const ber_point&)>& progress)
+{
+    setup.ebn0_db = run.ebn0_db;
+    setup.seed = run.seed;
+    return measure(
+        dec,
+        setup.frame_bits,
+        setup.sent_length(),
+        int8_scale,
+        run,
+        [&](std::uint64_t first, std::size_t n, std::uint8_t* bits, float* llrs) {
+            make_noisy_frames(setup, first, n, bits, llrs, threads);
+        },
+        progress);
 }
 
 } // namespace gputurbo::sim

@@ -170,12 +170,8 @@ std::vector<core::parameter> make_table()
                        "interleaved",
                        "order of the 3K+12 input LLRs: triples d0 d1 d2, or the three "
                        "streams one after the other"));
-    t.push_back({ "invert_llr",
-                  parameter_kind::flag,
-                  "false",
-                  "the input LLRs are ln P(1)/P(0) (positive means 1)" });
-    t.push_back(number(integer, "threads", "0", 1, 4096, "CPU worker threads"));
-    t.back().zero_means = "all cores";
+    t.push_back(core::find_parameter(core::engine_parameters(), "invert_llr"));
+    t.push_back(core::find_parameter(core::engine_parameters(), "threads"));
     t.push_back({ "devices",
                   parameter_kind::text,
                   "0",
@@ -188,13 +184,7 @@ std::vector<core::parameter> make_table()
                        "thread); float32 is bit-identical to the CPU but for log-map's "
                        "correction; ignored by the CPU backends"));
     t.push_back(core::find_parameter(core::block_parameters(), "input_type"));
-    t.push_back(number(real,
-                       "int8_scale",
-                       "8",
-                       0.0,
-                       core::unbounded,
-                       "int8 input: the value q means the LLR q / int8_scale"));
-    t.back().min_exclusive = true;
+    t.push_back(core::find_parameter(core::engine_parameters(), "int8_scale"));
     // The blocks' own, shared by every family.
     for (const auto& p : core::block_parameters())
         if (std::string_view(p.name) != "input_type")

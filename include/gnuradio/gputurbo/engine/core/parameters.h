@@ -96,6 +96,12 @@ const parameter& find_parameter(const std::vector<parameter>& table,
 constexpr int max_batch_limit = 131072;
 
 /*!
+ * \brief The decoder parameters of every family's config: invert_llr, threads,
+ * int8_scale. A family's table includes them.
+ */
+const std::vector<parameter>& engine_parameters();
+
+/*!
  * \brief The parameters that the decoder blocks of every family share: input_type,
  * max_batch, batches_in_flight, codeword_tags, llr_sign, length_tag_key. A family's
  * table includes them.

@@ -13,10 +13,14 @@
  *        BPSK (0 -> +1, 1 -> -1), white Gaussian noise at a given Eb/N0 with the code
  *        rate R = K / (3K+12), and channel LLRs L = 2y / sigma^2.
  *
+ * The convolutional codes (conv/code.h) have the same link: random frames, the conv
+ * encoder and its puncturing, BPSK of the sent bits, R = frame_bits / punctured_length.
+ *
  * Frame i of a run is a pure function of (seed, i), whatever the thread count or batch
  * size, so runs are repeatable and two decoders can be compared on the same frames.
  */
 
+#include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 
 #include <cstdint>
@@ -88,6 +92,45 @@ std::size_t default_batch(int K);
  * called after every batch with the counts so far.
  */
 ber_point measure_ber(turbo::decoder& dec,
+                      const ber_run& run,
+                      const std::function<void(const ber_point&)>& progress = {});
+
+//! A convolutional code's link.
+struct conv_setup
+{
+    conv::code generator = conv::preset("802.11");
+    conv::termination mode = conv::termination::terminated;
+    conv::puncturing punctured; //!< none by default
+    int frame_bits = 1024;
+    double ebn0_db = 1.0;
+    std::uint64_t seed = 1;
+
+    //! Channel LLRs per frame: conv::punctured_length().
+    std::size_t sent_length() const;
+    //! R = frame_bits / sent_length(): the tail and puncturing counted.
+    double code_rate() const;
+};
+
+/*!
+ * \brief Makes frames first_frame … first_frame+n-1 of a convolutional code.
+ * \param bits n * frame_bits transmitted bits
+ * \param llrs n * sent_length() channel LLRs of the sent (punctured) coded bits
+ * \param threads 0 = all cores
+ */
+void make_noisy_frames(const conv_setup& setup,
+                       std::uint64_t first_frame,
+                       std::size_t n,
+                       std::uint8_t* bits,
+                       float* llrs,
+                       int threads = 0);
+
+//! measure_ber() for a Viterbi decoder (conv/decoder.h) of the setup's code; its
+//! int8_scale quantises when run.int8; threads make the frames. setup.ebn0_db and
+//! setup.seed are run's.
+ber_point measure_ber(core::batch_decoder& dec,
+                      conv_setup setup,
+                      float int8_scale,
+                      int threads,
                       const ber_run& run,
                       const std::function<void(const ber_point&)>& progress = {});
 

@@ -1,0 +1,161 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gputurbo::conv {
+namespace {
+
+using core::parameter_kind;
+
+std::vector<core::parameter> make_table()
+{
+    std::vector<core::parameter> t;
+    t.push_back({ "preset",
+                  parameter_kind::choice,
+                  "none",
+                  "a named code, or none for the code of constraint and polys" });
+    t.back().choices = { "none" };
+    for (const auto& name : preset_names())
+        t.back().choices.push_back(name);
+    t.push_back({ "constraint",
+                  parameter_kind::integer,
+                  "7",
+                  "constraint length K: memory K-1, 2^(K-1) states" });
+    t.back().min = min_constraint;
+    t.back().max = max_constraint;
+    t.back().symbol = "K";
+    t.push_back({ "polys",
+                  parameter_kind::text,
+                  "133,171",
+                  "generator polynomials in octal, 2 to 4 of them, the MSB tapping the "
+                  "current bit; a leading minus inverts that output (171,-133)" });
+    t.push_back({ "puncture",
+                  parameter_kind::text,
+                  "",
+                  "puncturing: empty or none; 2/3, 3/4, 5/6 or 7/8 for the K=7 code of "
+                  "171 and 133; or patterns per output such as 110,101" });
+    t.push_back({ "termination",
+                  parameter_kind::choice,
+                  "terminated",
+                  "how a frame starts and ends: K-1 zero tail bits (terminated), no "
+                  "tail (truncated), tail-biting, or a continuous stream (streaming)" });
+    for (const auto m : { termination::terminated,
+                          termination::truncated,
+                          termination::tail_biting,
+                          termination::streaming }) // the enum's order
+        t.back().choices.push_back(to_string(m));
+    t.push_back({ "frame_bits",
+                  parameter_kind::integer,
+                  "1024",
+                  "block size: information bits per frame" });
+    t.back().min = 1;
+    t.back().max = max_frame_bits;
+    for (const auto& p : core::engine_parameters())
+        t.push_back(p);
+    for (const auto& p : core::block_parameters())
+        t.push_back(p);
+    return t;
+}
+
+const core::parameter& engine_parameter(std::string_view name)
+{
+    return core::find_parameter(core::engine_parameters(), name);
+}
+
+const char* const config_names[] = { "constraint",  "polys",      "puncture",
+                                     "termination", "invert_llr", "int8_scale",
+                                     "threads" };
+
+} // namespace
+
+const std::vector<core::parameter>& parameters()
+{
+    static const std::vector<core::parameter> table = make_table();
+    return table;
+}
+
+const core::parameter& parameter(std::string_view name)
+{
+    return core::find_parameter(parameters(), name);
+}
+
+bool in_config(std::string_view name)
+{
+    return std::find(std::begin(config_names), std::end(config_names), name) !=
+           std::end(config_names);
+}
+
+std::string puncture_text(const puncturing& p)
+{
+    std::string text;
+    for (const auto& pattern : p.keep) {
+        if (!text.empty())
+            text += ',';
+        for (const std::uint8_t keep : pattern)
+            text += char('0' + keep);
+    }
+    return text;
+}
+
+std::vector<std::pair<const core::parameter*, std::string>>
+config_values(const viterbi_config& c)
+{
+    std::string polys = c.generator.text();
+    polys = polys.substr(polys.find(' ') + 1); // "K=7 133,171" -> "133,171"
+    const std::map<std::string_view, std::string> text = {
+        { "constraint", std::to_string(c.generator.constraint) },
+        { "polys", polys },
+        { "puncture", puncture_text(c.punctured) },
+        { "termination", to_string(c.mode) },
+        { "invert_llr", c.invert_llr ? "true" : "false" },
+        { "int8_scale", core::format_real(c.int8_scale) },
+        { "threads", std::to_string(c.threads) },
+    };
+    std::vector<std::pair<const core::parameter*, std::string>> values;
+    for (const auto& p : parameters())
+        if (in_config(p.name))
+            values.emplace_back(&p, text.at(p.name));
+    return values;
+}
+
+viterbi_config config_from(const std::map<std::string, std::string>& values)
+{
+    for (const auto& [name, text] : values)
+        if (name != "preset" && !in_config(name))
+            throw std::logic_error("config_from: viterbi_config has no " + name);
+    auto value = [&](const char* name) -> std::string {
+        const auto it = values.find(name);
+        return it != values.end() ? it->second : parameter(name).default_value;
+    };
+    viterbi_config c;
+    const std::string preset_name = value("preset");
+    const core::parameter& presets = parameter("preset");
+    if (core::choice_index(presets, preset_name) != 0) {
+        for (const char* own : { "constraint", "polys" })
+            if (values.count(own))
+                throw std::invalid_argument("preset " + preset_name + " and " + own +
+                                            " exclude each other: give one of them");
+        c.generator = preset(preset_name);
+    } else {
+        const int K =
+            int(core::parse_number(parameter("constraint"), value("constraint")));
+        c.generator = parse_code(K, value("polys"));
+    }
+    c.punctured = parse_puncturing(value("puncture"), c.generator);
+    c.mode = parse_termination(value("termination"));
+    c.invert_llr = core::parse_flag(engine_parameter("invert_llr"), value("invert_llr"));
+    c.int8_scale =
+        float(core::parse_number(engine_parameter("int8_scale"), value("int8_scale")));
+    c.threads = int(core::parse_number(engine_parameter("threads"), value("threads")));
+    c.validate();
+    return c;
+}
+
+} // namespace gputurbo::conv
