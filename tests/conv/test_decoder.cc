@@ -385,7 +385,7 @@ TEST(Viterbi, SimdDecoderAgainstTheReferenceOnNoisyFrames)
     std::mt19937_64 rng(test::test_seed());
     std::mt19937 bit_rng{ unsigned(rng()) };
     const int frame_bits = 200, frames = 64;
-    std::size_t all_bits = 0, all_differ = 0;
+    std::size_t all_bits = 0, all_differ = 0, all_frame_errors = 0;
     for (const auto& name : preset_names())
         for (const termination mode : frame_modes)
             for (const puncturing& p : puncturings_of(preset(name))) {
@@ -421,16 +421,22 @@ TEST(Viterbi, SimdDecoderAgainstTheReferenceOnNoisyFrames)
                 }
                 const std::string what =
                     name + " " + to_string(mode) + " " + pattern_text(p);
-                EXPECT_GT(ref_errors, 0u) << what << ": no errors to compare";
                 EXPECT_LE(std::fabs(double(simd_errors) - double(ref_errors)),
                           3.0 * std::sqrt(double(ref_errors)) + 3.0)
                     << what << ": " << simd_errors << " against " << ref_errors;
                 all_bits += bits.size();
                 all_differ += differ;
+                all_frame_errors += ref_errors;
             }
     std::printf(
-        "SIMD and reference decisions differ in %zu of %zu bits\n", all_differ, all_bits);
+        "SIMD and reference decisions differ in %zu of %zu bits; %zu frames wrong\n",
+        all_differ,
+        all_bits,
+        all_frame_errors);
     EXPECT_LE(double(all_differ), 0.002 * double(all_bits));
+    // Enough errors to compare: about 500 frames of 1920 (a strong code at 3/4 may
+    // have none at some seeds).
+    EXPECT_GT(all_frame_errors, 250u);
 }
 
 TEST(Viterbi, EveryInstructionSetDecodesAlike)
