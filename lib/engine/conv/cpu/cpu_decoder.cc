@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace gputurbo::conv::cpu {
@@ -106,9 +107,11 @@ void cpu_decoder::decode_batch(const batch& b,
     std::atomic<std::size_t> next_group{ 0 };
     core::thread_pool::shared().run(workers, [&](int) {
         std::vector<float> sent(in_len), coded(coded_len);
+        std::vector<std::int16_t> quantised(coded_len);
         std::vector<std::int16_t> metrics(std::size_t(E) * n * W);
-        std::vector<std::uint8_t> decisions(std::size_t(E) * S * W);
+        std::vector<std::uint32_t> decisions(std::size_t(E) * S);
         std::vector<std::int16_t> final_metrics(std::size_t(S) * W);
+        std::vector<int> state(W); // each lane's, in the traceback
         for (std::size_t g; (g = next_group.fetch_add(1)) < groups;) {
             const std::size_t first = g * std::size_t(W);
             const int count = int(std::min<std::size_t>(std::size_t(W), b.count - first));
@@ -118,33 +121,45 @@ void cpu_decoder::decode_batch(const batch& b,
                 // The sent LLRs, sanitised. Their mean magnitude decides the status,
                 // as the reference's does; the mean of those below the clamp sets the
                 // scale, so that saturated values (+-Inf) cost the others no precision.
-                double sum = 0.0, unclamped_sum = 0.0;
-                std::size_t unclamped = 0;
-                for (std::size_t i = 0; i < in_len; ++i) {
-                    const float v =
+                for (std::size_t i = 0; i < in_len; ++i)
+                    sent[i] =
                         core::sanitize_llr(llrs[f * in_len + i], d_config.invert_llr);
-                    sent[i] = v;
-                    sum += std::fabs(v);
-                    if (std::fabs(v) < core::llr_limit) {
-                        unclamped_sum += std::fabs(v);
-                        ++unclamped;
-                    }
+                // Four partial sums of each, so that the adds do not wait on each other.
+                float total[4] = {}, unclamped_total[4] = {}, unclamped_count[4] = {};
+                for (std::size_t i = 0; i < in_len; ++i) {
+                    const float a = std::fabs(sent[i]);
+                    const float below = a < core::llr_limit ? 1.0f : 0.0f;
+                    total[i & 3] += a;
+                    unclamped_total[i & 3] += a * below;
+                    unclamped_count[i & 3] += below;
+                }
+                double sum = 0.0, unclamped_sum = 0.0, unclamped = 0.0;
+                for (int j = 0; j < 4; ++j) {
+                    sum += total[j];
+                    unclamped_sum += unclamped_total[j];
+                    unclamped += unclamped_count[j];
                 }
                 depuncture(
                     c, d_config.punctured, mode, frame, sent.data(), 1, coded.data());
                 const double mean = in_len ? sum / double(in_len) : 0.0;
-                const double typical = unclamped ? unclamped_sum / double(unclamped)
-                                                 : double(core::llr_limit);
+                const double typical =
+                    unclamped > 0.0 ? unclamped_sum / unclamped : double(core::llr_limit);
                 const float scale = typical > 0.0 ? float(mean_metric / typical) : 0.0f;
-                for (int e = 0; e < E; ++e) {
-                    const int k = ((e - wrap) % T + T) % T;
-                    for (int o = 0; o < n; ++o) {
-                        const float q =
-                            std::nearbyint(coded[std::size_t(k) * n + o] * scale);
-                        metrics[(std::size_t(e) * n + o) * W + l] = std::int16_t(
-                            std::clamp(q, -float(max_metric), float(max_metric)));
-                    }
+                // Clamped, then rounded half away from zero; without branches, which
+                // noisy signs would mispredict.
+                const float most = float(max_metric);
+                for (std::size_t j = 0; j < coded_len; ++j) {
+                    float y = coded[j] * scale;
+                    y = y < most ? y : most;
+                    y = y > -most ? y : -most;
+                    quantised[j] = std::int16_t(y + std::copysign(0.5f, y));
                 }
+                // Into the lane, step by step; a tail-biting frame wraps around.
+                for (int e = 0, k = (T - wrap % T) % T; e < E;
+                     ++e, k = k + 1 < T ? k + 1 : 0)
+                    for (int o = 0; o < n; ++o)
+                        metrics[(std::size_t(e) * n + o) * W + l] =
+                            quantised[std::size_t(k) * n + o];
                 if (status)
                     status[f] =
                         core::codeword_status{ 0, mean >= core::information_floor };
@@ -153,23 +168,30 @@ void cpu_decoder::decode_batch(const batch& b,
                 t,
                 viterbi_job{
                     metrics.data(), E, !biting, decisions.data(), final_metrics.data() });
+            // The end states: 0 after a tail, else the best (metrics compared by their
+            // int16 difference; ties to the lowest state).
             for (int l = 0; l < count; ++l) {
-                // The end state: 0 after a tail, else the best (metrics compared by their
-                // int16 difference; ties to the lowest state).
-                int state = 0;
+                int best = 0;
                 if (mode != termination::terminated)
                     for (int s = 1; s < S; ++s)
                         if (std::int16_t(final_metrics[std::size_t(s) * W + l] -
-                                         final_metrics[std::size_t(state) * W + l]) > 0)
-                            state = s;
-                std::uint8_t* out = bits + (first + std::size_t(l)) * std::size_t(frame);
-                for (int e = E - 1; e >= 0; --e) {
-                    const int k = e - wrap; // the frame's step, in [0, T) for the middle
-                    if (k >= 0 && k < frame)
-                        out[k] = std::uint8_t(state >> (memory - 1));
-                    const int d =
-                        decisions[(std::size_t(e) * S + std::size_t(state)) * W + l];
-                    state = ((state << 1) & (S - 1)) | d;
+                                         final_metrics[std::size_t(best) * W + l]) > 0)
+                            best = s;
+                state[l] = best;
+            }
+            // Every lane's traceback at once, step by step: their chains of dependent
+            // loads overlap.
+            std::uint8_t* out = bits + first * std::size_t(frame);
+            for (int e = E - 1; e >= 0; --e) {
+                const std::uint32_t* decided = decisions.data() + std::size_t(e) * S;
+                const int k = e - wrap; // the frame's step, in [0, T) for the middle
+                const bool keep = k >= 0 && k < frame;
+                for (int l = 0; l < count; ++l) {
+                    if (keep)
+                        out[std::size_t(l) * frame + k] =
+                            std::uint8_t(state[l] >> (memory - 1));
+                    const int d = int(decided[state[l]] >> l) & 1;
+                    state[l] = ((state[l] << 1) & (S - 1)) | d;
                 }
             }
         }

@@ -39,8 +39,8 @@ struct viterbi_job
     int steps;
     //! true: every path starts in state 0; false: in any state alike (tail-biting)
     bool start_in_zero;
-    //! [steps][states][lanes] out: 1 where state ns took its predecessor p_1
-    std::uint8_t* decisions;
+    //! [steps][states] out: bit l set where lane l's state ns took its predecessor p_1
+    std::uint32_t* decisions;
     //! [states][lanes] out: the path metrics after the last step (compare them by their
     //! difference as int16: the values wrap)
     std::int16_t* final_metrics;
@@ -49,7 +49,7 @@ struct viterbi_job
 struct viterbi_kernel
 {
     const char* isa; //!< "generic", "avx2", "avx512"
-    int lanes;       //!< frames side by side
+    int lanes;       //!< frames side by side, at most 32 (a decision mask's bits)
     void (*run)(const trellis& t, const viterbi_job& job);
 };
 

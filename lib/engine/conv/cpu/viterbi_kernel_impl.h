@@ -19,6 +19,9 @@
 #include "viterbi_kernel.h"
 
 #include <cstring>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #ifndef GPUTURBO_LANES
 #error "define GPUTURBO_LANES before including viterbi_kernel_impl.h"
@@ -30,7 +33,31 @@ namespace {
 constexpr int W = GPUTURBO_LANES;
 typedef std::uint16_t vu __attribute__((vector_size(2 * W)));
 typedef std::int16_t vs __attribute__((vector_size(2 * W)));
-typedef std::int8_t vb __attribute__((vector_size(W)));
+
+// Bit l of the result: lane l of m (0 or -1) is set.
+inline std::uint32_t lane_mask(vs m)
+{
+#if defined(__AVX512BW__) && W == 32
+    __m512i v;
+    std::memcpy(&v, &m, sizeof v);
+    return std::uint32_t(_mm512_movepi16_mask(v));
+#elif defined(__AVX2__) && W == 16
+    __m256i v;
+    std::memcpy(&v, &m, sizeof v);
+    // Bytes of the two 128-bit halves, packed in order, then one bit per byte.
+    const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(v, v), 0xd8);
+    return std::uint32_t(_mm256_movemask_epi8(bytes)) & 0xffffu;
+#elif defined(__SSE2__) && W == 8
+    __m128i v;
+    std::memcpy(&v, &m, sizeof v);
+    return std::uint32_t(_mm_movemask_epi8(_mm_packs_epi16(v, v))) & 0xffu;
+#else
+    std::uint32_t bits = 0;
+    for (int l = 0; l < W; ++l)
+        bits |= std::uint32_t(m[l] & 1) << l;
+    return bits;
+#endif
+}
 
 constexpr int most_states = 256;      // K = 9
 constexpr int most_combinations = 16; // n = 4 coded bits per step
@@ -58,15 +85,14 @@ void run(const trellis& t, const viterbi_job& job)
                 sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
             branch[c] = (vu)sum;
         }
-        std::uint8_t* decided = job.decisions + std::size_t(k) * S * W;
+        std::uint32_t* decided = job.decisions + std::size_t(k) * S;
         for (int ns = 0; ns < S; ++ns) {
             const int p0 = (ns << 1) & (S - 1);
             const vu m0 = metric[p0] + branch[t.branch_outputs[2 * ns]];
             const vu m1 = metric[p0 | 1] + branch[t.branch_outputs[2 * ns + 1]];
             const vs take1 = (vs)(m1 - m0) > 0; // ties keep p_0
             next[ns] = (m0 & ~(vu)take1) | (m1 & (vu)take1);
-            const vb bits = __builtin_convertvector(take1 & 1, vb);
-            std::memcpy(decided + ns * W, &bits, W);
+            decided[ns] = lane_mask(take1);
         }
         std::memcpy(metric, next, sizeof(vu) * S);
     }
