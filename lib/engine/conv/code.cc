@@ -311,6 +311,16 @@ void for_each_sent(
 
 } // namespace
 
+std::vector<std::uint32_t>
+sent_positions(const code& c, const puncturing& p, termination t, int frame_bits)
+{
+    std::vector<std::uint32_t> positions(punctured_length(c, p, t, frame_bits));
+    for_each_sent(c, p, t, frame_bits, [&](std::size_t i, std::size_t j) {
+        positions[j] = std::uint32_t(i);
+    });
+    return positions;
+}
+
 void puncture(const code& c,
               const puncturing& p,
               termination t,

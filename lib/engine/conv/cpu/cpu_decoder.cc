@@ -98,16 +98,16 @@ void cpu_decoder::decode_batch(const batch& b,
     const bool biting = mode == termination::tail_biting;
     const int wrap = biting ? wrap_steps() : 0;
     const int E = T + 2 * wrap; // steps the kernel runs
-    const std::size_t in_len = input_length(frame),
-                      coded_len = coded_length(c, mode, frame);
+    const std::size_t in_len = input_length(frame);
+    const std::vector<std::uint32_t> positions =
+        sent_positions(c, d_config.punctured, mode, frame);
     const trellis t{ c.constraint, n, S, d_branch_outputs.data() };
 
     const std::size_t groups = (b.count + std::size_t(W) - 1) / std::size_t(W);
     const int workers = int(std::min<std::size_t>(std::size_t(d_threads), groups));
     std::atomic<std::size_t> next_group{ 0 };
     core::thread_pool::shared().run(workers, [&](int) {
-        std::vector<float> sent(in_len), coded(coded_len);
-        std::vector<std::int16_t> quantised(coded_len);
+        std::vector<float> sent(in_len);
         std::vector<std::int16_t> metrics(std::size_t(E) * n * W);
         std::vector<std::uint32_t> decisions(std::size_t(E) * S);
         std::vector<std::int16_t> final_metrics(std::size_t(S) * W);
@@ -115,19 +115,19 @@ void cpu_decoder::decode_batch(const batch& b,
         for (std::size_t g; (g = next_group.fetch_add(1)) < groups;) {
             const std::size_t first = g * std::size_t(W);
             const int count = int(std::min<std::size_t>(std::size_t(W), b.count - first));
-            std::fill(metrics.begin(), metrics.end(), std::int16_t(0));
+            std::fill(metrics.begin(), metrics.end(), std::int16_t(0)); // 0: erased
             for (int l = 0; l < count; ++l) {
                 const std::size_t f = first + std::size_t(l);
                 // The sent LLRs, sanitised. Their mean magnitude decides the status,
                 // as the reference's does; the mean of those below the clamp sets the
                 // scale, so that saturated values (+-Inf) cost the others no precision.
-                for (std::size_t i = 0; i < in_len; ++i)
-                    sent[i] =
-                        core::sanitize_llr(llrs[f * in_len + i], d_config.invert_llr);
                 // Four partial sums of each, so that the adds do not wait on each other.
                 float total[4] = {}, unclamped_total[4] = {}, unclamped_count[4] = {};
                 for (std::size_t i = 0; i < in_len; ++i) {
-                    const float a = std::fabs(sent[i]);
+                    const float v =
+                        core::sanitize_llr(llrs[f * in_len + i], d_config.invert_llr);
+                    sent[i] = v;
+                    const float a = std::fabs(v);
                     const float below = a < core::llr_limit ? 1.0f : 0.0f;
                     total[i & 3] += a;
                     unclamped_total[i & 3] += a * below;
@@ -139,31 +139,36 @@ void cpu_decoder::decode_batch(const batch& b,
                     unclamped_sum += unclamped_total[j];
                     unclamped += unclamped_count[j];
                 }
-                depuncture(
-                    c, d_config.punctured, mode, frame, sent.data(), 1, coded.data());
                 const double mean = in_len ? sum / double(in_len) : 0.0;
                 const double typical =
                     unclamped > 0.0 ? unclamped_sum / unclamped : double(core::llr_limit);
                 const float scale = typical > 0.0 ? float(mean_metric / typical) : 0.0f;
-                // Clamped, then rounded half away from zero; without branches, which
-                // noisy signs would mispredict.
+                // Quantised (clamped, then rounded half away from zero, without branches,
+                // which noisy signs would mispredict) straight into the lane at its
+                // coded position, past the wrap-around steps.
                 const float most = float(max_metric);
-                for (std::size_t j = 0; j < coded_len; ++j) {
-                    float y = coded[j] * scale;
+                std::int16_t* lane = metrics.data() + std::size_t(wrap) * n * W + l;
+                for (std::size_t i = 0; i < in_len; ++i) {
+                    float y = sent[i] * scale;
                     y = y < most ? y : most;
                     y = y > -most ? y : -most;
-                    quantised[j] = std::int16_t(y + std::copysign(0.5f, y));
+                    lane[std::size_t(positions[i]) * W] =
+                        std::int16_t(y + std::copysign(0.5f, y));
                 }
-                // Into the lane, step by step; a tail-biting frame wraps around.
-                for (int e = 0, k = (T - wrap % T) % T; e < E;
-                     ++e, k = k + 1 < T ? k + 1 : 0)
-                    for (int o = 0; o < n; ++o)
-                        metrics[(std::size_t(e) * n + o) * W + l] =
-                            quantised[std::size_t(k) * n + o];
                 if (status)
                     status[f] =
                         core::codeword_status{ 0, mean >= core::information_floor };
             }
+            // A tail-biting frame's wrap-around steps repeat its own: the last ones
+            // before it, the first ones after it.
+            const std::size_t row = std::size_t(n) * W;
+            for (int e = 0; e < E; ++e)
+                if (e < wrap || e >= wrap + T) {
+                    const int k = ((e - wrap) % T + T) % T;
+                    std::copy_n(metrics.begin() + std::size_t(wrap + k) * row,
+                                row,
+                                metrics.begin() + std::size_t(e) * row);
+                }
             d_kernel.run(
                 t,
                 viterbi_job{

@@ -136,6 +136,10 @@ void encode(const code& c,
             std::uint8_t* coded,
             unsigned* state = nullptr);
 
+//! The coded_length() index of each of the punctured_length() bits a frame sends.
+std::vector<std::uint32_t>
+sent_positions(const code& c, const puncturing& p, termination t, int frame_bits);
+
 //! Drops the punctured bits of each frame: coded_length() in, punctured_length() out.
 void puncture(const code& c,
               const puncturing& p,
