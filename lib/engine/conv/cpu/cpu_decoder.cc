@@ -123,16 +123,25 @@ void cpu_decoder::decode_batch(const batch& b,
                 // scale, so that saturated values (+-Inf) cost the others no precision.
                 // Four partial sums of each, so that the adds do not wait on each other.
                 float total[4] = {}, unclamped_total[4] = {}, unclamped_count[4] = {};
-                for (std::size_t i = 0; i < in_len; ++i) {
-                    const float v =
-                        core::sanitize_llr(llrs[f * in_len + i], d_config.invert_llr);
-                    sent[i] = v;
+                const float* in = llrs + f * in_len;
+                std::size_t i = 0;
+                auto take = [&](std::size_t at, int part) {
+                    const float v = core::sanitize_llr(in[at], d_config.invert_llr);
+                    sent[at] = v;
                     const float a = std::fabs(v);
                     const float below = a < core::llr_limit ? 1.0f : 0.0f;
-                    total[i & 3] += a;
-                    unclamped_total[i & 3] += a * below;
-                    unclamped_count[i & 3] += below;
+                    total[part] += a;
+                    unclamped_total[part] += a * below;
+                    unclamped_count[part] += below;
+                };
+                for (; i + 4 <= in_len; i += 4) {
+                    take(i, 0);
+                    take(i + 1, 1);
+                    take(i + 2, 2);
+                    take(i + 3, 3);
                 }
+                for (; i < in_len; ++i)
+                    take(i, 0);
                 double sum = 0.0, unclamped_sum = 0.0, unclamped = 0.0;
                 for (int j = 0; j < 4; ++j) {
                     sum += total[j];
