@@ -86,13 +86,20 @@ void run(const trellis& t, const viterbi_job& job)
             branch[c] = (vu)sum;
         }
         std::uint32_t* decided = job.decisions + std::size_t(k) * S;
-        for (int ns = 0; ns < S; ++ns) {
-            const int p0 = (ns << 1) & (S - 1);
-            const vu m0 = metric[p0] + branch[t.branch_outputs[2 * ns]];
-            const vu m1 = metric[p0 | 1] + branch[t.branch_outputs[2 * ns + 1]];
-            const vs take1 = (vs)(m1 - m0) > 0; // ties keep p_0
-            next[ns] = (m0 & ~(vu)take1) | (m1 & (vu)take1);
-            decided[ns] = lane_mask(take1);
+        // Butterflies: states ns and ns + S/2 have the same predecessors p_0, p_1.
+        const vs zero = {};
+        for (int ns = 0; ns < S / 2; ++ns) {
+            const vu a = metric[2 * ns], b = metric[2 * ns + 1];
+            const int targets[2] = { ns, ns + S / 2 };
+            for (const int to : targets) {
+                const vu m0 = a + branch[t.branch_outputs[2 * to]];
+                const vu m1 = b + branch[t.branch_outputs[2 * to + 1]];
+                // The larger, m0 + max(m1 - m0, 0), in modulo arithmetic; ties keep p_0.
+                const vs gain = (vs)(m1 - m0);
+                const vs take1 = gain > zero;
+                next[to] = m0 + (vu)(take1 & gain);
+                decided[to] = lane_mask(take1);
+            }
         }
         std::memcpy(metric, next, sizeof(vu) * S);
     }
