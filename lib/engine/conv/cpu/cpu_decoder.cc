@@ -158,9 +158,7 @@ void cpu_decoder::decode_batch(const batch& b,
                 const float most = float(max_metric);
                 std::int16_t* lane = metrics.data() + std::size_t(wrap) * n * W + l;
                 for (std::size_t i = 0; i < in_len; ++i) {
-                    float y = sent[i] * scale;
-                    y = y < most ? y : most;
-                    y = y > -most ? y : -most;
+                    const float y = std::min(std::max(sent[i] * scale, -most), most);
                     lane[std::size_t(positions[i]) * W] =
                         std::int16_t(y + std::copysign(0.5f, y));
                 }
