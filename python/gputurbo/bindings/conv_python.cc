@@ -5,20 +5,27 @@
 
 /*
  * Convolutional codes on numpy arrays: gputurbo.conv_code (the code, its encoder with
- * puncturing, depuncturing) and gputurbo.conv_presets(). This file converts arrays and
- * calls the engine; the checks and their wording are the engine's (its
- * std::invalid_argument reaches Python as ValueError).
+ * puncturing, depuncturing), gputurbo.viterbi_engine (its decoder) and
+ * gputurbo.conv_presets(). This file converts arrays and calls the engine; the checks
+ * and their wording are the engine's (its std::invalid_argument reaches Python as
+ * ValueError).
  */
 
+#include "common/engine_log.h"
 #include "numpy_arrays.h"
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/core/backend.h>
+#include <gnuradio/gputurbo/engine/core/parameters.h>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -135,6 +142,94 @@ py::array_t<float> depuncture(const conv::code& c,
     return out;
 }
 
+class viterbi_engine
+{
+public:
+    viterbi_engine(const conv::code& code,
+                   const std::string& termination,
+                   const std::string& puncturing,
+                   const std::string& backend,
+                   const std::string& llr_sign,
+                   float int8_scale,
+                   int threads)
+        : d_code(code),
+          d_termination(termination),
+          d_puncturing(puncturing),
+          d_llr_sign(llr_sign)
+    {
+        conv::viterbi_config config;
+        config.generator = code;
+        config.mode = conv::parse_termination(termination);
+        config.punctured = conv::parse_puncturing(puncturing, code);
+        config.invert_llr = ::gputurbo::core::positive_means_one(llr_sign);
+        config.int8_scale = int8_scale;
+        config.threads = threads;
+        gr::gputurbo::route_engine_log();
+        d_decoder = conv::make_viterbi_decoder(config, backend);
+    }
+
+    py::tuple decode(const py::object& llrs, int frame_bits)
+    {
+        const std::size_t width =
+            punctured_length(d_code, frame_bits, d_termination, d_puncturing);
+        const rows in(
+            llrs,
+            width,
+            [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
+            "llrs must be float32 or int8 of shape (n, " + std::to_string(width) +
+                ") for " + frame_text(frame_bits, d_termination, d_puncturing) +
+                ", or (" + std::to_string(width) + ",) for one frame");
+        auto bits = in.result<std::uint8_t>(frame_bits);
+        auto passed = in.result<bool>();
+        std::vector<::gputurbo::core::codeword_status> status(in.count);
+        const bool int8 = holds<std::int8_t>(in.array);
+        const void* input = in.array.data();
+        std::uint8_t* output = bits.mutable_data();
+        {
+            py::gil_scoped_release release;
+            std::lock_guard<std::mutex> lock(d_mutex); // one call at a time per engine
+            if (int8)
+                d_decoder->decode(frame_bits,
+                                  static_cast<const std::int8_t*>(input),
+                                  in.count,
+                                  output,
+                                  status.data());
+            else
+                d_decoder->decode(frame_bits,
+                                  static_cast<const float*>(input),
+                                  in.count,
+                                  output,
+                                  status.data());
+        }
+        auto ok = passed.mutable_data();
+        for (std::size_t i = 0; i < in.count; ++i)
+            ok[i] = status[i].passed;
+        return py::make_tuple(bits, passed);
+    }
+
+    const conv::code& code() const { return d_code; }
+    const std::string& termination() const { return d_termination; }
+    const std::string& puncturing() const { return d_puncturing; }
+    const std::string& llr_sign() const { return d_llr_sign; }
+    std::string backend() const { return ::gputurbo::core::to_string(d_decoder->kind()); }
+    std::string device() const { return d_decoder->device(); }
+
+    std::string repr() const
+    {
+        return "gputurbo.viterbi_engine(code='" + d_code.text() + "', termination='" +
+               d_termination + "', puncturing='" + d_puncturing + "', backend='" +
+               backend() + "', llr_sign='" + d_llr_sign + "')";
+    }
+
+private:
+    conv::code d_code;
+    std::unique_ptr<::gputurbo::core::batch_decoder> d_decoder;
+    std::mutex d_mutex;
+    std::string d_termination;
+    std::string d_puncturing;
+    std::string d_llr_sign;
+};
+
 std::string repr(const conv::code& c)
 {
     const std::string text = c.text();
@@ -184,6 +279,41 @@ llrs: float32 of shape (n, punctured_length(frame_bits, termination, puncturing)
   not changed), or a 1-D array of one frame.
 Returns float32 of shape (n, coded_length(frame_bits, termination)) (1-D input: 1-D):
   the values in the places of the code bits, 0.0 where a bit was punctured.)";
+
+const char* viterbi_engine_doc =
+    R"(Viterbi decoder of a conv_code on numpy arrays, without a flowgraph.
+
+viterbi_engine(code, termination="terminated", puncturing="", backend="auto",
+               llr_sign="positive-one", int8_scale=8.0, threads=0)
+
+code: a conv_code.
+termination, puncturing: as in conv_code, what the frames were encoded with;
+  "streaming" is refused (it needs state across calls).
+backend: "auto" or "cpu" (the SIMD decoder: int16 metrics, one frame per lane), or
+  "reference" (the exact float Viterbi; tail-biting by maximum likelihood over every
+  start state); the backend property says which one runs. There is no CUDA decoder yet.
+llr_sign: the sign convention of the input LLRs.
+  "positive-one" (default): GNU Radio's, a positive LLR means bit 1; for BPSK
+  0 -> -1, 1 -> +1 over AWGN, LLR = 2y/sigma^2.
+  "positive-zero": L = ln P(0)/P(1), a positive LLR means bit 0 (the engine's own).
+int8_scale: int8 input: the value q means the LLR q / int8_scale.
+threads: CPU worker threads, 0 = all cores.
+A bad value raises ValueError naming the parameter.
+
+One object decodes one call at a time (concurrent calls from several threads wait for
+each other); the GIL is released while it decodes.)";
+
+const char* viterbi_decode_doc = R"(Decodes a batch of frames in one engine call.
+
+llrs: float32 or int8 (int8: q means q / int8_scale) of shape
+  (n, code.punctured_length(frame_bits, termination, puncturing)): each row the LLRs of
+  the code bits encode() sent for one frame, in its order, signs as llr_sign says. A
+  1-D array is one frame. NaN is an erasure. Another dtype or shape raises ValueError
+  saying the shape expected.
+frame_bits: information bits per frame.
+Returns (bits, passed): bits uint8 of shape (n, frame_bits), each 0 or 1; passed bool
+  (n,): false only where the frame carries no information (the mean |LLR| of its sent
+  values is about zero). For a 1-D input: bits (frame_bits,) and a 0-d passed.)";
 
 } // namespace
 
@@ -235,6 +365,38 @@ void bind_conv(py::module& m)
         .def_property_readonly(
             "text", &conv::code::text, "\"K=7 171,-133\": K and the polynomials.")
         .def("__repr__", &repr);
+
+    py::class_<viterbi_engine>(m, "viterbi_engine", viterbi_engine_doc)
+        .def(py::init<const conv::code&,
+                      const std::string&,
+                      const std::string&,
+                      const std::string&,
+                      const std::string&,
+                      float,
+                      int>(),
+             py::arg("code"),
+             py::arg("termination") = "terminated",
+             py::arg("puncturing") = "",
+             py::arg("backend") = "auto",
+             py::arg("llr_sign") = "positive-one",
+             py::arg("int8_scale") = 8.0f,
+             py::arg("threads") = 0)
+        .def("decode",
+             &viterbi_engine::decode,
+             py::arg("llrs"),
+             py::arg("frame_bits"),
+             viterbi_decode_doc)
+        .def_property_readonly("code", &viterbi_engine::code, "The conv_code.")
+        .def_property_readonly("termination", &viterbi_engine::termination)
+        .def_property_readonly("puncturing", &viterbi_engine::puncturing)
+        .def_property_readonly("llr_sign", &viterbi_engine::llr_sign)
+        .def_property_readonly("backend",
+                               &viterbi_engine::backend,
+                               "The backend in use: \"cpu\" or \"reference\".")
+        .def_property_readonly("device",
+                               &viterbi_engine::device,
+                               "A description of the device the backend runs on.")
+        .def("__repr__", &viterbi_engine::repr);
 
     m.def("conv_presets",
           &conv::preset_names,
