@@ -98,7 +98,8 @@ class qa_conv_decode_round_trip(gr_unittest.TestCase):
 class qa_conv_decode_gr_fec(gr_unittest.TestCase):
     """Our decoder makes no more bit errors than gr-fec's cc_decoder on the same noisy
     symbols: K=7 rate 1/2 (802.11's 133,171), terminated frames of 1024 bits, 300 frames
-    per point. Measured (ours / gr-fec): 2.0 dB SEE_BELOW."""
+    per point. Measured bit errors (ours / gr-fec, of 307200): 2.0 dB 1535 / 1680,
+    2.5 dB 368 / 409, 3.0 dB 147 / 192."""
 
     FRAME_BITS = 1024
     FRAMES = 300
@@ -107,6 +108,10 @@ class qa_conv_decode_gr_fec(gr_unittest.TestCase):
         code = gputurbo.conv_code("802.11")
         engine = gputurbo.viterbi_engine(code, "terminated", backend="cpu")
         rng = np.random.default_rng(2026)
+        # gr-fec's chain decodes clean symbols: the comparison below is of decoders.
+        bits = rng.integers(0, 2, (4, self.FRAME_BITS), dtype=np.uint8)
+        clean = 2.0 * code.encode(bits) - 1.0
+        np.testing.assert_array_equal(gr_fec_decode(code, self.FRAME_BITS, 4, clean), bits)
         for ebn0_db in (2.0, 2.5, 3.0):
             # sigma^2 = N0/2 for unit-energy symbols at rate 1/2 (the tail ignored).
             sigma = np.sqrt(1.0 / (2 * 0.5 * 10**(ebn0_db / 10)))
