@@ -37,17 +37,17 @@ typedef std::int16_t vs __attribute__((vector_size(2 * W)));
 // Bit l of the result: lane l of m (0 or -1) is set.
 inline std::uint32_t lane_mask(vs m)
 {
-#if defined(__AVX512BW__) && W == 32
+#if defined(__AVX512BW__) && GPUTURBO_LANES == 32
     __m512i v;
     std::memcpy(&v, &m, sizeof v);
     return std::uint32_t(_mm512_movepi16_mask(v));
-#elif defined(__AVX2__) && W == 16
+#elif defined(__AVX2__) && GPUTURBO_LANES == 16
     __m256i v;
     std::memcpy(&v, &m, sizeof v);
     // Bytes of the two 128-bit halves, packed in order, then one bit per byte.
     const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(v, v), 0xd8);
     return std::uint32_t(_mm256_movemask_epi8(bytes)) & 0xffffu;
-#elif defined(__SSE2__) && W == 8
+#elif defined(__SSE2__) && GPUTURBO_LANES == 8
     __m128i v;
     std::memcpy(&v, &m, sizeof v);
     return std::uint32_t(_mm_movemask_epi8(_mm_packs_epi16(v, v))) & 0xffu;
