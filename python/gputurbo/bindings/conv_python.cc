@@ -182,25 +182,8 @@ public:
         auto bits = in.result<std::uint8_t>(frame_bits);
         auto passed = in.result<bool>();
         std::vector<::gputurbo::core::codeword_status> status(in.count);
-        const bool int8 = holds<std::int8_t>(in.array);
-        const void* input = in.array.data();
-        std::uint8_t* output = bits.mutable_data();
-        {
-            py::gil_scoped_release release;
-            std::lock_guard<std::mutex> lock(d_mutex); // one call at a time per engine
-            if (int8)
-                d_decoder->decode(frame_bits,
-                                  static_cast<const std::int8_t*>(input),
-                                  in.count,
-                                  output,
-                                  status.data());
-            else
-                d_decoder->decode(frame_bits,
-                                  static_cast<const float*>(input),
-                                  in.count,
-                                  output,
-                                  status.data());
-        }
+        decode_rows(
+            *d_decoder, d_mutex, frame_bits, in, bits.mutable_data(), status.data());
         auto ok = passed.mutable_data();
         for (std::size_t i = 0; i < in.count; ++i)
             ok[i] = status[i].passed;

@@ -11,11 +11,13 @@
 #ifndef INCLUDED_GPUTURBO_BINDINGS_NUMPY_ARRAYS_H
 #define INCLUDED_GPUTURBO_BINDINGS_NUMPY_ARRAYS_H
 
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -108,6 +110,27 @@ inline void check_binary(const py::array& a, const std::string& name)
     if (bad != last)
         throw py::value_error(name + " must be 0 or 1; got " + std::to_string(*bad) +
                               " at flat index " + std::to_string(bad - first));
+}
+
+//! Decodes the rows of \p in (float32 or int8, checked) into \p bits and \p status with
+//! the GIL released, one call at a time on \p decoder (\p lock is its mutex: the engine
+//! takes no concurrent calls).
+inline void decode_rows(::gputurbo::core::batch_decoder& decoder,
+                        std::mutex& lock,
+                        int block,
+                        const rows& in,
+                        std::uint8_t* bits,
+                        ::gputurbo::core::codeword_status* status)
+{
+    const bool int8 = holds<std::int8_t>(in.array);
+    const void* input = in.array.data();
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> guard(lock);
+    if (int8)
+        decoder.decode(
+            block, static_cast<const std::int8_t*>(input), in.count, bits, status);
+    else
+        decoder.decode(block, static_cast<const float*>(input), in.count, bits, status);
 }
 
 } // namespace gr::gputurbo::numpy
