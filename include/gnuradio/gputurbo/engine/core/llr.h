@@ -14,8 +14,9 @@
  * The engine reads L = ln P(bit = 0) / P(bit = 1): a positive value means 0 (BPSK
  * 0 -> +1). GNU Radio's soft demappers and gr-fec use the opposite sign; each family's
  * config has an `invert_llr` switch for it, which the blocks and the numpy API set from
- * their `llr_sign` (GNU Radio's sign by default: parse it with positive_means_one()). Before decoding, NaN becomes an erasure (0)
- * and every value is clamped to [-llr_limit, +llr_limit], so +-Inf becomes +-llr_limit.
+ * their `llr_sign` (GNU Radio's sign by default: parse it with positive_means_one()).
+ * Before decoding, NaN becomes an erasure (0) and every value is clamped to [-llr_limit,
+ * +llr_limit], so +-Inf becomes +-llr_limit.
  *
  * int8 LLRs: q = round(L * scale) saturated to +-127 (quantize_llrs()), read back as
  * L = q / scale. They carry a quarter of float's bytes over the bus.
