@@ -65,9 +65,6 @@ std::vector<std::string> split(std::string_view text)
     }
 }
 
-// The parity of the bits of x.
-int parity(unsigned x) { return __builtin_parity(x); }
-
 } // namespace
 
 const char* to_string(termination t)
@@ -283,8 +280,9 @@ void encode(const code& c,
         for (std::size_t k = 0; k < n_steps; ++k) {
             const unsigned u = k < std::size_t(frame_bits) ? in[k] & 1u : 0u;
             const unsigned reg = ((u << memory) | s) & mask;
+            const unsigned coded = c.coded_bits(reg);
             for (int o = 0; o < c.outputs(); ++o)
-                *out++ = std::uint8_t(parity(reg & c.polynomials[o]) ^ c.inverted[o]);
+                *out++ = std::uint8_t((coded >> o) & 1);
             s = reg >> 1;
         }
         reg_state = s;

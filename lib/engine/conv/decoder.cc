@@ -50,6 +50,10 @@ std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& 
                                                           const std::string& backend)
 {
     config.validate();
+    // It needs path metrics kept across calls, which no decoder has yet.
+    if (config.mode == termination::streaming)
+        throw std::invalid_argument(
+            "termination streaming is not supported by this decoder yet");
     if (backend == "reference")
         return std::make_unique<reference_decoder>(config, core::backend::reference);
     if (backend == "cpu" || backend == "auto")

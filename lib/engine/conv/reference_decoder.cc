@@ -20,25 +20,16 @@ namespace {
 
 constexpr float unreachable = -std::numeric_limits<float>::infinity();
 
-int parity(unsigned x) { return __builtin_parity(x); }
-
 } // namespace
 
 reference_decoder::reference_decoder(const viterbi_config& config, core::backend kind)
     : d_config(config), d_kind(kind), d_threads(core::thread_count(config.threads))
 {
     d_config.validate();
-    if (d_config.mode == termination::streaming)
-        throw std::invalid_argument(
-            "termination streaming is not supported by this decoder yet");
     const code& c = d_config.generator;
     d_outputs.resize(std::size_t(1) << c.constraint);
-    for (unsigned reg = 0; reg < d_outputs.size(); ++reg) {
-        unsigned pattern = 0;
-        for (int j = 0; j < c.outputs(); ++j)
-            pattern |= unsigned(parity(reg & c.polynomials[j]) ^ c.inverted[j]) << j;
-        d_outputs[reg] = std::uint8_t(pattern);
-    }
+    for (unsigned reg = 0; reg < d_outputs.size(); ++reg)
+        d_outputs[reg] = std::uint8_t(c.coded_bits(reg));
 }
 
 void reference_decoder::check_block(int frame_bits) const

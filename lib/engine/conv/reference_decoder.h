@@ -34,8 +34,8 @@ namespace gputurbo::conv {
 class reference_decoder final : public core::batch_decoder
 {
 public:
-    //! \p kind: what backend() says. Throws std::invalid_argument for a bad config or
-    //! streaming (which needs state across calls).
+    //! \p kind: what backend() says. Throws std::invalid_argument for a bad config;
+    //! make_viterbi_decoder() refuses streaming before it gets here.
     reference_decoder(const viterbi_config& config, core::backend kind);
 
     //! frame_bits >= 1, and >= K-1 for tail-biting.

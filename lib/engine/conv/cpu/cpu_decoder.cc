@@ -49,9 +49,6 @@ cpu_decoder::cpu_decoder(const viterbi_config& config, const viterbi_kernel& ker
     : d_config(config), d_kernel(kernel), d_threads(core::thread_count(config.threads))
 {
     d_config.validate();
-    if (d_config.mode == termination::streaming)
-        throw std::invalid_argument(
-            "termination streaming is not supported by this decoder yet");
     const code& c = d_config.generator;
     const int S = c.states(), memory = c.constraint - 1;
     d_branch_outputs.resize(2 * std::size_t(S));
@@ -59,11 +56,7 @@ cpu_decoder::cpu_decoder(const viterbi_config& config, const viterbi_kernel& ker
         for (int b = 0; b < 2; ++b) {
             const unsigned p = unsigned(((ns << 1) & (S - 1)) | b);
             const unsigned reg = (unsigned(ns >> (memory - 1)) << memory) | p;
-            unsigned bits = 0;
-            for (int o = 0; o < c.outputs(); ++o)
-                bits |= unsigned(__builtin_parity(reg & c.polynomials[o]) ^ c.inverted[o])
-                        << o;
-            d_branch_outputs[2 * std::size_t(ns) + b] = std::uint8_t(bits);
+            d_branch_outputs[2 * std::size_t(ns) + b] = std::uint8_t(c.coded_bits(reg));
         }
 }
 

@@ -63,6 +63,17 @@ struct code
     //! polynomials.
     void validate() const;
 
+    //! The coded bits of one step (bit o: output o) for the register \p reg: the current
+    //! input at bit K-1, the oldest at bit 0. The encoder and every decoder's trellis
+    //! read the code through it.
+    unsigned coded_bits(unsigned reg) const
+    {
+        unsigned bits = 0;
+        for (int o = 0; o < outputs(); ++o)
+            bits |= unsigned(__builtin_parity(reg & polynomials[o]) ^ inverted[o]) << o;
+        return bits;
+    }
+
     //! "K=7 171,-133": the constraint and the polynomials in octal, a minus marking an
     //! inverted output (the text parse_code() reads).
     std::string text() const;
