@@ -7,6 +7,7 @@
 // The convolutional code definition: presets, parsing, the encoder, puncturing.
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
 
 #include <gtest/gtest.h>
 
@@ -219,4 +220,34 @@ TEST(ConvCode, FrameSizesAreChecked)
                   check_frame_bits(c, termination::tail_biting, 5);
               }).find("shorter than the tail-biting state of K-1=6 bits"),
               std::string::npos);
+}
+
+TEST(ConvCode, CatastrophicCodesAreRecognisedAndRefused)
+{
+    // (1 + D, 1 + D^2) share the factor 1 + D: the textbook catastrophic code. gsm's
+    // code punctured by 110,101 sends the same bits on two paths that never merge
+    // (found by search); by 111,100 it does not, nor do the named rates of the K=7 code.
+    EXPECT_TRUE(catastrophic(parse_code(3, "6,5"), {}));
+    EXPECT_FALSE(catastrophic(parse_code(3, "7,5"), {}));
+    const code gsm = preset("gsm");
+    EXPECT_TRUE(catastrophic(gsm, parse_puncturing("110,101", gsm)));
+    EXPECT_TRUE(catastrophic(gsm, parse_puncturing("110,011", gsm)));
+    EXPECT_FALSE(catastrophic(gsm, parse_puncturing("111,100", gsm)));
+    for (const auto& name : preset_names())
+        EXPECT_FALSE(catastrophic(preset(name), {})) << name;
+    const code k7 = preset("ccsds");
+    for (const char* rate : { "2/3", "3/4", "5/6", "7/8" })
+        EXPECT_FALSE(catastrophic(k7, parse_puncturing(rate, k7))) << rate;
+    viterbi_config c;
+    c.generator = gsm;
+    c.punctured = parse_puncturing("110,101", gsm);
+    try {
+        c.validate();
+        ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "puncturing 110,101 makes K=5 23,33 catastrophic: two paths from "
+                  "different states send the same bits for ever, so no decoder can tell "
+                  "them apart; choose another pattern");
+    }
 }

@@ -8,6 +8,7 @@
 // input handling, statuses, the error rate of the K=7 code, maximum likelihood against
 // brute force, and bad configurations. Fixed seeds throughout.
 
+#include "conv/conv_test_util.h"
 #include "test_util.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
@@ -26,110 +27,9 @@
 
 using namespace gputurbo;
 using namespace gputurbo::conv;
+using namespace gputurbo::conv_test;
 
 namespace {
-
-const termination frame_modes[] = { termination::terminated,
-                                    termination::truncated,
-                                    termination::tail_biting };
-
-std::vector<std::uint8_t> random_bits(std::size_t n, std::mt19937& rng)
-{
-    std::vector<std::uint8_t> bits(n);
-    for (auto& b : bits)
-        b = rng() & 1;
-    return bits;
-}
-
-// The sent (punctured) coded bits of frames of frame_bits bits.
-std::vector<std::uint8_t>
-sent_bits(const viterbi_config& c, int frame_bits, const std::vector<std::uint8_t>& bits)
-{
-    const std::size_t frames = bits.size() / frame_bits;
-    std::vector<std::uint8_t> coded(frames *
-                                    coded_length(c.generator, c.mode, frame_bits));
-    encode(c.generator, c.mode, frame_bits, bits.data(), frames, coded.data());
-    std::vector<std::uint8_t> sent(
-        frames * punctured_length(c.generator, c.punctured, c.mode, frame_bits));
-    puncture(
-        c.generator, c.punctured, c.mode, frame_bits, coded.data(), frames, sent.data());
-    return sent;
-}
-
-// Noiseless LLRs of the sent bits: the right sign, magnitudes drawn in 0.5 ... 4.
-std::vector<float> noiseless_llrs(const viterbi_config& c,
-                                  int frame_bits,
-                                  const std::vector<std::uint8_t>& bits,
-                                  std::mt19937& rng)
-{
-    std::uniform_real_distribution<float> magnitude(0.5f, 4.0f);
-    std::vector<float> llrs;
-    for (const std::uint8_t s : sent_bits(c, frame_bits, bits))
-        llrs.push_back(s ? -magnitude(rng) : magnitude(rng));
-    return llrs;
-}
-
-// BPSK (0 -> +1) through white Gaussian noise of deviation sigma: L = 2y / sigma^2.
-// Box-Muller on a 64-bit Mersenne twister, the same numbers on every platform.
-std::vector<float>
-awgn_llrs(const std::vector<std::uint8_t>& sent, double sigma, std::mt19937_64& rng)
-{
-    auto uniform = [&] { return (double(rng() >> 11) + 1.0) * 0x1p-53; }; // (0, 1]
-    std::vector<float> llrs(sent.size());
-    for (std::size_t i = 0; i < sent.size(); i += 2) {
-        const double r = std::sqrt(-2.0 * std::log(uniform()));
-        const double phase = 2.0 * M_PI * uniform();
-        const double noise[2] = { r * std::cos(phase), r * std::sin(phase) };
-        for (std::size_t j = 0; j < 2 && i + j < sent.size(); ++j) {
-            const double y = (sent[i + j] ? -1.0 : 1.0) + sigma * noise[j];
-            llrs[i + j] = float(2.0 * y / (sigma * sigma));
-        }
-    }
-    return llrs;
-}
-
-// Noise deviation at Eb/N0 (dB) for unit-energy BPSK carrying bits at rate R.
-double sigma_at(double ebn0_db, double rate)
-{
-    return std::sqrt(1.0 / (2.0 * rate * std::pow(10.0, ebn0_db / 10.0)));
-}
-
-std::string message_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "(accepted)";
-}
-
-// The puncturings of a code in the round trip: none, and the named rates (2/3 ... 7/8)
-// where the code has them (the K=7 171/133 codes; the same patterns make other codes,
-// such as gsm's, catastrophic).
-std::vector<puncturing> puncturings_of(const code& c)
-{
-    std::vector<puncturing> all{ puncturing{} };
-    for (const char* rate : { "2/3", "3/4", "5/6", "7/8" }) {
-        try {
-            all.push_back(parse_puncturing(rate, c));
-        } catch (const std::invalid_argument&) {
-            // a rate of another code
-        }
-    }
-    return all;
-}
-
-std::string pattern_text(const puncturing& p)
-{
-    std::string text;
-    for (const auto& row : p.keep) {
-        text += text.empty() ? "" : ",";
-        for (const auto k : row)
-            text += char('0' + k);
-    }
-    return p.none() ? "none" : text;
-}
 
 class ViterbiBackend : public ::testing::TestWithParam<std::string>
 {
@@ -536,7 +436,7 @@ TEST(Viterbi, MaximumLikelihoodAgainstEveryCodeword)
     };
     const setup setups[] = { { 3, "7,5", "none" },
                              { 5, "23,33", "none" },
-                             { 5, "23,33", "110,101" },
+                             { 5, "23,33", "111,100" },
                              { 4, "13,15,17", "none" } };
     std::mt19937 rng(12);
     std::mt19937_64 noise(12);
@@ -628,7 +528,18 @@ TEST(Viterbi, BadConfigurationsHaveClearErrors)
 
     c = {};
     c.mode = termination::streaming;
-    EXPECT_EQ(make(c), "termination streaming is not supported by this decoder yet");
+    EXPECT_EQ(make(c),
+              "termination streaming decodes a continuous stream, not frames: use "
+              "make_stream_decoder()");
+    c = {};
+    c.geometry.depth = -1;
+    EXPECT_TRUE(contains(make(c), "decision_depth D=-1 is out of range")) << make(c);
+    c.geometry.depth = 0;
+    c.geometry.training = 65537;
+    EXPECT_TRUE(contains(make(c), "training_depth=65537 is out of range")) << make(c);
+    c.geometry.training = 0;
+    c.geometry.bits = -5;
+    EXPECT_TRUE(contains(make(c), "segment_bits=-5 is out of range")) << make(c);
     c = {};
     EXPECT_TRUE(contains(make(c, "gpu"), "unknown backend 'gpu'")) << make(c, "gpu");
     EXPECT_TRUE(contains(make(c, "cuda"), "no Viterbi decoder")) << make(c, "cuda");

@@ -226,6 +226,69 @@ void check_frame_bits(const code& c, termination t, int frame_bits)
             " bits: use frame_bits >= " + std::to_string(memory));
 }
 
+bool catastrophic(const code& c, const puncturing& p)
+{
+    // A cycle in the graph of state pairs (a != b) and pattern phases whose edges send
+    // the same kept bits on both paths.
+    const std::uint32_t S = std::uint32_t(c.states()), period = std::uint32_t(p.period());
+    if (std::uint64_t(S) * S * period > (std::uint64_t(1) << 24))
+        return false;
+    const int memory = c.constraint - 1;
+    std::vector<std::uint32_t> sent_mask(period); // per phase: the outputs kept
+    for (std::uint32_t ph = 0; ph < period; ++ph) {
+        sent_mask[ph] = 0;
+        for (int o = 0; o < c.outputs(); ++o)
+            if (p.none() || p.keep[o][ph])
+                sent_mask[ph] |= 1u << o;
+    }
+    auto bits = [&](std::uint32_t s, std::uint32_t u) {
+        return c.coded_bits((u << memory) | s);
+    };
+    auto node = [&](std::uint32_t a, std::uint32_t b, std::uint32_t ph) {
+        return (std::size_t(ph) * S + a) * S + b;
+    };
+    // Iterative depth-first search: 1 on the path, 2 done.
+    std::vector<std::uint8_t> colour(std::size_t(S) * S * period, 0);
+    struct frame
+    {
+        std::uint32_t a, b, ph, edge;
+    };
+    std::vector<frame> path;
+    for (std::uint32_t ph0 = 0; ph0 < period; ++ph0)
+        for (std::uint32_t a0 = 0; a0 < S; ++a0)
+            for (std::uint32_t b0 = 0; b0 < S; ++b0) {
+                if (a0 == b0 || colour[node(a0, b0, ph0)])
+                    continue;
+                colour[node(a0, b0, ph0)] = 1;
+                path.push_back({ a0, b0, ph0, 0 });
+                while (!path.empty()) {
+                    frame& f = path.back();
+                    if (f.edge == 4) {
+                        colour[node(f.a, f.b, f.ph)] = 2;
+                        path.pop_back();
+                        continue;
+                    }
+                    const std::uint32_t u = f.edge >> 1, v = f.edge & 1;
+                    ++f.edge;
+                    if ((bits(f.a, u) ^ bits(f.b, v)) & sent_mask[f.ph])
+                        continue; // the paths send different bits
+                    const std::uint32_t na = (u << (memory - 1)) | (f.a >> 1);
+                    const std::uint32_t nb = (v << (memory - 1)) | (f.b >> 1);
+                    if (na == nb)
+                        continue; // merged
+                    const std::uint32_t nph = (f.ph + 1) % period;
+                    std::uint8_t& c_next = colour[node(na, nb, nph)];
+                    if (c_next == 1)
+                        return true;
+                    if (c_next == 0) {
+                        c_next = 1;
+                        path.push_back({ na, nb, nph, 0 });
+                    }
+                }
+            }
+    return false;
+}
+
 std::size_t steps(const code& c, termination t, int frame_bits)
 {
     return std::size_t(frame_bits) +

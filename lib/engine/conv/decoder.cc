@@ -10,6 +10,10 @@
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 
+#include <gnuradio/gputurbo/engine/core/llr.h>
+
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -42,27 +46,191 @@ void viterbi_config::validate() const
 {
     generator.validate();
     check_puncturing(punctured, generator.outputs());
+    if (catastrophic(generator, punctured))
+        throw std::invalid_argument(
+            (punctured.none() ? std::string("the code ")
+                              : "puncturing " + puncture_text(punctured) + " makes ") +
+            generator.text() +
+            " catastrophic: two paths from different states send the same bits for "
+            "ever, so no decoder can tell them apart; choose " +
+            (punctured.none() ? "other polynomials" : "another pattern"));
+    core::check(parameter("segment_bits"), geometry.bits);
+    core::check(parameter("training_depth"), geometry.training);
+    core::check(parameter("decision_depth"), geometry.depth);
     core::check(parameter("int8_scale"), int8_scale);
     core::check(parameter("threads"), threads);
 }
+
+segment_geometry derived_geometry(const viterbi_config& config)
+{
+    const code& c = config.generator;
+    const puncturing& p = config.punctured;
+    const int period = p.period();
+    // The rate of the sent code; a pattern that leaves no redundancy gets the longest.
+    const double rate = double(period) / p.kept_per_period(c.outputs());
+    const double stretch = rate < 1.0 ? std::min(1.0 / (1.0 - rate), 16.0) : 16.0;
+    const int depth =
+        int(std::ceil(5.0 * c.constraint * stretch / period - 1e-9)) * period;
+    segment_geometry g = config.geometry;
+    if (g.depth == 0)
+        g.depth = depth;
+    if (g.training == 0)
+        g.training = depth;
+    if (g.bits == 0)
+        g.bits = 32 * depth;
+    return g;
+}
+
+namespace {
+
+void check_backend(const std::string& backend)
+{
+    if (backend == "cuda")
+        throw std::invalid_argument(
+            "backend 'cuda' has no Viterbi decoder yet: use auto, cpu or reference");
+    if (backend != "reference" && backend != "cpu" && backend != "auto")
+        throw std::invalid_argument("unknown backend '" + backend +
+                                    "': use auto, cpu or reference");
+}
+
+} // namespace
 
 std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& config,
                                                           const std::string& backend)
 {
     config.validate();
-    // It needs path metrics kept across calls, which no decoder has yet.
+    check_backend(backend);
     if (config.mode == termination::streaming)
-        throw std::invalid_argument(
-            "termination streaming is not supported by this decoder yet");
+        throw std::invalid_argument("termination streaming decodes a continuous stream, "
+                                    "not frames: use make_stream_decoder()");
     if (backend == "reference")
         return std::make_unique<reference_decoder>(config, core::backend::reference);
-    if (backend == "cpu" || backend == "auto")
-        return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel());
-    if (backend == "cuda")
-        throw std::invalid_argument(
-            "backend 'cuda' has no Viterbi decoder yet: use auto, cpu or reference");
-    throw std::invalid_argument("unknown backend '" + backend +
-                                "': use auto, cpu or reference");
+    return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel());
+}
+
+std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config,
+                                                    const std::string& backend)
+{
+    config.validate();
+    check_backend(backend);
+    if (config.mode != termination::streaming)
+        throw std::invalid_argument(std::string("a stream decoder needs termination "
+                                                "streaming, not ") +
+                                    to_string(config.mode) +
+                                    ": use make_viterbi_decoder()");
+    if (backend == "reference")
+        return std::make_unique<reference_stream_decoder>(config);
+    return std::make_unique<cpu::cpu_stream_decoder>(config, cpu::best_kernel());
+}
+
+// ---------------------------------------------------------------------------------------
+// stream_decoder: depuncturing with the pattern's phase carried from call to call
+
+stream_decoder::stream_decoder(const viterbi_config& config) : d_config(config)
+{
+    d_config.validate();
+    const code& c = d_config.generator;
+    const puncturing& p = d_config.punctured;
+    const int n = c.outputs(), period = p.period();
+    for (int i = 0; i < n * period; ++i)
+        if (p.none() || p.keep[i % n][i / n])
+            d_kept.push_back(i);
+}
+
+stream_decoder::~stream_decoder() = default;
+
+std::size_t
+stream_decoder::decode(const float* llrs, std::size_t count, std::uint8_t* bits)
+{
+    return take(llrs, nullptr, count, bits);
+}
+
+std::size_t
+stream_decoder::decode(const std::int8_t* llrs, std::size_t count, std::uint8_t* bits)
+{
+    return take(nullptr, llrs, count, bits);
+}
+
+std::size_t stream_decoder::output_bound(std::size_t count) const
+{
+    // Every kept_per_period LLRs complete a period of steps; two more for the phase.
+    const std::uint64_t periods = count / d_kept.size() + 2;
+    return std::size_t(pending_bits() + periods * d_config.punctured.period());
+}
+
+std::size_t stream_decoder::take(const float* llrs,
+                                 const std::int8_t* q,
+                                 std::size_t count,
+                                 std::uint8_t* bits)
+{
+    if (count > 0 && (!llrs && !q))
+        throw std::invalid_argument("stream_decoder::decode: llrs is null");
+    if (count > 0 && !bits)
+        throw std::invalid_argument("stream_decoder::decode: bits is null");
+    const int n = d_config.generator.outputs();
+    const std::uint64_t span = std::uint64_t(n) * d_config.punctured.period();
+    const bool invert = d_config.invert_llr;
+    const float from_q = 1.0f / d_config.int8_scale;
+    auto value = [&](std::size_t i) {
+        return core::sanitize_llr(q ? float(q[i]) * from_q : llrs[i], invert);
+    };
+    auto kept = [&](std::uint64_t c) {
+        return std::binary_search(d_kept.begin(), d_kept.end(), int(c % span));
+    };
+    // Punctured positions are filled as soon as the kept ones before them are, so that
+    // a step completes with its last sent LLR.
+    auto skip_punctured = [&] {
+        while (!kept(d_coded)) {
+            d_ready.push_back(0.0f);
+            ++d_coded;
+        }
+    };
+    skip_punctured();
+    std::size_t i = 0;
+    // Per LLR up to a period's first kept position, then whole periods from there.
+    for (; i < count && d_coded % span != std::uint64_t(d_kept[0]); ++i) {
+        d_ready.push_back(value(i));
+        ++d_coded;
+        skip_punctured();
+    }
+    const std::size_t kept_per_span = d_kept.size();
+    for (; count - i >= kept_per_span; i += kept_per_span) {
+        const std::size_t base = d_ready.size();
+        d_ready.resize(base + span, 0.0f);
+        for (std::size_t j = 0; j < kept_per_span; ++j)
+            d_ready[base + (d_kept[j] - d_kept[0])] = value(i + j);
+        d_coded += span;
+    }
+    for (; i < count; ++i) {
+        d_ready.push_back(value(i));
+        ++d_coded;
+        skip_punctured();
+    }
+    const std::size_t steps = d_ready.size() / n;
+    if (steps == 0)
+        return 0;
+    const std::size_t written = advance(d_ready.data(), steps, bits);
+    d_ready.erase(d_ready.begin(), d_ready.begin() + steps * n);
+    d_steps += steps;
+    d_written += written;
+    return written;
+}
+
+std::size_t stream_decoder::flush(std::uint8_t* bits)
+{
+    if (!bits && pending_bits() > 0)
+        throw std::invalid_argument("stream_decoder::flush: bits is null");
+    const std::size_t written = finish(bits);
+    d_ready.clear();
+    d_coded = d_steps = d_written = 0;
+    return written;
+}
+
+void stream_decoder::reset()
+{
+    restart();
+    d_ready.clear();
+    d_coded = d_steps = d_written = 0;
 }
 
 } // namespace gputurbo::conv

@@ -51,6 +51,30 @@ std::vector<core::parameter> make_table()
                           termination::tail_biting,
                           termination::streaming }) // the enum's order
         t.back().choices.push_back(to_string(m));
+    t.push_back(
+        { "decision_depth",
+          parameter_kind::integer,
+          "0",
+          "steps traced back past the bits a segment or stream decides before "
+          "they are released (v2); 0 = 5 K / (1 - R), a whole puncturing period" });
+    t.back().min = 0;
+    t.back().max = max_overlap;
+    t.back().symbol = "D";
+    t.push_back({ "training_depth",
+                  parameter_kind::integer,
+                  "0",
+                  "steps a segment runs before the bits it decides, from every state "
+                  "alike (v1); 0 = the decision depth" });
+    t.back().min = 0;
+    t.back().max = max_overlap;
+    t.push_back({ "segment_bits",
+                  parameter_kind::integer,
+                  "0",
+                  "bits one segment of a long frame or a stream decides (f); frames that "
+                  "fit in one segment with its overlaps are decoded whole; 0 = 32 times "
+                  "the decision depth" });
+    t.back().min = 0;
+    t.back().max = max_frame_bits;
     t.push_back({ "frame_bits",
                   parameter_kind::integer,
                   "1024",
@@ -69,8 +93,9 @@ const core::parameter& engine_parameter(std::string_view name)
     return core::find_parameter(core::engine_parameters(), name);
 }
 
-const char* const config_names[] = { "constraint",  "polys",      "puncture",
-                                     "termination", "invert_llr", "int8_scale",
+const char* const config_names[] = { "constraint",   "polys",          "puncture",
+                                     "termination",  "decision_depth", "training_depth",
+                                     "segment_bits", "invert_llr",     "int8_scale",
                                      "threads" };
 
 } // namespace
@@ -114,6 +139,9 @@ config_values(const viterbi_config& c)
         { "polys", polys },
         { "puncture", puncture_text(c.punctured) },
         { "termination", to_string(c.mode) },
+        { "decision_depth", std::to_string(c.geometry.depth) },
+        { "training_depth", std::to_string(c.geometry.training) },
+        { "segment_bits", std::to_string(c.geometry.bits) },
         { "invert_llr", c.invert_llr ? "true" : "false" },
         { "int8_scale", core::format_real(c.int8_scale) },
         { "threads", std::to_string(c.threads) },
@@ -150,6 +178,12 @@ viterbi_config config_from(const std::map<std::string, std::string>& values)
     }
     c.punctured = parse_puncturing(value("puncture"), c.generator);
     c.mode = parse_termination(value("termination"));
+    auto integer = [&](const char* name) {
+        return int(core::parse_number(parameter(name), value(name)));
+    };
+    c.geometry.depth = integer("decision_depth");
+    c.geometry.training = integer("training_depth");
+    c.geometry.bits = integer("segment_bits");
     c.invert_llr = core::parse_flag(engine_parameter("invert_llr"), value("invert_llr"));
     c.int8_scale =
         float(core::parse_number(engine_parameter("int8_scale"), value("int8_scale")));

@@ -22,14 +22,52 @@ constexpr float unreachable = -std::numeric_limits<float>::infinity();
 
 } // namespace
 
+float_trellis::float_trellis(const code& c)
+    : d_constraint(c.constraint), d_outputs(c.outputs()), d_states(c.states())
+{
+    d_pattern.resize(std::size_t(1) << c.constraint);
+    for (unsigned reg = 0; reg < d_pattern.size(); ++reg)
+        d_pattern[reg] = std::uint8_t(c.coded_bits(reg));
+}
+
+float float_trellis::step(const float* llrs,
+                          const float* metric,
+                          float* next,
+                          std::uint8_t* decision) const
+{
+    const int K = d_constraint;
+    float branch[16]; // per output pattern
+    for (int pattern = 0; pattern < (1 << d_outputs); ++pattern) {
+        float m = 0.0f;
+        for (int j = 0; j < d_outputs; ++j)
+            m += (pattern >> j & 1) ? -llrs[j] : llrs[j];
+        branch[pattern] = m;
+    }
+    float best = unreachable;
+    for (int s = 0; s < d_states; ++s) {
+        // The two predecessors p and p|1 of s, with the input bit s carries.
+        const int p = (s << 1) & (d_states - 1);
+        const unsigned reg = (unsigned(s >> (K - 2)) << (K - 1)) | unsigned(p);
+        const float even = metric[p] + branch[d_pattern[reg]];
+        const float odd = metric[p | 1] + branch[d_pattern[reg | 1]];
+        decision[s] = odd > even; // a tie: the lower predecessor
+        next[s] = decision[s] ? odd : even;
+        best = std::max(best, next[s]);
+    }
+    // Metrics near 0 keep float's precision where the comparisons are, however long
+    // the frame or stream.
+    for (int s = 0; s < d_states; ++s)
+        next[s] -= best;
+    return best;
+}
+
 reference_decoder::reference_decoder(const viterbi_config& config, core::backend kind)
-    : d_config(config), d_kind(kind), d_threads(core::thread_count(config.threads))
+    : d_config(config),
+      d_kind(kind),
+      d_threads(core::thread_count(config.threads)),
+      d_trellis(config.generator)
 {
     d_config.validate();
-    const code& c = d_config.generator;
-    d_outputs.resize(std::size_t(1) << c.constraint);
-    for (unsigned reg = 0; reg < d_outputs.size(); ++reg)
-        d_outputs[reg] = std::uint8_t(c.coded_bits(reg));
 }
 
 void reference_decoder::check_block(int frame_bits) const
@@ -53,31 +91,14 @@ std::string reference_decoder::device() const
 
 double reference_decoder::forward(std::size_t steps, workspace& ws) const
 {
-    const int K = d_config.generator.constraint;
-    const int states = 1 << (K - 1);
-    const std::size_t patterns = std::size_t(1) << d_config.generator.outputs();
+    const int n = d_config.generator.outputs();
+    const int states = d_trellis.states();
     double taken = 0.0;
     for (std::size_t t = 0; t < steps; ++t) {
-        const float* branch = ws.branch.data() + t * patterns;
-        std::uint8_t* decision = ws.decisions.data() + t * states;
-        const float* metric = ws.metric.data();
-        float* next = ws.next.data();
-        float best = unreachable;
-        for (int s = 0; s < states; ++s) {
-            // The two predecessors p and p|1 of s, with the input bit s carries.
-            const int p = (s << 1) & (states - 1);
-            const unsigned reg = (unsigned(s >> (K - 2)) << (K - 1)) | unsigned(p);
-            const float even = metric[p] + branch[d_outputs[reg]];
-            const float odd = metric[p | 1] + branch[d_outputs[reg | 1]];
-            decision[s] = odd > even; // a tie: the lower predecessor
-            next[s] = decision[s] ? odd : even;
-            best = std::max(best, next[s]);
-        }
-        // Metrics near 0 keep float's precision where the comparisons are, whatever
-        // the frame length.
-        for (int s = 0; s < states; ++s)
-            next[s] -= best;
-        taken += best;
+        taken += d_trellis.step(ws.llrs.data() + t * n,
+                                ws.metric.data(),
+                                ws.next.data(),
+                                ws.decisions.data() + t * states);
         ws.metric.swap(ws.next);
     }
     return taken;
@@ -89,13 +110,12 @@ void reference_decoder::trace_back(std::size_t steps,
                                    const workspace& ws,
                                    std::uint8_t* bits) const
 {
-    const int K = d_config.generator.constraint;
-    const int states = 1 << (K - 1);
+    const int states = d_trellis.states();
     int s = end;
     for (std::size_t t = steps; t-- > 0;) {
         if (t < std::size_t(frame_bits))
-            bits[t] = std::uint8_t(s >> (K - 2));
-        s = ((s << 1) & (states - 1)) | ws.decisions[t * states + s];
+            bits[t] = std::uint8_t(d_trellis.input(s));
+        s = d_trellis.previous(s, ws.decisions[t * states + s]);
     }
 }
 
@@ -106,14 +126,11 @@ bool reference_decoder::decode_frame(int frame_bits,
 {
     const code& c = d_config.generator;
     const termination mode = d_config.mode;
-    const int n = c.outputs();
     const int states = c.states();
     const std::size_t sent_length = input_length(frame_bits);
     const std::size_t length = steps(c, mode, frame_bits);
-    const std::size_t patterns = std::size_t(1) << n;
     ws.received.resize(sent_length);
     ws.llrs.resize(coded_length(c, mode, frame_bits));
-    ws.branch.resize(length * patterns);
     ws.metric.resize(states);
     ws.next.resize(states);
     ws.decisions.resize(length * states);
@@ -125,15 +142,6 @@ bool reference_decoder::decode_frame(int frame_bits,
     }
     depuncture(
         c, d_config.punctured, mode, frame_bits, ws.received.data(), 1, ws.llrs.data());
-    for (std::size_t t = 0; t < length; ++t)
-        for (std::size_t pattern = 0; pattern < patterns; ++pattern) {
-            float m = 0.0f;
-            for (int j = 0; j < n; ++j) {
-                const float l = ws.llrs[t * n + j];
-                m += (pattern >> j & 1) ? -l : l;
-            }
-            ws.branch[t * patterns + pattern] = m;
-        }
 
     auto start_in = [&](int s) {
         std::fill(ws.metric.begin(), ws.metric.end(), unreachable);
@@ -183,6 +191,96 @@ void reference_decoder::decode_batch(const batch& b,
                 status[f] = { 0, informed };
         }
     });
+}
+
+// ---------------------------------------------------------------------------------------
+// reference_stream_decoder
+
+reference_stream_decoder::reference_stream_decoder(const viterbi_config& config)
+    : stream_decoder(config), d_trellis(config.generator)
+{
+    restart();
+}
+
+std::string reference_stream_decoder::device() const
+{
+    return "CPU, 1 thread, reference Viterbi (whole stream, float)";
+}
+
+void reference_stream_decoder::restart()
+{
+    const int states = d_trellis.states();
+    d_metric.assign(states, unreachable);
+    d_metric[0] = 0.0f; // the encoder starts in state 0
+    d_next.assign(states, 0.0f);
+    d_decisions.clear();
+}
+
+int reference_stream_decoder::best_state() const
+{
+    return int(std::max_element(d_metric.begin(), d_metric.end()) - d_metric.begin());
+}
+
+void reference_stream_decoder::release(std::size_t steps, int state, std::uint8_t* bits)
+{
+    const int states = d_trellis.states();
+    for (std::size_t t = steps; t-- > 0;) {
+        bits[t] = std::uint8_t(d_trellis.input(state));
+        state = d_trellis.previous(state, d_decisions[t * states + state]);
+    }
+    d_decisions.erase(d_decisions.begin(), d_decisions.begin() + steps * states);
+}
+
+std::size_t reference_stream_decoder::advance(const float* llrs,
+                                              std::size_t steps,
+                                              std::uint8_t* bits)
+{
+    const int n = d_config.generator.outputs();
+    const int states = d_trellis.states();
+    for (std::size_t t = 0; t < steps; ++t) {
+        const std::size_t at = d_decisions.size();
+        d_decisions.resize(at + states);
+        d_trellis.step(
+            llrs + t * n, d_metric.data(), d_next.data(), d_decisions.data() + at);
+        d_metric.swap(d_next);
+    }
+    // Walk every survivor back together; where they have come down to one state, all
+    // of them share the path before it.
+    const std::size_t held = d_decisions.size() / states;
+    d_alive.assign(states, 1);
+    for (std::size_t t = held; t-- > 0;) {
+        d_before.assign(states, 0);
+        int count = 0, merged = 0;
+        for (int s = 0; s < states; ++s)
+            if (d_alive[s]) {
+                const int p = d_trellis.previous(s, d_decisions[t * states + s]);
+                count += !d_before[p];
+                d_before[p] = 1;
+                merged = p;
+            }
+        d_alive.swap(d_before);
+        if (count == 1) { // the state after step t-1
+            release(t, merged, bits);
+            return t;
+        }
+    }
+    if (held > most_unmerged) {
+        const std::size_t oldest = held - most_unmerged / 2;
+        int s = best_state();
+        for (std::size_t t = held; t-- > oldest;)
+            s = d_trellis.previous(s, d_decisions[t * states + s]);
+        release(oldest, s, bits);
+        return oldest;
+    }
+    return 0;
+}
+
+std::size_t reference_stream_decoder::finish(std::uint8_t* bits)
+{
+    const std::size_t held = d_decisions.size() / d_trellis.states();
+    release(held, best_state(), bits);
+    restart();
+    return held;
 }
 
 } // namespace gputurbo::conv

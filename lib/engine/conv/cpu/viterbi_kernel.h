@@ -37,8 +37,8 @@ struct viterbi_job
     //! (positive: the bit is more likely 0)
     const std::int16_t* metrics;
     int steps;
-    //! true: every path starts in state 0; false: in any state alike (tail-biting)
-    bool start_in_zero;
+    //! bit l set: lane l's paths start in state 0; clear: in every state alike
+    std::uint32_t start_in_zero;
     //! [steps][states] out: bit l set where lane l's state ns took its predecessor p_1
     std::uint32_t* decisions;
     //! [states][lanes] out: the path metrics after the last step (compare them by their

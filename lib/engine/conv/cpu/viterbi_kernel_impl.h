@@ -70,11 +70,10 @@ void run(const trellis& t, const viterbi_job& job)
     // K-1 steps that reach every state.
     const std::uint16_t behind =
         std::uint16_t((t.constraint - 1) * 2 * n * max_metric + 1);
-    for (int s = 0; s < S; ++s) {
-        const std::uint16_t start = job.start_in_zero && s ? std::uint16_t(-behind) : 0;
+    for (int s = 0; s < S; ++s)
         for (int l = 0; l < W; ++l)
-            metric[s][l] = start;
-    }
+            metric[s][l] =
+                s && (job.start_in_zero >> l & 1u) ? std::uint16_t(-behind) : 0;
     for (int k = 0; k < job.steps; ++k) {
         // The metric of every combination of coded bits: +q where a bit is 0, -q where 1.
         vs q[4];

@@ -118,6 +118,16 @@ struct puncturing
  */
 puncturing parse_puncturing(std::string_view text, const code& c);
 
+/*!
+ * \brief Whether two paths of the code, punctured by \p p, can leave different states
+ * and send the same bits forever (a catastrophic code, such as K=5 23,33 punctured by
+ * 110,101): a decoder that does not know the start state, as every segment after a
+ * stream's first does, cannot tell them apart, and one error can be followed by
+ * unboundedly many. Exact for codes with 2^(2(K-1)) times the period below 2^24 (every
+ * K <= 9 code with a period up to 256); false beyond.
+ */
+bool catastrophic(const code& c, const puncturing& p);
+
 //! Throws std::invalid_argument unless a frame of \p frame_bits information bits can be
 //! encoded: at least one bit, and at least K-1 when tail-biting.
 void check_frame_bits(const code& c, termination t, int frame_bits);

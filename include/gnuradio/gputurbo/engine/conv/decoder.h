@@ -25,35 +25,142 @@
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gputurbo::conv {
+
+/*!
+ * \brief How long frames and streams are cut into overlapping segments, decoded side by
+ * side (on SIMD lanes, cores, GPU threads). Segment i decides bits [i*bits, (i+1)*bits)
+ * of its frame or stream from a run of the trellis that starts \p training steps before
+ * them, in every state alike (in state 0 at the start of a frame or stream), and goes
+ * on \p depth steps after them, traced back from the best state there (from state 0 at
+ * the end of a terminated frame). A frame that fits in one run, bits + training + depth
+ * steps, is decoded in one piece; a tail-biting frame's run goes round it, training
+ * steps before its start and depth steps past its end (wrap-around Viterbi). 0 takes
+ * the value derived from the code: see derived_geometry().
+ */
+struct segment_geometry
+{
+    int bits = 0;     //!< f: bits a segment decides
+    int training = 0; //!< v1: steps before them whose decisions are not kept
+    int depth = 0;    //!< v2, the decision depth D: steps after them to trace back over
+};
 
 struct viterbi_config
 {
     code generator = preset("802.11"); //!< the code
     termination mode = termination::terminated;
-    puncturing punctured;    //!< none by default
-    bool invert_llr = false; //!< true: the input is L = ln P(1)/P(0)
-    float int8_scale = 8.0f; //!< int8 input: L = q / int8_scale
-    int threads = 0;         //!< CPU worker threads, 0 = all cores
+    puncturing punctured;      //!< none by default
+    segment_geometry geometry; //!< 0s: derived_geometry()
+    bool invert_llr = false;   //!< true: the input is L = ln P(1)/P(0)
+    float int8_scale = 8.0f;   //!< int8 input: L = q / int8_scale
+    int threads = 0;           //!< CPU worker threads, 0 = all cores
 
     //! Throws std::invalid_argument naming what is wrong.
     void validate() const;
 };
 
 /*!
- * \brief A Viterbi decoder. \p backend: "reference" (the exact full-length Viterbi in
- * float, the oracle every fast path is tested against; tail-biting: exact maximum
- * likelihood over every start state), "cpu" or "auto" (the SIMD decoder: int16 metrics,
- * one frame per lane, AVX-512, AVX2 or SSE2 as the CPU has them; tail-biting by
- * wrap-around Viterbi; see conv/cpu/cpu_decoder.h; no CUDA decoder yet).
- * Throws std::invalid_argument for a bad configuration, a backend name other than
- * these three, and for termination streaming (it needs state across calls).
+ * \brief The geometry with every 0 of \p config.geometry replaced by its default: depth
+ * = training = 5 K / (1 - R) steps, R the punctured code's rate (10 K unpunctured at
+ * rate 1/2, 20 K at 3/4), rounded up to a whole puncturing period; bits = 32 depth, so
+ * that the overlaps cost a sixteenth. Measured BER: docs/PERFORMANCE.md.
+ */
+segment_geometry derived_geometry(const viterbi_config& config);
+
+/*!
+ * \brief A Viterbi decoder of frames. \p backend: "reference" (the exact full-length
+ * Viterbi in float, the oracle every fast path is tested against; tail-biting: exact
+ * maximum likelihood over every start state), "cpu" or "auto" (the SIMD decoder: int16
+ * metrics, one segment per lane, AVX-512, AVX2 or SSE2 as the CPU has them; frames
+ * longer than a segment are cut as config.geometry says; tail-biting by wrap-around
+ * Viterbi; see conv/cpu/cpu_decoder.h; no CUDA decoder yet). Throws
+ * std::invalid_argument for a bad configuration, a backend name other than these three,
+ * and for termination streaming (make_stream_decoder() decodes streams).
  */
 std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& config,
                                                           const std::string& backend);
+
+/*!
+ * \brief A decoder of one continuous stream (termination streaming): the coded bits of
+ * an endless input sequence, from encoder state 0, punctured by a pattern that runs on
+ * from call to call. LLRs go in as they come, any number per call (a step's LLRs may be
+ * split between calls); decided bits come out in order, each once, never ahead of the
+ * decision depth: when decode() returns, every bit more than \p depth + \p bits steps
+ * behind the newest is out (the "reference" backend releases each bit as soon as every
+ * survivor agrees on it). The output does not depend on how the input is cut into
+ * calls. flush() ends the stream (the last bits traced back from the best state) and
+ * the next decode() starts a new one. Not safe for concurrent calls on one object.
+ */
+class stream_decoder
+{
+public:
+    virtual ~stream_decoder();
+
+    /*!
+     * \brief Takes \p count LLRs (the engine's sign, or invert_llr; NaN is an erasure,
+     * values clamped as for frames) and writes the bits it decides to \p bits: at most
+     * output_bound(count). Returns how many.
+     */
+    std::size_t decode(const float* llrs, std::size_t count, std::uint8_t* bits);
+    std::size_t decode(const std::int8_t* llrs, std::size_t count, std::uint8_t* bits);
+
+    //! Ends the stream: writes its undecided bits (at most output_bound(0)), returns how
+    //! many, and starts a new stream. A step whose LLRs came only in part is dropped.
+    std::size_t flush(std::uint8_t* bits);
+
+    //! Forgets the stream without output and starts a new one.
+    void reset();
+
+    //! Most bits one decode() of \p count LLRs, or flush() with 0, writes.
+    std::size_t output_bound(std::size_t count) const;
+    //! Bits received (whole steps) and not yet written.
+    std::uint64_t pending_bits() const { return d_steps - d_written; }
+    //! Bits written since the stream started.
+    std::uint64_t written_bits() const { return d_written; }
+
+    const viterbi_config& config() const { return d_config; }
+    virtual core::backend kind() const = 0;
+    std::string backend() const { return to_string(kind()); }
+    virtual std::string device() const = 0;
+
+protected:
+    explicit stream_decoder(const viterbi_config& config);
+
+    //! The backend's part: the depunctured, sanitised LLRs (erasures 0) of \p steps whole
+    //! trellis steps, outputs() per step, follow the stream's earlier ones. Writes the
+    //! bits it decides, returns how many.
+    virtual std::size_t
+    advance(const float* llrs, std::size_t steps, std::uint8_t* bits) = 0;
+    //! The rest of the stream's bits; then the backend starts a new stream.
+    virtual std::size_t finish(std::uint8_t* bits) = 0;
+    virtual void restart() = 0;
+
+    const viterbi_config d_config;
+
+private:
+    std::size_t
+    take(const float* llrs, const std::int8_t* q, std::size_t count, std::uint8_t* bits);
+
+    std::vector<int> d_kept;     // the coded bits a puncturing period sends, in order
+    std::vector<float> d_ready;  // depunctured LLRs of coded bits d_steps * n … d_coded
+    std::uint64_t d_coded = 0;   // coded bits (sent or punctured) received: the phase
+    std::uint64_t d_steps = 0;   // whole steps received
+    std::uint64_t d_written = 0; // bits written
+};
+
+/*!
+ * \brief A stream decoder (config.mode must be streaming). \p backend: "reference" (the
+ * exact Viterbi over the whole stream, path metrics and survivors carried from call to
+ * call), "cpu" or "auto" (the SIMD decoder on segments of config.geometry). Throws
+ * std::invalid_argument as make_viterbi_decoder().
+ */
+std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config,
+                                                    const std::string& backend);
 
 } // namespace gputurbo::conv
 

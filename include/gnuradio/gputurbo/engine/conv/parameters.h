@@ -10,7 +10,8 @@
 /*!
  * \file parameters.h
  * \brief The Viterbi decoder's parameters (core/parameters.h): the code (preset, or
- *        constraint and polys), puncture, termination, frame_bits (the block size),
+ *        constraint and polys), puncture, termination, the segment geometry
+ *        (decision_depth, training_depth, segment_bits), frame_bits (the block size),
  *        core::engine_parameters() and core::block_parameters(). Defaults are those of
  *        viterbi_config. viterbi_config::validate() and the apps read this table.
  */
@@ -28,6 +29,8 @@ namespace gputurbo::conv {
 
 //! Most information bits per frame.
 constexpr int max_frame_bits = 1 << 20;
+//! Longest decision or training depth.
+constexpr int max_overlap = 1 << 16;
 
 //! Every parameter, in the order of the apps' --help.
 const std::vector<core::parameter>& parameters();

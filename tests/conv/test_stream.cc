@@ -1,0 +1,385 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Long frames cut into segments, and continuous streams: every bit decided once and in
+// its place, whatever the geometry and however the stream comes in; the exact stream
+// decoder equals the exact decoder of the whole stream; the segmented decoders match the
+// exact ones within statistical noise.
+
+#include "conv/conv_test_util.h"
+#include "test_util.h"
+
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace gputurbo;
+using namespace gputurbo::conv;
+using namespace gputurbo::conv_test;
+
+namespace {
+
+// Bits no decoder writes: an unwritten output shows.
+constexpr std::uint8_t unwritten = 7;
+
+// A stream: its bits, and the LLRs of its sent coded bits (the puncturing pattern
+// running on from start to end), noiseless or at an Eb/N0.
+struct stream
+{
+    std::vector<std::uint8_t> bits;
+    std::vector<float> llrs;
+};
+
+stream make_stream(const viterbi_config& c,
+                   std::size_t length,
+                   double ebn0_db,
+                   std::mt19937_64& rng)
+{
+    std::mt19937 bit_rng{ unsigned(rng()) };
+    viterbi_config whole = c;
+    whole.mode = termination::streaming; // one frame of the whole stream
+    stream s;
+    s.bits = random_bits(length, bit_rng);
+    const auto sent = sent_bits(whole, int(length), s.bits);
+    if (std::isinf(ebn0_db)) {
+        std::uniform_real_distribution<float> magnitude(0.5f, 4.0f);
+        for (const std::uint8_t b : sent)
+            s.llrs.push_back(b ? -magnitude(rng) : magnitude(rng));
+    } else {
+        s.llrs = awgn_llrs(sent, sigma_at(ebn0_db, double(length) / sent.size()), rng);
+    }
+    return s;
+}
+
+// The stream through a stream decoder in calls of random sizes (0 … most LLRs, an
+// LLR-exact cut, so steps split between calls), then flushed. Checks the counters and
+// the bound on each call's output.
+std::vector<std::uint8_t> decode_in_pieces(stream_decoder& dec,
+                                           const std::vector<float>& llrs,
+                                           std::size_t most,
+                                           std::mt19937_64& rng)
+{
+    std::vector<std::uint8_t> out;
+    std::vector<std::uint8_t> piece;
+    for (std::size_t at = 0; at < llrs.size();) {
+        const std::size_t count =
+            std::min<std::size_t>(rng() % (most + 1), llrs.size() - at);
+        piece.assign(dec.output_bound(count), unwritten);
+        const std::uint64_t before = dec.written_bits();
+        const std::size_t written = dec.decode(llrs.data() + at, count, piece.data());
+        EXPECT_LE(written, piece.size());
+        EXPECT_EQ(dec.written_bits(), before + written);
+        out.insert(out.end(), piece.begin(), piece.begin() + written);
+        at += count;
+    }
+    piece.assign(dec.output_bound(0), unwritten);
+    const std::size_t pending = dec.pending_bits();
+    EXPECT_EQ(dec.flush(piece.data()), pending);
+    EXPECT_EQ(dec.pending_bits(), 0u);
+    out.insert(out.end(), piece.begin(), piece.begin() + pending);
+    return out;
+}
+
+std::size_t errors(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b)
+{
+    std::size_t e = 0;
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+        e += a[i] != b[i];
+    return e;
+}
+
+// A small geometry, so that short test streams and frames have many segments.
+segment_geometry small_geometry(const puncturing& p)
+{
+    const int period = p.period();
+    return segment_geometry{ 20 * period, 9 * period, 12 * period };
+}
+
+class StreamBackend : public ::testing::TestWithParam<std::string>
+{
+};
+
+} // namespace
+
+TEST(ViterbiSegments, DerivedGeometry)
+{
+    // depth = training = 5 K / (1 - R) in whole puncturing periods, bits = 32 depth.
+    viterbi_config c;
+    segment_geometry g = derived_geometry(c);
+    EXPECT_EQ(g.depth, 70);
+    EXPECT_EQ(g.training, 70);
+    EXPECT_EQ(g.bits, 2240);
+    c.punctured = parse_puncturing("3/4", c.generator);
+    g = derived_geometry(c);
+    EXPECT_EQ(g.depth, 141); // 140, to a period of 3
+    EXPECT_EQ(g.depth % 3, 0);
+    c.punctured = parse_puncturing("2/3", c.generator);
+    EXPECT_EQ(derived_geometry(c).depth, 106); // 5 * 7 * 3 = 105, to a period of 2
+    c.punctured = {};
+    c.generator = preset("cdma-r3");
+    EXPECT_EQ(derived_geometry(c).depth, 68); // 45 * 1.5 = 67.5
+    c.geometry = { 500, 11, 33 };
+    g = derived_geometry(c);
+    EXPECT_EQ(g.bits, 500);
+    EXPECT_EQ(g.training, 11);
+    EXPECT_EQ(g.depth, 33);
+}
+
+TEST(ViterbiSegments, LongFramesNoiselessEveryTerminationAndPuncturing)
+{
+    // Frames of many segments (and the sizes around one segment's edge): every bit
+    // decided, once, right; frames of a batch side by side.
+    std::mt19937 rng(test::test_seed());
+    for (const char* name : { "ccsds", "gsm", "cdma-r3" })
+        for (const termination mode : frame_modes)
+            for (const puncturing& p : puncturings_of(preset(name))) {
+                viterbi_config c;
+                c.generator = preset(name);
+                c.mode = mode;
+                c.punctured = p;
+                c.geometry = small_geometry(p);
+                const auto dec = make_viterbi_decoder(c, "cpu");
+                const int full = c.geometry.bits + c.geometry.training + c.geometry.depth;
+                for (const int frame_bits : { full - 7,
+                                              full - 6,
+                                              full - 5,
+                                              full + 1,
+                                              c.geometry.bits * 7 + 3,
+                                              1500 }) {
+                    const int frames = 3;
+                    const auto bits = random_bits(std::size_t(frame_bits) * frames, rng);
+                    const auto llrs = noiseless_llrs(c, frame_bits, bits, rng);
+                    std::vector<std::uint8_t> out(bits.size(), unwritten);
+                    std::vector<core::codeword_status> status(frames);
+                    dec->decode(
+                        frame_bits, llrs.data(), frames, out.data(), status.data());
+                    EXPECT_EQ(out, bits) << name << " " << to_string(mode) << " "
+                                         << pattern_text(p) << " " << frame_bits;
+                    for (const auto& s : status)
+                        EXPECT_TRUE(s.passed);
+                }
+            }
+}
+
+TEST(ViterbiSegments, LongFramesAgainstTheReferenceOnNoisyFrames)
+{
+    // Segments of the default geometry against full-length Viterbi on frames of about
+    // twelve segments, near BER 1e-3 … 1e-4: the error counts agree within statistical
+    // noise, unpunctured and at 3/4, terminated and tail-biting.
+    std::mt19937_64 rng(test::test_seed());
+    std::mt19937 bit_rng{ unsigned(rng()) };
+    for (const char* rate : { "", "3/4" })
+        for (const termination mode :
+             { termination::terminated, termination::tail_biting }) {
+            viterbi_config c;
+            c.generator = preset("802.11");
+            c.mode = mode;
+            c.punctured = parse_puncturing(rate, c.generator);
+            const int frame_bits = 12 * derived_geometry(c).bits + 17, frames = 8;
+            const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
+            const auto sent = sent_bits(c, frame_bits, bits);
+            const double r = double(bits.size()) / sent.size();
+            const auto llrs = awgn_llrs(sent, sigma_at(*rate ? 4.0 : 3.0, r), rng);
+            std::vector<std::uint8_t> ref(bits.size()), seg(bits.size(), unwritten);
+            make_viterbi_decoder(c, "reference")
+                ->decode(frame_bits, llrs.data(), frames, ref.data(), nullptr);
+            make_viterbi_decoder(c, "cpu")->decode(
+                frame_bits, llrs.data(), frames, seg.data(), nullptr);
+            const std::size_t ref_errors = errors(ref, bits),
+                              seg_errors = errors(seg, bits);
+            std::printf("  %s %s: %zu bit errors segmented, %zu full length, of %zu\n",
+                        *rate ? rate : "1/2",
+                        to_string(mode),
+                        seg_errors,
+                        ref_errors,
+                        bits.size());
+            EXPECT_GT(ref_errors, 20u);
+            // Bit errors come in bursts of about 5: the bound allows 3 sigma of bursts.
+            EXPECT_LE(std::fabs(double(seg_errors) - double(ref_errors)),
+                      3.0 * std::sqrt(5.0 * double(ref_errors)) + 10.0);
+        }
+}
+
+TEST_P(StreamBackend, NoiselessRoundTripInPiecesEveryPuncturing)
+{
+    std::mt19937_64 rng(test::test_seed());
+    for (const char* name : { "ccsds", "gsm", "lte" })
+        for (const puncturing& p : puncturings_of(preset(name))) {
+            viterbi_config c;
+            c.generator = preset(name);
+            c.mode = termination::streaming;
+            c.punctured = p;
+            c.geometry = small_geometry(p);
+            const auto dec = make_stream_decoder(c, GetParam());
+            const stream s = make_stream(c, 3001, INFINITY, rng);
+            for (const std::size_t most :
+                 { std::size_t(1), std::size_t(37), s.llrs.size() }) {
+                const auto out = decode_in_pieces(*dec, s.llrs, most, rng);
+                EXPECT_EQ(out, s.bits)
+                    << name << " " << pattern_text(p) << " calls of " << most;
+            }
+        }
+}
+
+TEST_P(StreamBackend, OutputDoesNotDependOnHowTheStreamComesIn)
+{
+    // Noisy streams with errors: the same bits whether they come in one call or in
+    // pieces of any size.
+    std::mt19937_64 rng(test::test_seed());
+    for (const char* rate : { "", "3/4" }) {
+        viterbi_config c;
+        c.generator = preset("ccsds");
+        c.mode = termination::streaming;
+        c.punctured = parse_puncturing(rate, c.generator);
+        c.geometry = small_geometry(c.punctured);
+        const auto dec = make_stream_decoder(c, GetParam());
+        const stream s = make_stream(c, 20000, *rate ? 3.0 : 2.0, rng);
+        const auto whole = decode_in_pieces(*dec, s.llrs, s.llrs.size(), rng);
+        EXPECT_GT(errors(whole, s.bits), 0u);
+        for (const std::size_t most :
+             { std::size_t(3), std::size_t(500), std::size_t(7777) })
+            EXPECT_EQ(decode_in_pieces(*dec, s.llrs, most, rng), whole)
+                << (*rate ? rate : "1/2") << ", calls of up to " << most << " LLRs";
+    }
+}
+
+TEST_P(StreamBackend, Int8InputAndTheOtherSign)
+{
+    std::mt19937_64 rng(test::test_seed());
+    viterbi_config c;
+    c.generator = preset("802.11");
+    c.mode = termination::streaming;
+    c.invert_llr = true;
+    c.int8_scale = 4.0f;
+    const auto dec = make_stream_decoder(c, GetParam());
+    const stream s = make_stream(c, 5000, INFINITY, rng);
+    std::vector<std::int8_t> q(s.llrs.size());
+    for (std::size_t i = 0; i < q.size(); ++i)
+        q[i] = std::int8_t(s.llrs[i] > 0 ? -20 : 20);
+    std::vector<std::uint8_t> out(dec->output_bound(q.size()) + dec->output_bound(0));
+    std::size_t written = dec->decode(q.data(), q.size(), out.data());
+    written += dec->flush(out.data() + written);
+    out.resize(written);
+    EXPECT_EQ(out, s.bits);
+}
+
+TEST_P(StreamBackend, FlushStartsANewStreamAndResetForgets)
+{
+    std::mt19937_64 rng(test::test_seed());
+    viterbi_config c;
+    c.generator = preset("gsm");
+    c.mode = termination::streaming;
+    c.punctured = parse_puncturing("111,100", c.generator); // rate 3/4, odd phase
+    const auto dec = make_stream_decoder(c, GetParam());
+    const stream a = make_stream(c, 4000, INFINITY, rng),
+                 b = make_stream(c, 300, INFINITY, rng);
+    std::vector<std::uint8_t> out(dec->output_bound(a.llrs.size()));
+    dec->decode(a.llrs.data(), a.llrs.size() / 2 + 1, out.data()); // half a stream …
+    dec->reset();                                                  // … forgotten
+    EXPECT_EQ(dec->pending_bits(), 0u);
+    EXPECT_EQ(dec->written_bits(), 0u);
+    EXPECT_EQ(decode_in_pieces(*dec, b.llrs, 50, rng), b.bits);
+    EXPECT_EQ(decode_in_pieces(*dec, a.llrs, 999, rng), a.bits);
+    EXPECT_EQ(dec->flush(nullptr), 0u); // nothing pending
+}
+
+INSTANTIATE_TEST_SUITE_P(ConvStreams,
+                         StreamBackend,
+                         ::testing::Values("reference", "cpu"),
+                         [](const auto& info) { return info.param; });
+
+TEST(ViterbiStream, ReferenceEqualsTheReferenceOnTheWholeStream)
+{
+    // Survivors merge and release bits; the result is exactly full-length Viterbi over
+    // the whole stream as one truncated frame, noisy or not, in pieces or not.
+    std::mt19937_64 rng(test::test_seed());
+    for (const char* rate : { "", "2/3" }) {
+        viterbi_config c;
+        c.generator = preset("802.11");
+        c.mode = termination::streaming;
+        c.punctured = parse_puncturing(rate, c.generator);
+        const stream s = make_stream(c, 30000, 1.5, rng);
+        viterbi_config frame = c;
+        frame.mode = termination::truncated;
+        std::vector<std::uint8_t> whole(s.bits.size());
+        make_viterbi_decoder(frame, "reference")
+            ->decode(int(s.bits.size()), s.llrs.data(), 1, whole.data(), nullptr);
+        const auto dec = make_stream_decoder(c, "reference");
+        const auto out = decode_in_pieces(*dec, s.llrs, 1000, rng);
+        EXPECT_GT(errors(whole, s.bits), 100u);
+        EXPECT_EQ(out, whole) << (*rate ? rate : "1/2");
+    }
+}
+
+TEST(ViterbiStream, SegmentedAgainstTheExactDecoderOnNoisyStreams)
+{
+    // The default geometry against the exact stream decoder near BER 1e-3 … 1e-4: the
+    // error counts agree within statistical noise.
+    std::mt19937_64 rng(test::test_seed());
+    for (const char* rate : { "", "3/4" }) {
+        viterbi_config c;
+        c.generator = preset("802.11");
+        c.mode = termination::streaming;
+        c.punctured = parse_puncturing(rate, c.generator);
+        const stream s = make_stream(c, 300000, *rate ? 4.0 : 3.0, rng);
+        const auto exact =
+            decode_in_pieces(*make_stream_decoder(c, "reference"), s.llrs, 100000, rng);
+        const auto fast =
+            decode_in_pieces(*make_stream_decoder(c, "cpu"), s.llrs, 100000, rng);
+        const std::size_t exact_errors = errors(exact, s.bits),
+                          fast_errors = errors(fast, s.bits);
+        std::printf("  %s: %zu bit errors segmented, %zu exact, of %zu\n",
+                    *rate ? rate : "1/2",
+                    fast_errors,
+                    exact_errors,
+                    s.bits.size());
+        EXPECT_GT(exact_errors, 20u);
+        EXPECT_LE(std::fabs(double(fast_errors) - double(exact_errors)),
+                  3.0 * std::sqrt(5.0 * double(exact_errors)) + 10.0);
+    }
+}
+
+TEST(ViterbiStream, BitsAreReleasedWithinOneRunOfTheNewest)
+{
+    // The segmented decoder holds no bit longer than a segment's run: after each call,
+    // every bit more than bits + training + depth steps behind the newest is out.
+    std::mt19937_64 rng(test::test_seed());
+    viterbi_config c;
+    c.mode = termination::streaming;
+    c.geometry = { 100, 30, 40 };
+    const auto dec = make_stream_decoder(c, "cpu");
+    const stream s = make_stream(c, 5000, INFINITY, rng);
+    std::vector<std::uint8_t> out(dec->output_bound(s.llrs.size()));
+    for (std::size_t at = 0; at < s.llrs.size(); at += 33) {
+        const std::size_t count = std::min<std::size_t>(33, s.llrs.size() - at);
+        dec->decode(s.llrs.data() + at, count, out.data());
+        const std::uint64_t received = (at + count) / 2;
+        EXPECT_LE(dec->pending_bits(), std::min<std::uint64_t>(received, 170));
+    }
+}
+
+TEST(ViterbiStream, BadConfigurationsHaveClearErrors)
+{
+    viterbi_config c;
+    EXPECT_EQ(message_of([&] { make_stream_decoder(c, "cpu"); }),
+              "a stream decoder needs termination streaming, not terminated: use "
+              "make_viterbi_decoder()");
+    c.mode = termination::streaming;
+    EXPECT_NE(
+        message_of([&] { make_stream_decoder(c, "gpu"); }).find("unknown backend 'gpu'"),
+        std::string::npos);
+    EXPECT_EQ(make_stream_decoder(c, "auto")->backend(), "cpu");
+    EXPECT_EQ(make_stream_decoder(c, "reference")->backend(), "reference");
+    std::vector<float> llrs(10, 1.0f);
+    EXPECT_THROW(make_stream_decoder(c, "cpu")->decode(llrs.data(), 10, nullptr),
+                 std::invalid_argument);
+}
