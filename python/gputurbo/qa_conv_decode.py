@@ -174,6 +174,38 @@ class qa_conv_decode_api(gr_unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "threads"):
             gputurbo.viterbi_engine(self.code, threads=-1)
 
+    def test_004_packed(self):
+        # packed=True: numpy.packbits of the unpacked bits, each frame on its own bytes,
+        # also for frames of a length that is no multiple of 8 (zero padding).
+        rng = np.random.default_rng(13)
+        sigma = np.sqrt(1.0 / (2 * 0.5 * 10**(3.0 / 10)))
+        for backend in BACKENDS:
+            engine = gputurbo.viterbi_engine(self.code, backend=backend)
+            for frame_bits in (1001, 13, 64):
+                bits = rng.integers(0, 2, (30, frame_bits), dtype=np.uint8)
+                _, llrs = bpsk_llrs(self.code.encode(bits), sigma, rng)
+                for x in (llrs, np.clip(np.round(llrs * 8.0), -127, 127).astype(np.int8)):
+                    with self.subTest(backend=backend, frame_bits=frame_bits,
+                                      dtype=str(x.dtype)):
+                        unpacked, passed = engine.decode(x, frame_bits)
+                        packed, packed_passed = engine.decode(x, frame_bits, packed=True)
+                        self.assertEqual((packed.dtype, packed.shape),
+                                         (np.dtype(np.uint8), (30, -(-frame_bits // 8))))
+                        np.testing.assert_array_equal(packed,
+                                                      np.packbits(unpacked, axis=1))
+                        unused = -frame_bits % 8
+                        self.assertFalse(np.any(packed[:, -1] & ((1 << unused) - 1)))
+                        np.testing.assert_array_equal(
+                            np.unpackbits(packed, axis=1, count=frame_bits), unpacked)
+                        np.testing.assert_array_equal(packed_passed, passed)
+                one = engine.decode(llrs[4], frame_bits, packed=True)[0]
+                self.assertEqual(one.shape, (-(-frame_bits // 8),))
+                np.testing.assert_array_equal(
+                    one, np.packbits(engine.decode(llrs[4], frame_bits)[0]))
+        empty = engine.decode(np.zeros((0, self.code.punctured_length(13)), np.float32),
+                              13, packed=True)
+        self.assertEqual(empty[0].shape, (0, 2))
+
 
 if __name__ == '__main__':
     unittest.main(verbosity=2)

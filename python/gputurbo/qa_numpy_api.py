@@ -288,6 +288,28 @@ class decoding_cases:
         np.testing.assert_array_equal(
             gputurbo.decode(llrs[3], backend=self.BACKEND)[0], want[0][3])
 
+    def test_012_packed(self):
+        # packed=True: the same bits as numpy.packbits, and the same statuses.
+        count = 50
+        eng = self.engine(iterations=8, early_stop="hard")
+        llrs = gnuradio_llrs(eng.encode(self.random_bits(count)), 0.5, self.K, self.rng)
+        for x in (llrs, to_int8(llrs, 8.0)):
+            with self.subTest(dtype=str(x.dtype)):
+                bits, iterations, passed = eng.decode(x)
+                packed, packed_iterations, packed_passed = eng.decode(x, packed=True)
+                self.assertEqual((packed.dtype, packed.shape),
+                                 (np.dtype(np.uint8), (count, self.K // 8)))
+                np.testing.assert_array_equal(packed, np.packbits(bits, axis=1))
+                np.testing.assert_array_equal(
+                    np.unpackbits(packed, axis=1, count=self.K), bits)
+                np.testing.assert_array_equal(packed_iterations, iterations)
+                np.testing.assert_array_equal(packed_passed, passed)
+        one = eng.decode(llrs[7], packed=True)[0]
+        self.assertEqual(one.shape, (self.K // 8,))
+        np.testing.assert_array_equal(one, np.packbits(eng.decode(llrs[7])[0]))
+        empty = eng.decode(np.zeros((0, codeword_length(self.K)), np.float32), packed=True)
+        self.assertEqual(empty[0].shape, (0, self.K // 8))
+
 
 class qa_numpy_api_cpu(decoding_cases, gr_unittest.TestCase):
     BACKEND = "cpu"

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
+#include <string>
 
 namespace gputurbo::core {
 namespace {
@@ -31,18 +32,48 @@ llr_batch batch_of(int block, const std::int8_t* llrs, std::size_t n)
     return { block, n, nullptr, llrs };
 }
 
+std::string unknown_ticket(batch_decoder::ticket t)
+{
+    return "collect: ticket " + std::to_string(t) + " is unknown or already collected";
+}
+
+// n codewords of block unpacked bits into bit_format::packed.
+void pack_bits(const std::uint8_t* bits, int block, std::size_t n, std::uint8_t* packed)
+{
+    const std::size_t bytes = output_bytes(bit_format::packed, block);
+    for (std::size_t c = 0; c < n; ++c, bits += block, packed += bytes)
+        for (std::size_t j = 0; j < bytes; ++j) {
+            const int first = int(8 * j);
+            const int last = std::min(first + 8, block);
+            std::uint8_t byte = 0;
+            for (int i = first; i < last; ++i)
+                byte |= std::uint8_t((bits[i] != 0) << (7 - (i - first)));
+            packed[j] = byte;
+        }
+}
+
 } // namespace
 
+// Packed bits are made here, from the unpacked bits of the decoder's own scratch: one
+// implementation for every family and backend, which cannot change the decoded bits. A
+// backend may later write packed bits itself (a GPU, to move 8 times fewer bytes).
 void batch_decoder::decode_checked(const llr_batch& b,
                                    std::uint8_t* bits,
-                                   codeword_status* status)
+                                   codeword_status* status,
+                                   bit_format format)
 {
     check_block(b.block);
     if (b.count == 0)
         return;
     if ((!b.f32 && !b.i8) || !bits)
         throw std::invalid_argument("decode: null input or output buffer");
-    decode_batch(b, bits, status);
+    if (format != bit_format::packed) {
+        decode_batch(b, bits, status);
+        return;
+    }
+    d_unpacked.resize(b.count * std::size_t(b.block));
+    decode_batch(b, d_unpacked.data(), status);
+    pack_bits(d_unpacked.data(), b.block, b.count, bits);
 }
 
 batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
@@ -50,25 +81,29 @@ batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
     check_block(b.block);
     if (!b.f32 && !b.i8 && b.count > 0)
         throw std::invalid_argument("submit: null input buffer");
-    return submit_batch(b);
+    const ticket t = submit_batch(b);
+    d_submitted[t] = { b.block, b.count, nullptr, nullptr };
+    return t;
 }
 
 void batch_decoder::decode(int block,
                            const float* llrs,
                            std::size_t n_codewords,
                            std::uint8_t* bits,
-                           codeword_status* status)
+                           codeword_status* status,
+                           bit_format format)
 {
-    decode_checked(batch_of(block, llrs, n_codewords), bits, status);
+    decode_checked(batch_of(block, llrs, n_codewords), bits, status, format);
 }
 
 void batch_decoder::decode(int block,
                            const std::int8_t* llrs,
                            std::size_t n_codewords,
                            std::uint8_t* bits,
-                           codeword_status* status)
+                           codeword_status* status,
+                           bit_format format)
 {
-    decode_checked(batch_of(block, llrs, n_codewords), bits, status);
+    decode_checked(batch_of(block, llrs, n_codewords), bits, status, format);
 }
 
 batch_decoder::ticket
@@ -83,9 +118,25 @@ batch_decoder::submit(int block, const std::int8_t* llrs, std::size_t n_codeword
     return submit_checked(batch_of(block, llrs, n_codewords));
 }
 
-void batch_decoder::collect(ticket t, std::uint8_t* bits, codeword_status* status)
+void batch_decoder::collect(ticket t,
+                            std::uint8_t* bits,
+                            codeword_status* status,
+                            bit_format format)
 {
-    collect_batch(t, bits, status);
+    const auto it = d_submitted.find(t);
+    if (it == d_submitted.end())
+        throw std::invalid_argument(unknown_ticket(t));
+    const llr_batch b = it->second;
+    if (b.count > 0 && !bits)
+        throw std::invalid_argument("collect: null output buffer");
+    d_submitted.erase(it); // the backend frees the ticket whatever collect_batch() meets
+    if (format != bit_format::packed) {
+        collect_batch(t, bits, status);
+        return;
+    }
+    d_unpacked.resize(b.count * std::size_t(b.block));
+    collect_batch(t, d_unpacked.data(), status);
+    pack_bits(d_unpacked.data(), b.block, b.count, bits);
 }
 
 batch_decoder::ticket batch_decoder::next_ticket(std::size_t outstanding)
@@ -112,8 +163,7 @@ void batch_decoder::collect_batch(ticket t, std::uint8_t* bits, codeword_status*
 {
     const auto it = d_finished.find(t);
     if (it == d_finished.end())
-        throw std::invalid_argument("collect: ticket " + std::to_string(t) +
-                                    " is unknown or already collected");
+        throw std::invalid_argument(unknown_ticket(t));
     if (!it->second.bits.empty() && !bits)
         throw std::invalid_argument("collect: null output buffer");
     std::copy(it->second.bits.begin(), it->second.bits.end(), bits);

@@ -168,7 +168,7 @@ public:
         d_decoder = conv::make_viterbi_decoder(config, backend);
     }
 
-    py::tuple decode(const py::object& llrs, int frame_bits)
+    py::tuple decode(const py::object& llrs, int frame_bits, bool packed)
     {
         const std::size_t width =
             punctured_length(d_code, frame_bits, d_termination, d_puncturing);
@@ -179,11 +179,18 @@ public:
             "llrs must be float32 or int8 of shape (n, " + std::to_string(width) +
                 ") for " + frame_text(frame_bits, d_termination, d_puncturing) +
                 ", or (" + std::to_string(width) + ",) for one frame");
-        auto bits = in.result<std::uint8_t>(frame_bits);
+        const auto format = bit_format_of(packed);
+        auto bits =
+            in.result<std::uint8_t>(::gputurbo::core::output_bytes(format, frame_bits));
         auto passed = in.result<bool>();
         std::vector<::gputurbo::core::codeword_status> status(in.count);
-        decode_rows(
-            *d_decoder, d_mutex, frame_bits, in, bits.mutable_data(), status.data());
+        decode_rows(*d_decoder,
+                    d_mutex,
+                    frame_bits,
+                    in,
+                    bits.mutable_data(),
+                    status.data(),
+                    format);
         auto ok = passed.mutable_data();
         for (std::size_t i = 0; i < in.count; ++i)
             ok[i] = status[i].passed;
@@ -294,9 +301,14 @@ llrs: float32 or int8 (int8: q means q / int8_scale) of shape
   1-D array is one frame. NaN is an erasure. Another dtype or shape raises ValueError
   saying the shape expected.
 frame_bits: information bits per frame.
-Returns (bits, passed): bits uint8 of shape (n, frame_bits), each 0 or 1; passed bool
-  (n,): false only where the frame carries no information (the mean |LLR| of its sent
-  values is about zero). For a 1-D input: bits (frame_bits,) and a 0-d passed.)";
+packed: False (default): one byte per bit; True: 8 bits per byte, the first bit in the
+  most significant bit, each frame on its own ceil(frame_bits / 8) bytes, the unused low
+  bits of its last byte 0 (numpy.packbits(bits, axis=1) of the unpacked bits;
+  numpy.unpackbits(bits, axis=1, count=frame_bits) undoes it).
+Returns (bits, passed): bits uint8 of shape (n, frame_bits), each 0 or 1 (packed:
+  (n, ceil(frame_bits / 8))); passed bool (n,): false only where the frame carries no
+  information (the mean |LLR| of its sent values is about zero). For a 1-D input: bits
+  (frame_bits,) (packed: (ceil(frame_bits / 8),)) and a 0-d passed.)";
 
 } // namespace
 
@@ -368,6 +380,7 @@ void bind_conv(py::module& m)
              &viterbi_engine::decode,
              py::arg("llrs"),
              py::arg("frame_bits"),
+             py::arg("packed") = false,
              viterbi_decode_doc)
         .def_property_readonly("code", &viterbi_engine::code, "The conv_code.")
         .def_property_readonly("termination", &viterbi_engine::termination)

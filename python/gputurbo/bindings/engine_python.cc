@@ -109,7 +109,7 @@ public:
         d_decoder = turbo::make_decoder(config, backend);
     }
 
-    py::tuple decode(const py::object& llrs)
+    py::tuple decode(const py::object& llrs, bool packed)
     {
         const int K = this->K();
         const std::size_t length = codeword_length();
@@ -120,11 +120,13 @@ public:
             "llrs must be float32 or int8 of shape (n, 3K+12) = (n, " +
                 std::to_string(length) + ") for K=" + std::to_string(K) + ", or (" +
                 std::to_string(length) + ",) for one codeword");
-        auto bits = in.result<std::uint8_t>(K);
+        const auto format = bit_format_of(packed);
+        auto bits = in.result<std::uint8_t>(::gputurbo::core::output_bytes(format, K));
         auto iterations = in.result<std::int32_t>();
         auto passed = in.result<bool>();
         std::vector<turbo::codeword_status> status(in.count);
-        decode_rows(*d_decoder, d_mutex, K, in, bits.mutable_data(), status.data());
+        decode_rows(
+            *d_decoder, d_mutex, K, in, bits.mutable_data(), status.data(), format);
         auto it = iterations.mutable_data();
         auto ok = passed.mutable_data();
         for (std::size_t i = 0; i < in.count; ++i) {
@@ -205,11 +207,14 @@ llrs: a numpy array of float32 or int8 (int8: q means q / int8_scale), shape
   signs as `llr_sign` says. A 1-D array of 3K+12 values is one codeword. A
   non-contiguous array is copied first. NaN is an erasure; values beyond +-1000 are
   clamped. Another dtype or shape raises ValueError.
-Returns (bits, iterations, passed): bits uint8 of shape (n, K), each 0 or 1;
-  iterations int32 (n,), the full iterations each codeword ran; passed bool (n,), whether
-  its early-stop rule held at the end and it carries information (with early_stop="off"
-  only an erased or near-zero codeword fails). For a 1-D
-  input: bits (K,), and iterations and passed 0-d arrays.)";
+packed: False (default): one byte per bit; True: 8 bits per byte, the first bit in the
+  most significant bit, each codeword on its own bytes (numpy.packbits(bits, axis=1) of
+  the unpacked bits; numpy.unpackbits(bits, axis=1, count=K) undoes it).
+Returns (bits, iterations, passed): bits uint8 of shape (n, K), each 0 or 1 (packed:
+  (n, K/8)); iterations int32 (n,), the full iterations each codeword ran; passed bool
+  (n,), whether its early-stop rule held at the end and it carries information (with
+  early_stop="off" only an erased or near-zero codeword fails). For a 1-D input: bits
+  (K,) (packed: (K/8,)), and iterations and passed 0-d arrays.)";
 
 const char* encode_doc = R"(Encodes blocks of K bits into codewords of 3K+12 code bits.
 
@@ -256,7 +261,11 @@ void bind_engine(py::module& m)
              py::arg("threads") = 0,
              py::arg("devices") = "0",
              py::arg("arithmetic") = "auto")
-        .def("decode", &turbo_engine::decode, py::arg("llrs"), decode_doc)
+        .def("decode",
+             &turbo_engine::decode,
+             py::arg("llrs"),
+             py::arg("packed") = false,
+             decode_doc)
         .def("encode", &turbo_engine::encode, py::arg("bits"), encode_doc)
         .def_property_readonly("K", &turbo_engine::K, "Information bits per codeword.")
         .def_property_readonly("codeword_length",

@@ -112,25 +112,38 @@ inline void check_binary(const py::array& a, const std::string& name)
                               " at flat index " + std::to_string(bad - first));
 }
 
-//! Decodes the rows of \p in (float32 or int8, checked) into \p bits and \p status with
-//! the GIL released, one call at a time on \p decoder (\p lock is its mutex: the engine
-//! takes no concurrent calls).
+//! The bit format of a decode(..., packed=) argument.
+inline ::gputurbo::core::bit_format bit_format_of(bool packed)
+{
+    return packed ? ::gputurbo::core::bit_format::packed
+                  : ::gputurbo::core::bit_format::unpacked;
+}
+
+//! Decodes the rows of \p in (float32 or int8, checked) into \p bits (in \p format) and
+//! \p status with the GIL released, one call at a time on \p decoder (\p lock is its
+//! mutex: the engine takes no concurrent calls).
 inline void decode_rows(::gputurbo::core::batch_decoder& decoder,
                         std::mutex& lock,
                         int block,
                         const rows& in,
                         std::uint8_t* bits,
-                        ::gputurbo::core::codeword_status* status)
+                        ::gputurbo::core::codeword_status* status,
+                        ::gputurbo::core::bit_format format)
 {
     const bool int8 = holds<std::int8_t>(in.array);
     const void* input = in.array.data();
     py::gil_scoped_release release;
     std::lock_guard<std::mutex> guard(lock);
     if (int8)
-        decoder.decode(
-            block, static_cast<const std::int8_t*>(input), in.count, bits, status);
+        decoder.decode(block,
+                       static_cast<const std::int8_t*>(input),
+                       in.count,
+                       bits,
+                       status,
+                       format);
     else
-        decoder.decode(block, static_cast<const float*>(input), in.count, bits, status);
+        decoder.decode(
+            block, static_cast<const float*>(input), in.count, bits, status, format);
 }
 
 } // namespace gr::gputurbo::numpy

@@ -14,7 +14,8 @@
  *        (submit / collect, with tickets). The block size is given per call, so one
  *        decoder object decodes batches of any size its code allows.
  *
- * LLRs are float or int8 (core/llr.h); bits are unpacked, one byte per bit (0 or 1).
+ * LLRs are float or int8 (core/llr.h). Bits are unpacked, one byte per bit (0 or 1), or,
+ * on request, packed 8 to a byte (bit_format).
  */
 
 #include <gnuradio/gputurbo/engine/core/backend.h>
@@ -26,6 +27,26 @@
 #include <vector>
 
 namespace gputurbo::core {
+
+/*!
+ * \brief How decode() and collect() write hard bits.
+ *
+ * - unpacked: one byte per bit, 0 or 1; block bytes per codeword.
+ * - packed: 8 bits per byte, the first bit in the most significant bit (the order of
+ *   GNU Radio's unpacked_to_packed_bb(1, GR_MSB_FIRST) and of numpy.packbits). Each
+ *   codeword starts on a byte boundary and takes ceil(block / 8) bytes; the unused low
+ *   bits of its last byte are 0. For n codewords: numpy.packbits(unpacked.reshape(n,
+ *   block), axis=1).
+ *
+ * Both formats carry the same bits: the packed output is the unpacked output, packed.
+ */
+enum class bit_format { unpacked, packed };
+
+//! Output bytes per codeword of \p block bits (block >= 0) in format \p f.
+constexpr std::size_t output_bytes(bit_format f, int block)
+{
+    return f == bit_format::packed ? (std::size_t(block) + 7) / 8 : std::size_t(block);
+}
 
 //! What happened to one codeword.
 struct codeword_status
@@ -66,19 +87,22 @@ public:
      * \param block the block size (e.g. the turbo code's K); check_block() says which
      * \param llrs n_codewords * input_length(block) LLRs
      * \param n_codewords may be 0 (returns at once)
-     * \param bits n_codewords * block hard bits out
+     * \param bits n_codewords * output_bytes(format, block) bytes of hard bits out
      * \param status n_codewords results, or nullptr
+     * \param format unpacked (default) or packed, see bit_format
      */
     void decode(int block,
                 const float* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
-                codeword_status* status);
+                codeword_status* status,
+                bit_format format = bit_format::unpacked);
     void decode(int block,
                 const std::int8_t* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
-                codeword_status* status);
+                codeword_status* status,
+                bit_format format = bit_format::unpacked);
 
     /*!
      * \brief Asynchronous decoding. submit() starts decoding a batch and returns a ticket
@@ -86,11 +110,16 @@ public:
      * that batch and writes its bits and statuses. Batches may be collected in any
      * order; at most max_in_flight may be outstanding (submit() throws
      * std::runtime_error beyond). On CUDA the GPU decodes while the caller prepares the
-     * next batch; the CPU backends decode inside submit().
+     * next batch; the CPU backends decode inside submit(). collect() writes the batch's
+     * n_codewords * output_bytes(format, block) bytes of bits in \p format (bit_format),
+     * whatever the format of the other batches.
      */
     ticket submit(int block, const float* llrs, std::size_t n_codewords);
     ticket submit(int block, const std::int8_t* llrs, std::size_t n_codewords);
-    void collect(ticket t, std::uint8_t* bits, codeword_status* status);
+    void collect(ticket t,
+                 std::uint8_t* bits,
+                 codeword_status* status,
+                 bit_format format = bit_format::unpacked);
 
     //! Throws std::invalid_argument, naming the reason, for a block size this decoder
     //! cannot decode.
@@ -133,7 +162,10 @@ protected:
 
 private:
     //! decode() and submit() of either input type: the checks, then the backend.
-    void decode_checked(const llr_batch& b, std::uint8_t* bits, codeword_status* status);
+    void decode_checked(const llr_batch& b,
+                        std::uint8_t* bits,
+                        codeword_status* status,
+                        bit_format format);
     ticket submit_checked(const llr_batch& b);
 
     struct finished
@@ -144,6 +176,10 @@ private:
     std::map<ticket, finished> d_finished; // decoded by submit_batch(), not yet collected
     ticket d_last_ticket = 0;
     std::vector<float> d_dequantized;
+    // Shape of each batch submitted and not yet collected (its LLR pointers unset): what
+    // collect() packs.
+    std::map<ticket, llr_batch> d_submitted;
+    std::vector<std::uint8_t> d_unpacked; // the backend's bits, before packing
 };
 
 } // namespace gputurbo::core

@@ -146,22 +146,25 @@ public:
     using core::batch_decoder::decode;
     using core::batch_decoder::submit;
 
-    //! decode(config().K, ...): n_codewords * (3K+12) LLRs in, n_codewords * K bits out.
+    //! decode(config().K, ...): n_codewords * (3K+12) LLRs in, n_codewords * K bits out
+    //! (n_codewords * ceil(K/8) bytes packed, see core::bit_format).
     void decode(const float* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
-                codeword_status* status)
+                codeword_status* status,
+                core::bit_format format = core::bit_format::unpacked)
     {
-        decode(d_config.K, llrs, n_codewords, bits, status);
+        decode(d_config.K, llrs, n_codewords, bits, status, format);
     }
     //! int8 LLRs. The CPU backends convert them to float; the CUDA backend moves the
     //! int8 values over the bus and converts on the GPU.
     void decode(const std::int8_t* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
-                codeword_status* status)
+                codeword_status* status,
+                core::bit_format format = core::bit_format::unpacked)
     {
-        decode(d_config.K, llrs, n_codewords, bits, status);
+        decode(d_config.K, llrs, n_codewords, bits, status, format);
     }
     ticket submit(const float* llrs, std::size_t n_codewords)
     {
