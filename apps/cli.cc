@@ -450,6 +450,12 @@ conv::viterbi_config conv_config_from(const args& a)
 
 int frame_bits(const args& a) { return int(number(a, conv::parameter("frame_bits"))); }
 
+std::string geometry_text(const conv::viterbi_config& c)
+{
+    const conv::segment_geometry g = conv::derived_geometry(c);
+    return format("segments f=%d v1=%d D=%d", g.bits, g.training, g.depth);
+}
+
 void add_parameters(
     json& record, const args& a, const conv::viterbi_config& c, int frame_bits, bool int8)
 {
@@ -469,6 +475,14 @@ void add_parameters(
             record.set(p->name, text);
         }
     }
+    // The geometry as decoded, and as asked for (0: derived).
+    const conv::segment_geometry g = conv::derived_geometry(c);
+    record.set("decision_depth", g.depth)
+        .set("decision_depth_requested", c.geometry.depth)
+        .set("training_depth", g.training)
+        .set("training_depth_requested", c.geometry.training)
+        .set("segment_bits", g.bits)
+        .set("segment_bits_requested", c.geometry.bits);
     const std::size_t sent =
         conv::punctured_length(c.generator, c.punctured, c.mode, frame_bits);
     record.set("frame_bits", frame_bits)
@@ -548,6 +562,11 @@ json json::array()
 
 json& json::set(const std::string& key, json value)
 {
+    for (auto& [k, v] : d_members)
+        if (k == key) {
+            v = std::move(value);
+            return *this;
+        }
     d_members.emplace_back(key, std::move(value));
     return *this;
 }

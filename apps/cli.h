@@ -156,8 +156,9 @@ public:
 
     static json object();
     static json array();
-    json& set(const std::string& key, json value); //!< appends to an object
-    json& push(json value);                        //!< appends to an array
+    //! Sets a member of an object: replaces the value of a key it has, else appends.
+    json& set(const std::string& key, json value);
+    json& push(json value); //!< appends to an array
 
     void write(std::ostream& out, int indent = 0) const;
     std::string dump() const;
@@ -175,6 +176,9 @@ private:
 //! block size K (the config's under subblocks_requested and arithmetic_requested), and
 //! input_type.
 void add_parameters(json& record, const decoder& d, int K, bool int8);
+
+//! The resolved segment geometry in words: "segments f=2240 v1=70 D=70".
+std::string geometry_text(const conv::viterbi_config& c);
 
 //! The conv decoder's parameters, added to a JSON record under the table's names: code
 //! ("conv"), preset, the config's values, frame_bits, code_rate (frame_bits over the

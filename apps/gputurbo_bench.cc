@@ -170,12 +170,21 @@ int conv_bench(const cli::args& a)
         cli::check_output_path("json", a.get("json"));
     const std::size_t batch_requested = std::size_t(cli::number(a, batch_parameter));
 
-    const auto dec = conv::make_viterbi_decoder(config, a.get("backend"));
     if (mode == "kernel")
-        throw std::invalid_argument("--mode kernel: backend '" + dec->backend() +
-                                    "' has no device kernels to time apart; use --mode "
-                                    "end-to-end");
-    const std::size_t batch = batch_requested ? batch_requested : 64;
+        throw std::invalid_argument("--mode kernel: the Viterbi decoders have no device "
+                                    "kernels to time apart yet; use --mode end-to-end");
+    const bool streaming = config.mode == conv::termination::streaming;
+    std::unique_ptr<core::batch_decoder> dec;
+    std::unique_ptr<conv::stream_decoder> stream;
+    if (streaming)
+        stream = conv::make_stream_decoder(config, a.get("backend"));
+    else
+        dec = conv::make_viterbi_decoder(config, a.get("backend"));
+    const std::string backend = streaming ? stream->backend() : dec->backend();
+    const std::string device = streaming ? stream->device() : dec->device();
+    // A stream's calls are cut into segments that share the lanes and cores: give them
+    // many (a million bits).
+    const std::size_t batch = batch_requested ? batch_requested : streaming ? 1024 : 64;
     conv_setup setup;
     setup.generator = config.generator;
     setup.mode = config.mode;
@@ -191,21 +200,43 @@ int conv_bench(const cli::args& a)
     make_noisy_frames(setup, 0, batch, sent.data(), llrs.data(), config.threads);
     if (int8)
         quantize_llrs(llrs.data(), llrs.size(), quantized.data(), config.int8_scale);
+    // A stream: the batch's frames are a piece of it; the timed calls feed that piece
+    // again and again as the stream goes on, and count the bits that come out.
+    std::uint64_t stream_bits = 0;
+    std::vector<std::uint8_t> out;
+    auto feed = [&](std::uint8_t* to) {
+        return int8 ? stream->decode(quantized.data(), quantized.size(), to)
+                    : stream->decode(llrs.data(), llrs.size(), to);
+    };
     auto decode = [&] {
-        if (int8)
+        if (streaming) {
+            out.resize(stream->output_bound(llrs.size()));
+            stream_bits += feed(out.data());
+        } else if (int8)
             dec->decode(frame_bits, quantized.data(), batch, bits.data(), status.data());
         else
             dec->decode(frame_bits, llrs.data(), batch, bits.data(), status.data());
     };
-    decode(); // warm-up
+    // Warm-up, which also counts the bit errors: the stream once, flushed.
+    if (streaming) {
+        std::size_t written = feed(bits.data()); // all of the stream fits in bits
+
+        written += stream->flush(bits.data() + written);
+        if (written != bits.size())
+            throw std::logic_error("the stream decoder gave " + std::to_string(written) +
+                                   " bits for " + std::to_string(bits.size()));
+    } else {
+        decode();
+    }
     std::uint64_t bit_errors = 0;
     for (std::size_t k = 0; k < sent.size(); ++k)
         bit_errors += (sent[k] ^ bits[k]) & 1u;
     const auto [calls, elapsed] = time_calls(seconds, decode);
-    const double rate = double(frame_bits) * batch * calls / elapsed;
+    const double rate =
+        (streaming ? double(stream_bits) : double(frame_bits) * batch * calls) / elapsed;
 
     auto r = cli::json::object();
-    r.set("backend", dec->backend()).set("device", dec->device()).set("mode", mode);
+    r.set("backend", backend).set("device", device).set("mode", mode);
     cli::add_parameters(r, a, config, frame_bits, int8);
     r.set(batch_parameter.name, batch)
         .set(std::string(batch_parameter.name) + "_requested", batch_requested)
@@ -218,9 +249,10 @@ int conv_bench(const cli::args& a)
         .set("commit", cli::source_commit())
         .set("timestamp", cli::utc_timestamp());
 
-    std::cout << "# gputurbo-bench: backend " << dec->backend() << ": " << dec->device()
-              << "; mode " << mode << ", input " << (int8 ? "int8" : "float")
-              << ", Eb/N0 " << ebn0 << " dB; commit " << cli::source_commit() << "\n";
+    std::cout << "# gputurbo-bench: backend " << backend << ": " << device << "; "
+              << cli::geometry_text(config) << "; mode " << mode << ", input "
+              << (int8 ? "int8" : "float") << ", Eb/N0 " << ebn0 << " dB; commit "
+              << cli::source_commit() << "\n";
     cli::print_table(
         std::cout,
         { "code",

@@ -237,7 +237,9 @@ std::string csv(const std::vector<ber_point>& points)
 // and one point's measurement.
 struct family
 {
-    std::unique_ptr<core::batch_decoder> dec;
+    std::unique_ptr<core::batch_decoder> dec;     // frames
+    std::unique_ptr<conv::stream_decoder> stream; // or a stream
+    std::string backend, device;
     std::string header;
     cli::json config = cli::json::object();
     std::size_t batch = 0; // the batch that --batch 0 gives
@@ -270,6 +272,8 @@ family turbo_family(const cli::args& a, bool int8)
     f.measure = [d](const ber_run& r, const std::function<void(const ber_point&)>& p) {
         return measure_ber(*d, r, p);
     };
+    f.backend = dec->backend();
+    f.device = dec->device();
     f.dec = std::move(dec);
     return f;
 }
@@ -284,18 +288,30 @@ family conv_family(const cli::args& a, bool int8)
     setup.frame_bits = cli::frame_bits(a);
     conv::check_frame_bits(setup.generator, setup.mode, setup.frame_bits);
     family f;
-    f.dec = conv::make_viterbi_decoder(config, a.get("backend"));
+    const bool streaming = config.mode == conv::termination::streaming;
+    if (streaming) {
+        f.stream = conv::make_stream_decoder(config, a.get("backend"));
+        f.backend = f.stream->backend();
+        f.device = f.stream->device();
+    } else {
+        f.dec = conv::make_viterbi_decoder(config, a.get("backend"));
+        f.backend = f.dec->backend();
+        f.device = f.dec->device();
+    }
     const std::string puncture = conv::puncture_text(config.punctured);
     f.header = config.generator.text() + cli::format(" R=%.4f ", setup.code_rate()) +
                conv::to_string(config.mode) +
                (puncture.empty() ? "" : " puncture " + puncture) +
-               cli::format(" frame_bits=%d", setup.frame_bits);
+               cli::format(" frame_bits=%d", setup.frame_bits) + " " +
+               cli::geometry_text(config);
     cli::add_parameters(f.config, a, config, setup.frame_bits, int8);
     f.batch = default_batch(setup.frame_bits);
     core::batch_decoder* d = f.dec.get();
-    f.measure = [d, setup, config](const ber_run& r,
-                                   const std::function<void(const ber_point&)>& p) {
-        return measure_ber(*d, setup, config.int8_scale, config.threads, r, p);
+    conv::stream_decoder* s = f.stream.get();
+    f.measure = [d, s, setup, config](const ber_run& r,
+                                      const std::function<void(const ber_point&)>& p) {
+        return s ? measure_ber(*s, setup, config.int8_scale, config.threads, r, p)
+                 : measure_ber(*d, setup, config.int8_scale, config.threads, r, p);
     };
     return f;
 }
@@ -335,8 +351,8 @@ int ber_main(int argc, char** argv)
     }
     const std::string backend_requested = a.get("backend");
     family f = code == "conv" ? conv_family(a, run.int8) : turbo_family(a, run.int8);
-    std::cout << "# gputurbo-ber: " << f.header << "\n# backend " << f.dec->backend()
-              << ": " << f.dec->device() << "; commit " << cli::source_commit() << "\n"
+    std::cout << "# gputurbo-ber: " << f.header << "\n# backend " << f.backend << ": "
+              << f.device << "; commit " << cli::source_commit() << "\n"
               << std::flush;
 
     auto cfg = std::move(f.config);
@@ -346,8 +362,8 @@ int ber_main(int argc, char** argv)
         .set("max_frames", run.max_frames)
         .set("seed", run.seed)
         .set("backend_requested", backend_requested)
-        .set("backend", f.dec->backend())
-        .set("device", f.dec->device())
+        .set("backend", f.backend)
+        .set("device", f.device)
         .set("version", core::version())
         .set("commit", cli::source_commit())
         .set("timestamp", cli::utc_timestamp());

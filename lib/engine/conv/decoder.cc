@@ -16,6 +16,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace gputurbo::conv {
 namespace {
@@ -75,9 +76,9 @@ segment_geometry derived_geometry(const viterbi_config& config)
     if (g.depth == 0)
         g.depth = depth;
     if (g.training == 0)
-        g.training = depth;
+        g.training = g.depth;
     if (g.bits == 0)
-        g.bits = 32 * depth;
+        g.bits = 32 * g.depth;
     return g;
 }
 
@@ -142,13 +143,13 @@ stream_decoder::~stream_decoder() = default;
 std::size_t
 stream_decoder::decode(const float* llrs, std::size_t count, std::uint8_t* bits)
 {
-    return take(llrs, nullptr, count, bits);
+    return take(llrs, count, bits);
 }
 
 std::size_t
 stream_decoder::decode(const std::int8_t* llrs, std::size_t count, std::uint8_t* bits)
 {
-    return take(nullptr, llrs, count, bits);
+    return take(llrs, count, bits);
 }
 
 std::size_t stream_decoder::output_bound(std::size_t count) const
@@ -158,54 +159,82 @@ std::size_t stream_decoder::output_bound(std::size_t count) const
     return std::size_t(pending_bits() + periods * d_config.punctured.period());
 }
 
-std::size_t stream_decoder::take(const float* llrs,
-                                 const std::int8_t* q,
-                                 std::size_t count,
-                                 std::uint8_t* bits)
+namespace {
+
+// The LLRs of a stream, sanitised as every decoder reads them.
+template <class T>
+struct sanitiser
 {
-    if (count > 0 && (!llrs && !q))
+    const T* in;
+    float from_q; // int8: the LLR of 1
+    bool invert;
+
+    float operator()(std::size_t i) const
+    {
+        if constexpr (std::is_same_v<T, float>)
+            return core::sanitize_llr(in[i], invert);
+        else
+            return core::sanitize_llr(float(in[i]) * from_q, invert);
+    }
+};
+
+} // namespace
+
+template <class T>
+std::size_t stream_decoder::take(const T* llrs, std::size_t count, std::uint8_t* bits)
+{
+    if (count > 0 && !llrs)
         throw std::invalid_argument("stream_decoder::decode: llrs is null");
     if (count > 0 && !bits)
         throw std::invalid_argument("stream_decoder::decode: bits is null");
     const int n = d_config.generator.outputs();
-    const std::uint64_t span = std::uint64_t(n) * d_config.punctured.period();
-    const bool invert = d_config.invert_llr;
-    const float from_q = 1.0f / d_config.int8_scale;
-    auto value = [&](std::size_t i) {
-        return core::sanitize_llr(q ? float(q[i]) * from_q : llrs[i], invert);
-    };
+    const std::size_t span = std::size_t(n) * d_config.punctured.period();
+    const std::size_t kept_per_span = d_kept.size();
+    const sanitiser<T> value{ llrs, 1.0f / d_config.int8_scale, d_config.invert_llr };
     auto kept = [&](std::uint64_t c) {
         return std::binary_search(d_kept.begin(), d_kept.end(), int(c % span));
     };
+    // Room for every coded bit these LLRs complete, written in place.
+    std::size_t at = d_ready.size();
+    d_ready.resize(at + (count / kept_per_span + 2) * span);
+    float* out = d_ready.data();
     // Punctured positions are filled as soon as the kept ones before them are, so that
     // a step completes with its last sent LLR.
     auto skip_punctured = [&] {
         while (!kept(d_coded)) {
-            d_ready.push_back(0.0f);
+            out[at++] = 0.0f;
             ++d_coded;
         }
+    };
+    auto one = [&](std::size_t i) {
+        out[at++] = value(i);
+        ++d_coded;
+        skip_punctured();
     };
     skip_punctured();
     std::size_t i = 0;
     // Per LLR up to a period's first kept position, then whole periods from there.
-    for (; i < count && d_coded % span != std::uint64_t(d_kept[0]); ++i) {
-        d_ready.push_back(value(i));
-        ++d_coded;
-        skip_punctured();
+    for (; i < count && d_coded % span != std::uint64_t(d_kept[0]); ++i)
+        one(i);
+    const std::size_t whole = (count - i) / kept_per_span * kept_per_span;
+    if (kept_per_span == span) { // unpunctured: the LLRs as they come
+        for (std::size_t j = 0; j < whole; ++j)
+            out[at + j] = value(i + j);
+        at += whole;
+        i += whole;
+        d_coded += whole;
+    } else {
+        for (const std::size_t end = i + whole; i < end; i += kept_per_span) {
+            std::fill_n(out + at, span, 0.0f);
+            for (std::size_t j = 0; j < kept_per_span; ++j)
+                out[at + (d_kept[j] - d_kept[0])] = value(i + j);
+            at += span;
+            d_coded += span;
+        }
     }
-    const std::size_t kept_per_span = d_kept.size();
-    for (; count - i >= kept_per_span; i += kept_per_span) {
-        const std::size_t base = d_ready.size();
-        d_ready.resize(base + span, 0.0f);
-        for (std::size_t j = 0; j < kept_per_span; ++j)
-            d_ready[base + (d_kept[j] - d_kept[0])] = value(i + j);
-        d_coded += span;
-    }
-    for (; i < count; ++i) {
-        d_ready.push_back(value(i));
-        ++d_coded;
-        skip_punctured();
-    }
+    for (; i < count; ++i)
+        one(i);
+    d_ready.resize(at);
     const std::size_t steps = d_ready.size() / n;
     if (steps == 0)
         return 0;

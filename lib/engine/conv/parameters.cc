@@ -56,7 +56,8 @@ std::vector<core::parameter> make_table()
           parameter_kind::integer,
           "0",
           "steps traced back past the bits a segment or stream decides before "
-          "they are released (v2); 0 = 5 K / (1 - R), a whole puncturing period" });
+          "they are released (v2); 0 = 5 K / (1 - R) rounded up to whole puncturing "
+          "periods, R the punctured code rate" });
     t.back().min = 0;
     t.back().max = max_overlap;
     t.back().symbol = "D";

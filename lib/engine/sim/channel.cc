@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gputurbo::sim {
@@ -92,6 +94,33 @@ void make_frame(const channel_setup& setup,
     add_noise(rng, codeword.data(), codeword.size(), noise_sigma(K, setup.ebn0_db), llrs);
 }
 
+// A conv frame's information bits, the first draws of its generator.
+void draw_bits(frame_rng& rng, int frame_bits, std::uint8_t* bits)
+{
+    for (int k = 0; k < frame_bits; k += 64) {
+        const std::uint64_t r = rng.next();
+        for (int j = 0; j < 64 && k + j < frame_bits; ++j)
+            bits[k + j] = std::uint8_t((r >> j) & 1u);
+    }
+}
+
+// The encoder state at the start of a streaming frame: the last K-1 bits of the frames
+// before it, the newest at bit K-2 (0 before the stream).
+unsigned stream_state(const conv_setup& setup, std::uint64_t frame)
+{
+    const int memory = setup.generator.constraint - 1;
+    std::vector<std::uint8_t> bits(setup.frame_bits);
+    unsigned state = 0;
+    int have = 0;
+    for (std::uint64_t f = frame; f-- > 0 && have < memory;) {
+        frame_rng rng(setup.seed, f);
+        draw_bits(rng, setup.frame_bits, bits.data());
+        for (int i = setup.frame_bits - 1; i >= 0 && have < memory; --i, ++have)
+            state |= unsigned(bits[i]) << (memory - 1 - have);
+    }
+    return state;
+}
+
 void make_conv_frame(const conv_setup& setup,
                      std::uint64_t frame,
                      std::uint8_t* bits,
@@ -100,12 +129,11 @@ void make_conv_frame(const conv_setup& setup,
                      std::vector<std::uint8_t>& sent)
 {
     frame_rng rng(setup.seed, frame);
-    for (int k = 0; k < setup.frame_bits; k += 64) {
-        const std::uint64_t r = rng.next();
-        for (int j = 0; j < 64 && k + j < setup.frame_bits; ++j)
-            bits[k + j] = std::uint8_t((r >> j) & 1u);
-    }
-    conv::encode(setup.generator, setup.mode, setup.frame_bits, bits, 1, coded.data());
+    draw_bits(rng, setup.frame_bits, bits);
+    unsigned state =
+        setup.mode == conv::termination::streaming ? stream_state(setup, frame) : 0;
+    conv::encode(
+        setup.generator, setup.mode, setup.frame_bits, bits, 1, coded.data(), &state);
     conv::puncture(setup.generator,
                    setup.punctured,
                    setup.mode,
@@ -255,6 +283,13 @@ void make_noisy_frames(const conv_setup& setup,
                        int threads)
 {
     conv::check_frame_bits(setup.generator, setup.mode, setup.frame_bits);
+    // Each frame restarts the pattern, which a stream's must not.
+    if (setup.mode == conv::termination::streaming &&
+        setup.frame_bits % setup.punctured.period() != 0)
+        throw std::invalid_argument(
+            "a punctured stream is made of frames of whole puncturing periods: use a "
+            "frame_bits that is a multiple of " +
+            std::to_string(setup.punctured.period()));
     const std::size_t coded_len =
         conv::coded_length(setup.generator, setup.mode, setup.frame_bits);
     const std::size_t len = setup.sent_length();
@@ -290,6 +325,75 @@ ber_point measure_ber(core::batch_decoder& dec,
             make_noisy_frames(setup, first, n, bits, llrs, threads);
         },
         progress);
+}
+
+ber_point measure_ber(conv::stream_decoder& dec,
+                      conv_setup setup,
+                      float int8_scale,
+                      int threads,
+                      const ber_run& run,
+                      const std::function<void(const ber_point&)>& progress)
+{
+    setup.ebn0_db = run.ebn0_db;
+    setup.seed = run.seed;
+    setup.mode = conv::termination::streaming;
+    const std::size_t batch = run.batch ? run.batch : default_batch(setup.frame_bits);
+    const std::size_t frame = std::size_t(setup.frame_bits), len = setup.sent_length();
+    std::vector<std::uint8_t> sent(batch * frame);
+    std::vector<std::uint8_t> truth; // sent bits not yet compared
+    std::vector<float> llrs(batch * len);
+    std::vector<std::int8_t> quantized(run.int8 ? batch * len : 0);
+    std::vector<std::uint8_t> decoded;
+    ber_point counted; // the frames whose bits are all out
+    counted.ebn0_db = run.ebn0_db;
+    std::uint64_t sent_frames = 0, compared = 0;
+    bool frame_wrong = false;
+    auto time = [&](const auto& call) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::size_t written = call();
+        counted.decode_seconds +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count();
+        return written;
+    };
+    // The bits out so far against the sent ones, a frame at a time.
+    auto compare = [&](std::size_t written) {
+        for (std::size_t i = 0; i < written; ++i) {
+            const bool wrong = ((decoded[i] ^ truth[i]) & 1u) != 0;
+            counted.bit_errors += wrong;
+            frame_wrong = frame_wrong || wrong;
+            if (++compared % frame == 0) {
+                ++counted.frames;
+                counted.frame_errors += frame_wrong;
+                frame_wrong = false;
+            }
+        }
+        truth.erase(truth.begin(), truth.begin() + written);
+        counted.bits = counted.frames * frame;
+    };
+    dec.reset();
+    while (sent_frames < run.max_frames && counted.frame_errors < run.min_frame_errors) {
+        const std::size_t n =
+            std::min<std::uint64_t>(batch, run.max_frames - sent_frames);
+        make_noisy_frames(setup, sent_frames, n, sent.data(), llrs.data(), threads);
+        truth.insert(truth.end(), sent.begin(), sent.begin() + n * frame);
+        if (run.int8)
+            core::quantize_llrs(llrs.data(), n * len, quantized.data(), int8_scale);
+        decoded.resize(dec.output_bound(n * len));
+        const std::size_t written = time([&] {
+            return run.int8 ? dec.decode(quantized.data(), n * len, decoded.data())
+                            : dec.decode(llrs.data(), n * len, decoded.data());
+        });
+        sent_frames += n;
+        compare(written);
+        if (progress)
+            progress(counted);
+    }
+    decoded.resize(dec.output_bound(0));
+    compare(time([&] { return dec.flush(decoded.data()); }));
+    if (progress)
+        progress(counted);
+    return counted;
 }
 
 } // namespace gputurbo::sim

@@ -66,8 +66,8 @@ struct viterbi_config
 
 /*!
  * \brief The geometry with every 0 of \p config.geometry replaced by its default: depth
- * = training = 5 K / (1 - R) steps, R the punctured code's rate (10 K unpunctured at
- * rate 1/2, 20 K at 3/4), rounded up to a whole puncturing period; bits = 32 depth, so
+ * = 5 K / (1 - R) steps, R the punctured code's rate (10 K unpunctured at rate 1/2, 20 K
+ * at 3/4), rounded up to whole puncturing periods; training = depth; bits = 32 depth, so
  * that the overlaps cost a sixteenth. Measured BER: docs/PERFORMANCE.md.
  */
 segment_geometry derived_geometry(const viterbi_config& config);
@@ -143,8 +143,8 @@ protected:
     const viterbi_config d_config;
 
 private:
-    std::size_t
-    take(const float* llrs, const std::int8_t* q, std::size_t count, std::uint8_t* bits);
+    template <class T>
+    std::size_t take(const T* llrs, std::size_t count, std::uint8_t* bits);
 
     std::vector<int> d_kept;     // the coded bits a puncturing period sends, in order
     std::vector<float> d_ready;  // depunctured LLRs of coded bits d_steps * n … d_coded

@@ -21,6 +21,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 
 #include <cstdint>
@@ -128,6 +129,20 @@ void make_noisy_frames(const conv_setup& setup,
 //! int8_scale quantises when run.int8; threads make the frames. setup.ebn0_db and
 //! setup.seed are run's.
 ber_point measure_ber(core::batch_decoder& dec,
+                      conv_setup setup,
+                      float int8_scale,
+                      int threads,
+                      const ber_run& run,
+                      const std::function<void(const ber_point&)>& progress = {});
+
+/*!
+ * \brief measure_ber() for a stream decoder (conv/decoder.h): the run's frames are
+ * consecutive pieces of one stream from encoder state 0 (setup.mode becomes streaming;
+ * punctured, frame_bits must be a whole number of periods), decoded in batches as they
+ * come, the stream flushed at the end. A frame counts once all its bits are out; frame
+ * errors are frames with a wrong bit. decode_seconds covers the decode and flush calls.
+ */
+ber_point measure_ber(conv::stream_decoder& dec,
                       conv_setup setup,
                       float int8_scale,
                       int threads,
