@@ -13,6 +13,7 @@
 #include "test_util.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/core/llr.h>
 
 #include <gtest/gtest.h>
 
@@ -382,4 +383,85 @@ TEST(ViterbiStream, BadConfigurationsHaveClearErrors)
     std::vector<float> llrs(10, 1.0f);
     EXPECT_THROW(make_stream_decoder(c, "cpu")->decode(llrs.data(), 10, nullptr),
                  std::invalid_argument);
+}
+
+TEST(ViterbiBer, SegmentsAndInt8WithinTheirMarginsOfTheExactDecoder)
+{
+    // The bars at BER 1e-5: segmented decoding (default geometry) within 0.05 dB of the
+    // exact decoder, int8 input within 0.1 dB. Checked here a little below that BER,
+    // where a short traceback costs more, on the same noisy bits for every decoder (so
+    // the comparison is paired): a gap of g dB shows as an error ratio of 10^(g s), s
+    // the curve's slope, 1.5 decades per dB for both codes there (docs/PERFORMANCE.md,
+    // scripts/viterbi-ber-gap). Fixed seed; about 4 million bits per case.
+    const double slope = 1.5;
+    struct bar
+    {
+        const char* rate;
+        double ebn0_db;
+    };
+    for (const bar b : { bar{ "", 3.5 }, bar{ "3/4", 4.5 } }) {
+        std::mt19937_64 rng(2026);
+        viterbi_config c;
+        c.generator = preset("802.11");
+        c.punctured = parse_puncturing(b.rate, c.generator);
+        const std::string rate = *b.rate ? b.rate : "1/2";
+        auto gap = [&](std::size_t errors, std::size_t exact) {
+            return std::log10(double(errors) / double(exact)) / slope;
+        };
+        // A stream: exact, segmented, int8 (the engine's default scale) segmented.
+        c.mode = termination::streaming;
+        const stream s = make_stream(c, 1 << 22, b.ebn0_db, rng);
+        std::vector<std::int8_t> q(s.llrs.size());
+        core::quantize_llrs(s.llrs.data(), q.size(), q.data(), c.int8_scale);
+        const auto exact =
+            decode_in_pieces(*make_stream_decoder(c, "reference"), s.llrs, 1 << 20, rng);
+        const auto cpu = make_stream_decoder(c, "cpu");
+        const auto fast = decode_in_pieces(*cpu, s.llrs, 1 << 20, rng);
+        std::vector<std::uint8_t> int8(s.bits.size() + cpu->output_bound(q.size()));
+        std::size_t written = cpu->decode(q.data(), q.size(), int8.data());
+        written += cpu->flush(int8.data() + written);
+        int8.resize(written);
+        const std::size_t e_exact = errors(exact, s.bits), e_fast = errors(fast, s.bits),
+                          e_int8 = errors(int8, s.bits);
+        std::printf("  %s stream at %.2f dB: bit errors exact %zu, segmented %zu (%+.3f "
+                    "dB), int8 %zu (%+.3f dB)\n",
+                    rate.c_str(),
+                    b.ebn0_db,
+                    e_exact,
+                    e_fast,
+                    gap(e_fast, e_exact),
+                    e_int8,
+                    gap(e_int8, e_exact));
+        ASSERT_GT(e_exact, 150u);
+        EXPECT_LE(gap(e_fast, e_exact), 0.05) << rate;
+        EXPECT_LE(gap(e_int8, e_exact), 0.1) << rate;
+        // No decoder beats maximum likelihood by more than the noise of a few events.
+        EXPECT_GE(gap(e_fast, e_exact), -0.05) << rate;
+        EXPECT_GE(gap(e_int8, e_exact), -0.05) << rate;
+
+        // Long terminated frames of about 29 segments: exact against segmented.
+        c.mode = termination::terminated;
+        const int frame_bits = 65536, frames = 64;
+        std::mt19937 bit_rng{ unsigned(rng()) };
+        const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
+        const auto sent = sent_bits(c, frame_bits, bits);
+        const auto llrs =
+            awgn_llrs(sent, sigma_at(b.ebn0_db, double(bits.size()) / sent.size()), rng);
+        std::vector<std::uint8_t> ref(bits.size()), seg(bits.size());
+        make_viterbi_decoder(c, "reference")
+            ->decode(frame_bits, llrs.data(), frames, ref.data(), nullptr);
+        make_viterbi_decoder(c, "cpu")->decode(
+            frame_bits, llrs.data(), frames, seg.data(), nullptr);
+        const std::size_t f_exact = errors(ref, bits), f_seg = errors(seg, bits);
+        std::printf("  %s frames of %d bits: bit errors exact %zu, segmented %zu (%+.3f "
+                    "dB)\n",
+                    rate.c_str(),
+                    frame_bits,
+                    f_exact,
+                    f_seg,
+                    gap(f_seg, f_exact));
+        ASSERT_GT(f_exact, 150u);
+        EXPECT_LE(gap(f_seg, f_exact), 0.05) << rate;
+        EXPECT_GE(gap(f_seg, f_exact), -0.05) << rate;
+    }
 }
