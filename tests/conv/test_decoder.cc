@@ -12,6 +12,7 @@
 #include "test_util.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/core/host_memory.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
 
 #include <gtest/gtest.h>
@@ -267,6 +268,32 @@ TEST_P(ViterbiBackend, LongFramesKeepFloatPrecision)
     make_viterbi_decoder(c, GetParam())
         ->decode(frame_bits, llrs.data(), 1, out.data(), nullptr);
     EXPECT_EQ(out, bits);
+}
+
+TEST_P(ViterbiBackend, PageLockedBuffersInAndPackedBitsOut)
+{
+    // The core's host_buffer (page-locked where CUDA can give it) holds int8 LLRs in
+    // and packed bits out, through submit and collect, as for turbo.
+    std::mt19937 rng(5);
+    viterbi_config c;
+    c.generator = preset("ccsds");
+    c.punctured = parse_puncturing("2/3", c.generator);
+    const int frame_bits = 333, frames = 40;
+    const auto dec = make_viterbi_decoder(c, GetParam());
+    const auto bits = random_bits(std::size_t(frame_bits) * frames, rng);
+    const auto llrs = noiseless_llrs(c, frame_bits, bits, rng);
+    core::host_buffer<std::int8_t> in(llrs.size());
+    for (std::size_t i = 0; i < llrs.size(); ++i)
+        in[i] = std::int8_t(llrs[i] > 0 ? 40 : -40);
+    const std::size_t row = core::output_bytes(core::bit_format::packed, frame_bits);
+    core::host_buffer<std::uint8_t> out(row * frames);
+    const auto t = dec->submit(frame_bits, in.data(), frames);
+    dec->collect(t, out.data(), nullptr, core::bit_format::packed);
+    for (int f = 0; f < frames; ++f)
+        for (int i = 0; i < frame_bits; ++i)
+            ASSERT_EQ((out[f * row + i / 8] >> (7 - i % 8)) & 1,
+                      bits[std::size_t(f) * frame_bits + i])
+                << "frame " << f << " bit " << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(ConvBackends,
