@@ -448,7 +448,16 @@ conv::viterbi_config conv_config_from(const args& a)
     }
 }
 
-int frame_bits(const args& a) { return int(number(a, conv::parameter("frame_bits"))); }
+int frame_bits(const args& a, const conv::viterbi_config& c)
+{
+    const int bits = int(number(a, conv::parameter("frame_bits")));
+    // A stream's frames are consecutive pieces of it, so a punctured one's are whole
+    // puncturing periods: the default rounds up to them (a given value is checked).
+    const int period = c.punctured.period();
+    if (c.mode != conv::termination::streaming || a.given(flag_of("frame_bits")))
+        return bits;
+    return (bits + period - 1) / period * period;
+}
 
 std::string geometry_text(const conv::viterbi_config& c)
 {

@@ -137,8 +137,9 @@ std::vector<option> conv_decoder_options();
 //! A viterbi_config from the conv options; a usage_error naming the bad one.
 conv::viterbi_config conv_config_from(const args& a);
 
-//! --frame-bits, checked against the table.
-int frame_bits(const args& a);
+//! --frame-bits, checked against the table; a punctured stream's default rounded up to
+//! whole puncturing periods.
+int frame_bits(const args& a, const conv::viterbi_config& c);
 
 //! A JSON value, written with two-space indentation; object keys keep their order.
 class json

@@ -154,7 +154,7 @@ std::pair<std::uint64_t, double> time_calls(double seconds, const Decode& decode
 int conv_bench(const cli::args& a)
 {
     const conv::viterbi_config config = cli::conv_config_from(a);
-    const int frame_bits = cli::frame_bits(a);
+    const int frame_bits = cli::frame_bits(a, config);
     conv::check_frame_bits(config.generator, config.mode, frame_bits);
     const std::string mode = a.get("mode");
     if (mode != "end-to-end" && mode != "kernel")

@@ -285,7 +285,7 @@ family conv_family(const cli::args& a, bool int8)
     setup.generator = config.generator;
     setup.mode = config.mode;
     setup.punctured = config.punctured;
-    setup.frame_bits = cli::frame_bits(a);
+    setup.frame_bits = cli::frame_bits(a, config);
     conv::check_frame_bits(setup.generator, setup.mode, setup.frame_bits);
     family f;
     const bool streaming = config.mode == conv::termination::streaming;

@@ -121,7 +121,8 @@ std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config
                                     ": use make_viterbi_decoder()");
     if (backend == "reference")
         return std::make_unique<reference_stream_decoder>(config);
-    return std::make_unique<cpu::cpu_stream_decoder>(config, cpu::best_kernel());
+    return std::make_unique<segmented_stream_decoder>(
+        config, std::make_unique<cpu::segment_decoder>(config, cpu::best_kernel()));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include "segments.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace gputurbo::conv {
 
@@ -79,6 +80,110 @@ segment stream_segment(const segment_geometry& g, std::uint64_t i)
     s.first = std::max<std::int64_t>(0, s.begin - g.training);
     s.start_zero = s.first == 0;
     return s;
+}
+
+// ---------------------------------------------------------------------------------------
+// segmented_stream_decoder
+
+segmented_stream_decoder::segmented_stream_decoder(const viterbi_config& config,
+                                                   std::unique_ptr<segment_engine> engine)
+    : stream_decoder(config),
+      d_geometry(derived_geometry(config)),
+      d_engine(std::move(engine))
+{
+}
+
+std::size_t segmented_stream_decoder::advance(const float* llrs,
+                                              std::size_t steps,
+                                              std::uint8_t* bits)
+{
+    const int n = d_config.generator.outputs();
+    d_held.insert(d_held.end(), llrs, llrs + steps * n);
+    const std::uint64_t received = d_origin + d_held.size() / n;
+    const std::int64_t run = full_run(d_geometry);
+    // The segments whose whole run has arrived, in the held window's steps.
+    d_cut.clear();
+    std::uint64_t i = d_next;
+    for (;; ++i) {
+        segment s = stream_segment(d_geometry, i);
+        if (std::uint64_t(s.first + run) > received)
+            break;
+        const std::int64_t origin = std::int64_t(d_origin);
+        s.first -= origin;
+        s.begin -= origin;
+        s.end -= origin;
+        s.owned_end -= origin;
+        d_cut.push_back(s);
+    }
+    if (d_cut.empty())
+        return 0;
+    const std::vector<window> held{ window{ d_held.data(),
+                                            d_held.size(),
+                                            nullptr,
+                                            std::int64_t(d_held.size() / n),
+                                            false,
+                                            false,
+                                            bits,
+                                            d_cut.front().begin } };
+    d_engine->decode(held, run, d_cut, nullptr);
+    const std::size_t written = std::size_t(i - d_next) * std::size_t(d_geometry.bits);
+    d_next = i;
+    drop_decided();
+    return written;
+}
+
+std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
+{
+    const int n = d_config.generator.outputs();
+    const std::uint64_t received = d_origin + d_held.size() / n;
+    const std::uint64_t decided = d_next * std::uint64_t(d_geometry.bits);
+    std::size_t written = 0;
+    if (received > decided) {
+        // The rest, as the end of a truncated frame: from training steps before it.
+        const std::uint64_t from = decided > std::uint64_t(d_geometry.training)
+                                       ? decided - d_geometry.training
+                                       : 0;
+        const std::int64_t steps = std::int64_t(received - from);
+        d_cut.clear();
+        cut_line(d_geometry,
+                 steps,
+                 std::int64_t(decided - from),
+                 steps,
+                 from == 0,
+                 false,
+                 0,
+                 d_cut);
+        const std::vector<window> rest{ window{ d_held.data() + (from - d_origin) * n,
+                                                std::size_t(steps) * n,
+                                                nullptr,
+                                                steps,
+                                                false,
+                                                false,
+                                                bits,
+                                                std::int64_t(decided - from) } };
+        d_engine->decode(rest, std::min(steps, full_run(d_geometry)), d_cut, nullptr);
+        written = std::size_t(received - decided);
+    }
+    restart();
+    return written;
+}
+
+void segmented_stream_decoder::restart()
+{
+    d_held.clear();
+    d_origin = 0;
+    d_next = 0;
+}
+
+void segmented_stream_decoder::drop_decided()
+{
+    const int n = d_config.generator.outputs();
+    const std::uint64_t keep_from =
+        std::uint64_t(stream_segment(d_geometry, d_next).first);
+    if (keep_from <= d_origin)
+        return;
+    d_held.erase(d_held.begin(), d_held.begin() + (keep_from - d_origin) * n);
+    d_origin = keep_from;
 }
 
 } // namespace gputurbo::conv

@@ -9,12 +9,15 @@
 
 // Cutting frames and streams into the overlapping segments of segment_geometry
 // (conv/decoder.h), for every backend: a segment is one independent run of the trellis,
-// which a backend gives a SIMD lane or a GPU thread group.
+// which a backend gives a SIMD lane or a GPU thread; and the stream decoder every
+// segmented backend shares.
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace gputurbo::conv {
@@ -33,6 +36,39 @@ struct segment
     std::int64_t owned_end = 0;
     bool start_zero = false; //!< the run starts in state 0, else in every state alike
     bool end_zero = false;   //!< the traceback starts in state 0, else in the best state
+};
+
+//! The LLRs segments read: a frame's sent LLRs, or the part of a stream held.
+struct window
+{
+    const float* values;
+    std::size_t count; //!< values in values
+    //! [steps * outputs]: the index in values of each coded bit, -1 where punctured;
+    //! nullptr: values are depunctured already (one per coded bit)
+    const std::int32_t* sent_index;
+    std::int64_t steps;
+    bool circular;     //!< tail-biting: step -1 is the last
+    bool invert;       //!< values have the other sign convention
+    std::uint8_t* out; //!< bit k of the window goes to out[k - out_origin]
+    std::int64_t out_origin;
+};
+
+//! A backend's Viterbi over segments: runs of the trellis decoded side by side.
+class segment_engine
+{
+public:
+    virtual ~segment_engine() = default;
+    /*!
+     * \brief Decodes \p segments, each of \p run steps, writing their bits to their
+     * windows' out. \p owned: per segment, the sum of |LLR| over its owned steps
+     * (segment::owned_end), or nullptr.
+     */
+    virtual void decode(const std::vector<window>& windows,
+                        std::int64_t run,
+                        const std::vector<segment>& segments,
+                        double* owned) = 0;
+    virtual core::backend kind() const = 0;
+    virtual std::string device() const = 0;
 };
 
 //! Steps of a full run: bits + training + depth.
@@ -81,6 +117,38 @@ void cut_line(const segment_geometry& g,
  * the stream's; the caller shifts \p first to its window.
  */
 segment stream_segment(const segment_geometry& g, std::uint64_t i);
+
+/*!
+ * \brief The stream decoder of a segment engine: the stream is decided segment by
+ * segment on the grid of stream_segment(), as soon as a segment's run has arrived, all
+ * segments ready in one call side by side; the LLRs from the first undecided segment's
+ * run on are held.
+ */
+class segmented_stream_decoder final : public stream_decoder
+{
+public:
+    segmented_stream_decoder(const viterbi_config& config,
+                             std::unique_ptr<segment_engine> engine);
+
+    core::backend kind() const override { return d_engine->kind(); }
+    std::string device() const override { return d_engine->device(); }
+
+private:
+    std::size_t
+    advance(const float* llrs, std::size_t steps, std::uint8_t* bits) override;
+    std::size_t finish(std::uint8_t* bits) override;
+    void restart() override;
+
+    //! Drops the held steps no undecided segment reads.
+    void drop_decided();
+
+    const segment_geometry d_geometry;
+    std::unique_ptr<segment_engine> d_engine;
+    std::vector<float> d_held;  // depunctured LLRs of steps d_origin, d_origin + 1, …
+    std::uint64_t d_origin = 0; // stream step of d_held's first
+    std::uint64_t d_next = 0;   // the first undecided segment
+    std::vector<segment> d_cut;
+};
 
 } // namespace gputurbo::conv
 

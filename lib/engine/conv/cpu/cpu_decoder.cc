@@ -21,9 +21,6 @@ namespace {
 
 using core::cpu::isa;
 
-// The mean |LLR| of a segment maps to this metric.
-constexpr float mean_metric = 32.0f;
-
 const viterbi_kernel& kernel_for(isa i)
 {
     switch (i) {
@@ -38,24 +35,6 @@ const viterbi_kernel& kernel_for(isa i)
     }
 }
 
-// Magnitudes of LLRs: all of them, and those that carry information and are not
-// clamped, whose mean sets the quantisation scale. Four partial sums, so that the adds
-// do not wait on each other.
-struct magnitudes
-{
-    float total[4] = {}, inside[4] = {}, counted[4] = {};
-
-    void add(float v, int part)
-    {
-        const float a = std::fabs(v);
-        const float in = a > 0.0f && a < core::llr_limit ? 1.0f : 0.0f;
-        total[part] += a;
-        inside[part] += a * in;
-        counted[part] += in;
-    }
-    static double sum(const float (&x)[4]) { return double(x[0]) + x[1] + x[2] + x[3]; }
-};
-
 // Sanitises the coded bits [c, c + count) of a window into out, adding their
 // magnitudes to m; one loop for each kind of window, so that neither tests the kind per
 // value.
@@ -64,7 +43,7 @@ void gather_values(
     const window& w, std::int64_t c, std::int64_t count, float* out, magnitudes& sums)
 {
     magnitudes m; // local: out might alias sums
-    auto take = [&](std::int64_t i, int part) {
+    for (std::int64_t i = 0; i < count; ++i) {
         float v;
         if constexpr (indexed) {
             const std::int32_t j = w.sent_index[c + i];
@@ -73,22 +52,9 @@ void gather_values(
             v = core::sanitize_llr(w.values[c + i], w.invert);
         }
         out[i] = v;
-        m.add(v, part);
-    };
-    std::int64_t i = 0;
-    for (; i + 4 <= count; i += 4) {
-        take(i, 0);
-        take(i + 1, 1);
-        take(i + 2, 2);
-        take(i + 3, 3);
+        m.add(v);
     }
-    for (; i < count; ++i)
-        take(i, 0);
-    for (int part = 0; part < 4; ++part) {
-        sums.total[part] += m.total[part];
-        sums.inside[part] += m.inside[part];
-        sums.counted[part] += m.counted[part];
-    }
+    sums.add(m);
 }
 
 void gather(
@@ -124,6 +90,12 @@ segment_decoder::segment_decoder(const viterbi_config& config,
             const unsigned reg = (unsigned(ns >> (memory - 1)) << memory) | p;
             d_branch_outputs[2 * std::size_t(ns) + b] = std::uint8_t(c.coded_bits(reg));
         }
+}
+
+std::string segment_decoder::device() const
+{
+    return "CPU, " + std::to_string(d_threads) + " thread(s), " + d_kernel.isa +
+           " Viterbi kernel (" + std::to_string(d_kernel.lanes) + " segments per group)";
 }
 
 void segment_decoder::decode(const std::vector<window>& windows,
@@ -182,23 +154,13 @@ void segment_decoder::decode(const std::vector<window>& windows,
                     e += take;
                 }
                 if (owned)
-                    owned[first + l] = magnitudes::sum(own.total);
-                const double counted =
-                    magnitudes::sum(own.counted) + magnitudes::sum(others.counted);
-                const double typical =
-                    counted > 0.0
-                        ? (magnitudes::sum(own.inside) + magnitudes::sum(others.inside)) /
-                              counted
-                        : double(core::llr_limit);
-                const float scale = float(mean_metric / typical);
-                // Quantised (clamped, then rounded half away from zero, without
-                // branches, which noisy signs would mispredict) into the lane.
-                const float most = float(max_metric);
+                    owned[first + l] = magnitude(own.total);
+                magnitudes all = own;
+                all.add(others);
+                const float scale = quantization_scale(all);
                 std::int16_t* lane = metrics.data() + l;
-                for (std::size_t i = 0; i < values.size(); ++i) {
-                    const float y = std::min(std::max(values[i] * scale, -most), most);
-                    lane[i * W] = std::int16_t(y + std::copysign(0.5f, y));
-                }
+                for (std::size_t i = 0; i < values.size(); ++i)
+                    lane[i * W] = quantize(values[i], scale);
                 if (s.start_zero)
                     start_in_zero |= 1u << l;
                 lo[l] = s.begin - s.first;
@@ -256,12 +218,7 @@ std::size_t cpu_decoder::input_length(int frame_bits) const
         d_config.generator, d_config.punctured, d_config.mode, frame_bits);
 }
 
-std::string cpu_decoder::device() const
-{
-    const viterbi_kernel& k = d_segments.kernel();
-    return "CPU, " + std::to_string(d_segments.threads()) + " thread(s), " + k.isa +
-           " Viterbi kernel (" + std::to_string(k.lanes) + " segments per group)";
-}
+std::string cpu_decoder::device() const { return d_segments.device(); }
 
 void cpu_decoder::decode_batch(const batch& b,
                                std::uint8_t* bits,
@@ -284,6 +241,7 @@ void cpu_decoder::decode_batch(const batch& b,
     d_cut.clear();
     for (std::size_t f = 0; f < b.count; ++f) {
         d_windows.push_back(window{ llrs + f * in_len,
+                                    in_len,
                                     d_sent_index.empty() ? nullptr : d_sent_index.data(),
                                     T,
                                     mode == termination::tail_biting,
@@ -308,114 +266,6 @@ void cpu_decoder::decode_batch(const batch& b,
             0, in_len > 0 && sum / double(in_len) >= core::information_floor
         };
     }
-}
-
-// ---------------------------------------------------------------------------------------
-// cpu_stream_decoder
-
-cpu_stream_decoder::cpu_stream_decoder(const viterbi_config& config,
-                                       const viterbi_kernel& kernel)
-    : stream_decoder(config),
-      d_geometry(derived_geometry(config)),
-      d_segments(config, kernel)
-{
-}
-
-std::string cpu_stream_decoder::device() const
-{
-    const viterbi_kernel& k = d_segments.kernel();
-    return "CPU, " + std::to_string(d_segments.threads()) + " thread(s), " + k.isa +
-           " Viterbi kernel (" + std::to_string(k.lanes) + " segments per group)";
-}
-
-std::size_t
-cpu_stream_decoder::advance(const float* llrs, std::size_t steps, std::uint8_t* bits)
-{
-    const int n = d_config.generator.outputs();
-    d_held.insert(d_held.end(), llrs, llrs + steps * n);
-    const std::uint64_t received = d_origin + d_held.size() / n;
-    const std::int64_t run = full_run(d_geometry);
-    // The segments whose whole run has arrived, in the held window's steps.
-    d_cut.clear();
-    std::uint64_t i = d_next;
-    for (;; ++i) {
-        segment s = stream_segment(d_geometry, i);
-        if (std::uint64_t(s.first + run) > received)
-            break;
-        const std::int64_t origin = std::int64_t(d_origin);
-        s.first -= origin;
-        s.begin -= origin;
-        s.end -= origin;
-        s.owned_end -= origin;
-        d_cut.push_back(s);
-    }
-    if (d_cut.empty())
-        return 0;
-    const std::vector<window> held{ window{ d_held.data(),
-                                            nullptr,
-                                            std::int64_t(d_held.size() / n),
-                                            false,
-                                            false,
-                                            bits,
-                                            d_cut.front().begin } };
-    d_segments.decode(held, run, d_cut, nullptr);
-    const std::size_t written = std::size_t(i - d_next) * std::size_t(d_geometry.bits);
-    d_next = i;
-    drop_decided();
-    return written;
-}
-
-std::size_t cpu_stream_decoder::finish(std::uint8_t* bits)
-{
-    const int n = d_config.generator.outputs();
-    const std::uint64_t received = d_origin + d_held.size() / n;
-    const std::uint64_t decided = d_next * std::uint64_t(d_geometry.bits);
-    std::size_t written = 0;
-    if (received > decided) {
-        // The rest, as the end of a truncated frame: from training steps before it.
-        const std::uint64_t from = decided > std::uint64_t(d_geometry.training)
-                                       ? decided - d_geometry.training
-                                       : 0;
-        const std::int64_t steps = std::int64_t(received - from);
-        d_cut.clear();
-        cut_line(d_geometry,
-                 steps,
-                 std::int64_t(decided - from),
-                 steps,
-                 from == 0,
-                 false,
-                 0,
-                 d_cut);
-        const std::vector<window> rest{ window{ d_held.data() + (from - d_origin) * n,
-                                                nullptr,
-                                                steps,
-                                                false,
-                                                false,
-                                                bits,
-                                                std::int64_t(decided - from) } };
-        d_segments.decode(rest, std::min(steps, full_run(d_geometry)), d_cut, nullptr);
-        written = std::size_t(received - decided);
-    }
-    restart();
-    return written;
-}
-
-void cpu_stream_decoder::restart()
-{
-    d_held.clear();
-    d_origin = 0;
-    d_next = 0;
-}
-
-void cpu_stream_decoder::drop_decided()
-{
-    const int n = d_config.generator.outputs();
-    const std::uint64_t keep_from =
-        std::uint64_t(stream_segment(d_geometry, d_next).first);
-    if (keep_from <= d_origin)
-        return;
-    d_held.erase(d_held.begin(), d_held.begin() + (keep_from - d_origin) * n);
-    d_origin = keep_from;
 }
 
 } // namespace gputurbo::conv::cpu

@@ -12,13 +12,12 @@
 // this header is the plain interface between those objects and the portable rest
 // (cpu_decoder.cc: quantising, traceback, threads).
 
+#include "../quantize.h"
+
 #include <cstddef>
 #include <cstdint>
 
 namespace gputurbo::conv::cpu {
-
-//! Largest quantised metric of one coded bit.
-constexpr int max_metric = 127;
 
 //! The trellis as the kernels read it. State s holds the K-1 most recent inputs, the
 //! newest at bit K-2; state ns is reached from p_b = ((ns << 1) & (S-1)) | b, b = 0, 1.

@@ -1,0 +1,95 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_CONV_QUANTIZE_H
+#define INCLUDED_GPUTURBO_CONV_QUANTIZE_H
+
+// How the fast Viterbi decoders (CPU and CUDA) turn a segment's sanitised LLRs into
+// integer metrics, compiled for the host and the device alike. The scale maps the mean
+// magnitude of the segment's LLRs that carry information and are not clamped to
+// mean_metric (Viterbi decisions do not depend on a common scale; values beyond four
+// times that mean are clipped, and saturated ones cost the others no precision).
+// Magnitudes are summed in fixed point, so that the sums, hence the scale and every
+// decision, do not depend on the order of the adds: the CPU and the GPU decide alike.
+// The functions have internal linkage: objects built for different instruction sets
+// include this header, and the linker must not merge their copies.
+
+#include <gnuradio/gputurbo/engine/core/llr.h>
+
+#include <cstdint>
+
+#ifdef __CUDACC__
+#define GPUTURBO_CONV_HD __host__ __device__ __forceinline__
+#else
+#define GPUTURBO_CONV_HD inline
+#endif
+
+namespace gputurbo::conv {
+
+//! Largest quantised metric of one coded bit.
+constexpr int max_metric = 127;
+//! The metric the mean magnitude of a segment's LLRs maps to.
+constexpr float mean_metric = 32.0f;
+//! Fixed-point unit of the magnitude sums: |L| * 2^16, truncated (exact for |L| up to
+//! core::llr_limit, and a sum of 2^30 of them fits).
+constexpr float magnitude_unit = 65536.0f;
+
+namespace {
+
+//! Sums of |L| over some LLRs: all of them, and those that carry information and are
+//! not clamped (whose mean sets the scale), in units of 1 / magnitude_unit.
+struct magnitudes
+{
+    std::int64_t total = 0;
+    std::int64_t inside = 0;
+    std::int64_t counted = 0;
+
+    GPUTURBO_CONV_HD void add(float v)
+    {
+        const float a = v < 0.0f ? -v : v;
+        const std::int64_t fixed = std::int64_t(a * magnitude_unit);
+        const bool in = a > 0.0f && a < core::llr_limit;
+        total += fixed;
+        inside += in ? fixed : 0;
+        counted += in ? 1 : 0;
+    }
+
+    GPUTURBO_CONV_HD void add(const magnitudes& m)
+    {
+        total += m.total;
+        inside += m.inside;
+        counted += m.counted;
+    }
+};
+
+//! The sum of |L| of \p fixed, a magnitude sum.
+GPUTURBO_CONV_HD double magnitude(std::int64_t fixed)
+{
+    return double(fixed) / double(magnitude_unit);
+}
+
+//! The factor that maps the LLRs of \p m to metrics.
+GPUTURBO_CONV_HD float quantization_scale(const magnitudes& m)
+{
+    const double typical =
+        m.counted > 0 ? magnitude(m.inside) / double(m.counted) : double(core::llr_limit);
+    return float(double(mean_metric) / typical);
+}
+
+//! \p v * \p scale clamped to +-max_metric, rounded half away from zero (no branch,
+//! which noisy signs would mispredict).
+GPUTURBO_CONV_HD std::int16_t quantize(float v, float scale)
+{
+    const float most = float(max_metric);
+    float y = v * scale;
+    y = y > most ? most : (y < -most ? -most : y);
+    return std::int16_t(y + (y < 0.0f ? -0.5f : 0.5f));
+}
+
+} // namespace
+} // namespace gputurbo::conv
+
+#endif
