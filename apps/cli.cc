@@ -420,8 +420,8 @@ std::vector<option> conv_decoder_options()
         { "backend",
           "NAME",
           "auto",
-          "auto or cpu (the SIMD Viterbi decoder), or reference (the slow exact one); "
-          "no Viterbi decoder on CUDA yet" },
+          "auto (cuda where it can run, else cpu), cuda (the GPU), cpu (the SIMD "
+          "Viterbi decoder) or reference (the slow exact one)" },
     };
     for (const auto& p : conv::parameters()) {
         if (!offered(p))

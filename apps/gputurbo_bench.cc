@@ -52,13 +52,11 @@ std::vector<cli::option> options(const std::string& code)
           "MODE",
           "end-to-end",
           "end-to-end (host buffers in, bits out) or kernel (GPU kernels alone)" });
-    if (!conv) // the Viterbi decoders run on the CPU only
-        o.push_back(
-            { "host-memory",
-              "KIND",
-              "page-locked",
-              "host buffers of LLRs and bits: page-locked (host_buffer, moved by "
-              "DMA directly) or pageable (staged through the decoder's buffers)" });
+    o.push_back({ "host-memory",
+                  "KIND",
+                  "page-locked",
+                  "host buffers of LLRs and bits: page-locked (host_buffer, moved by "
+                  "DMA directly) or pageable (staged through the decoder's buffers)" });
     const std::vector<cli::option> more = {
         { "ebn0", "DB", "1.0", "Eb/N0 of the noisy codewords fed to the decoder" },
         { "seconds", "S", "2", "minimum measuring time per configuration" },
@@ -75,12 +73,12 @@ std::vector<cli::option> options(const std::string& code)
 
 // --batch 0: on CUDA the information bits of 8192 codewords of K = 6144 per call, which
 // keep the largest GPUs busy end to end; on the CPU 64 codewords.
-std::size_t automatic_batch(const decoder& d, int K)
+std::size_t automatic_batch(backend kind, int block)
 {
-    if (d.kind() != backend::cuda)
+    if (kind != backend::cuda)
         return 64;
     constexpr std::size_t cuda_bits = 8192 * std::size_t(turbo::max_block_size);
-    return std::clamp<std::size_t>(cuda_bits / K, 1, cli::max_batch);
+    return std::clamp<std::size_t>(cuda_bits / block, 1, cli::max_batch);
 }
 
 // LLRs or bits in page-locked memory (host_buffer) or in ordinary memory.
@@ -169,10 +167,12 @@ int conv_bench(const cli::args& a)
     if (a.given("json"))
         cli::check_output_path("json", a.get("json"));
     const std::size_t batch_requested = std::size_t(cli::number(a, batch_parameter));
+    const std::string host_memory = a.get("host-memory");
+    if (host_memory != "page-locked" && host_memory != "pageable")
+        throw cli::usage_error("--host-memory: unknown kind '" + host_memory +
+                               "': use page-locked or pageable");
+    const bool locked = host_memory == "page-locked";
 
-    if (mode == "kernel")
-        throw std::invalid_argument("--mode kernel: the Viterbi decoders have no device "
-                                    "kernels to time apart yet; use --mode end-to-end");
     const bool streaming = config.mode == conv::termination::streaming;
     std::unique_ptr<core::batch_decoder> dec;
     std::unique_ptr<conv::stream_decoder> stream;
@@ -182,9 +182,17 @@ int conv_bench(const cli::args& a)
         dec = conv::make_viterbi_decoder(config, a.get("backend"));
     const std::string backend = streaming ? stream->backend() : dec->backend();
     const std::string device = streaming ? stream->device() : dec->device();
+    if (mode == "kernel" && (streaming || backend != "cuda"))
+        throw std::invalid_argument(
+            "--mode kernel: " +
+            (streaming ? std::string("a stream decoder's")
+                       : "backend '" + backend + "''s") +
+            " kernels are not timed apart; use --mode end-to-end");
     // A stream's calls are cut into segments that share the lanes and cores: give them
     // many (a million bits).
-    const std::size_t batch = batch_requested ? batch_requested : streaming ? 1024 : 64;
+    const std::size_t batch = batch_requested ? batch_requested
+                              : streaming     ? 1024
+                                              : automatic_batch(dec->kind(), frame_bits);
     conv_setup setup;
     setup.generator = config.generator;
     setup.mode = config.mode;
@@ -193,9 +201,11 @@ int conv_bench(const cli::args& a)
     setup.ebn0_db = ebn0;
     setup.seed = seed;
     const std::size_t len = setup.sent_length();
-    std::vector<std::uint8_t> sent(batch * frame_bits), bits(batch * frame_bits);
-    std::vector<float> llrs(batch * len);
-    std::vector<std::int8_t> quantized(int8 ? llrs.size() : 0);
+    std::vector<std::uint8_t> sent(batch * frame_bits);
+    host_array<std::uint8_t> bits(batch * frame_bits, locked);
+    host_array<float> llrs(batch * len, locked && !int8);
+    host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked);
+    const bool input_locked = int8 ? quantized.page_locked() : llrs.page_locked();
     std::vector<codeword_status> status(batch);
     make_noisy_frames(setup, 0, batch, sent.data(), llrs.data(), config.threads);
     if (int8)
@@ -231,12 +241,23 @@ int conv_bench(const cli::args& a)
     std::uint64_t bit_errors = 0;
     for (std::size_t k = 0; k < sent.size(); ++k)
         bit_errors += (sent[k] ^ bits[k]) & 1u;
-    const auto [calls, elapsed] = time_calls(seconds, decode);
+    // end-to-end: wall time of the calls; kernel: the device time of their kernels alone
+    double kernel_time = 0.0;
+    const auto [calls, elapsed] = time_calls(seconds, [&] {
+        decode();
+        if (dec)
+            kernel_time += dec->device_seconds();
+    });
     const double rate =
-        (streaming ? double(stream_bits) : double(frame_bits) * batch * calls) / elapsed;
+        (streaming ? double(stream_bits) : double(frame_bits) * batch * calls) /
+        (mode == "kernel" ? kernel_time : elapsed);
 
     auto r = cli::json::object();
-    r.set("backend", backend).set("device", device).set("mode", mode);
+    r.set("backend", backend)
+        .set("device", device)
+        .set("mode", mode)
+        .set("host_memory",
+             input_locked && bits.page_locked() ? "page-locked" : "pageable");
     cli::add_parameters(r, a, config, frame_bits, int8);
     r.set(batch_parameter.name, batch)
         .set(std::string(batch_parameter.name) + "_requested", batch_requested)
@@ -341,7 +362,7 @@ int bench_main(int argc, char** argv)
         device_line = dec->backend() + ": " + dec->device();
         const int P = dec->subblocks(c.K);
         const std::size_t batch =
-            setups[i].batch ? setups[i].batch : automatic_batch(*dec, c.K);
+            setups[i].batch ? setups[i].batch : automatic_batch(dec->kind(), c.K);
         if (tty)
             std::cerr << cli::format(
                              "\r[%zu/%zu] K=%d batch=%zu iterations=%d %s P=%d %s\033[K",

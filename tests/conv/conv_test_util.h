@@ -11,7 +11,11 @@
 // LLRs, the puncturings of a code.
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/core/backend.h>
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -22,6 +26,26 @@
 namespace gputurbo::conv_test {
 
 using namespace gputurbo::conv;
+
+//! Tests run on each backend name; one this machine lacks skips visibly.
+class backend_test : public ::testing::TestWithParam<std::string>
+{
+protected:
+    void SetUp() override
+    {
+        const auto have = core::available_backends();
+        if (std::find(have.begin(), have.end(), GetParam()) == have.end())
+            GTEST_SKIP() << "backend '" << GetParam()
+                         << "' is not available on this machine";
+    }
+};
+
+//! Whether this machine runs the CUDA backend.
+inline bool have_cuda()
+{
+    const auto have = core::available_backends();
+    return std::find(have.begin(), have.end(), "cuda") != have.end();
+}
 
 inline const termination frame_modes[] = { termination::terminated,
                                            termination::truncated,

@@ -32,7 +32,7 @@ using namespace gputurbo::conv_test;
 
 namespace {
 
-class ViterbiBackend : public ::testing::TestWithParam<std::string>
+class ViterbiBackend : public backend_test
 {
 };
 
@@ -298,7 +298,7 @@ TEST_P(ViterbiBackend, PageLockedBuffersInAndPackedBitsOut)
 
 INSTANTIATE_TEST_SUITE_P(ConvBackends,
                          ViterbiBackend,
-                         ::testing::Values("reference", "cpu"),
+                         ::testing::Values("reference", "cpu", "cuda"),
                          [](const auto& info) { return std::string(info.param); });
 
 TEST(Viterbi, SimdDecoderAgainstTheReferenceOnNoisyFrames)
@@ -364,6 +364,74 @@ TEST(Viterbi, SimdDecoderAgainstTheReferenceOnNoisyFrames)
     // Enough errors to compare: about 500 frames of 1920 (a strong code at 3/4 may
     // have none at some seeds).
     EXPECT_GT(all_frame_errors, 250u);
+}
+
+TEST(Viterbi, CudaDecidesAsTheCpuBitForBit)
+{
+    // The CUDA decoder cuts frames into the CPU's segments, quantises them alike and
+    // runs the same integer add-compare-select with the same ties: on fresh noisy frames
+    // of every preset, termination and puncturing, float and int8, short frames (one
+    // segment) and long ones (many), its bits and statuses are the CPU decoder's.
+    if (!have_cuda())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    std::mt19937_64 rng(test::test_seed());
+    std::mt19937 bit_rng{ unsigned(rng()) };
+    std::size_t compared = 0, wrong = 0;
+    for (const auto& name : preset_names())
+        for (const termination mode : frame_modes)
+            for (const puncturing& p : puncturings_of(preset(name)))
+                for (const bool long_frames : { false, true }) {
+                    viterbi_config c;
+                    c.generator = preset(name);
+                    c.mode = mode;
+                    c.punctured = p;
+                    if (long_frames) // about ten segments a frame
+                        c.geometry = { 60 * p.period(), 0, 0 };
+                    const int frame_bits = long_frames ? 600 * p.period() : 97;
+                    const int frames = long_frames ? 5 : 67; // an odd segment count
+                    const auto bits =
+                        random_bits(std::size_t(frame_bits) * frames, bit_rng);
+                    const double rate =
+                        double(frame_bits) /
+                        double(punctured_length(c.generator, p, mode, frame_bits));
+                    const auto llrs = awgn_llrs(sent_bits(c, frame_bits, bits),
+                                                sigma_at(p.none() ? 1.0 : 2.5, rate),
+                                                rng);
+                    std::vector<std::int8_t> q(llrs.size());
+                    core::quantize_llrs(llrs.data(), q.size(), q.data(), c.int8_scale);
+                    const auto cpu = make_viterbi_decoder(c, "cpu");
+                    const auto gpu = make_viterbi_decoder(c, "cuda");
+                    for (const bool int8 : { false, true }) {
+                        std::vector<std::uint8_t> a(bits.size()), b(bits.size(), 7);
+                        std::vector<core::codeword_status> sa(frames), sb(frames);
+                        if (int8) {
+                            cpu->decode(
+                                frame_bits, q.data(), frames, a.data(), sa.data());
+                            gpu->decode(
+                                frame_bits, q.data(), frames, b.data(), sb.data());
+                        } else {
+                            cpu->decode(
+                                frame_bits, llrs.data(), frames, a.data(), sa.data());
+                            gpu->decode(
+                                frame_bits, llrs.data(), frames, b.data(), sb.data());
+                        }
+                        const std::string what = name + " " + to_string(mode) + " " +
+                                                 pattern_text(p) +
+                                                 (long_frames ? " long" : " short") +
+                                                 (int8 ? " int8" : " float");
+                        EXPECT_EQ(b, a) << what;
+                        for (int f = 0; f < frames; ++f)
+                            EXPECT_EQ(sb[f].passed, sa[f].passed)
+                                << what << " frame " << f;
+                        for (std::size_t i = 0; i < a.size(); ++i)
+                            wrong += a[i] != bits[i];
+                        compared += a.size();
+                    }
+                }
+    std::printf("CUDA and CPU decisions compared on %zu bits (%zu of them wrong)\n",
+                compared,
+                wrong);
+    EXPECT_GT(wrong, compared / 1000); // noisy enough that decisions are close
 }
 
 TEST(Viterbi, EveryInstructionSetDecodesAlike)
@@ -569,9 +637,21 @@ TEST(Viterbi, BadConfigurationsHaveClearErrors)
     EXPECT_TRUE(contains(make(c), "segment_bits=-5 is out of range")) << make(c);
     c = {};
     EXPECT_TRUE(contains(make(c, "gpu"), "unknown backend 'gpu'")) << make(c, "gpu");
-    EXPECT_TRUE(contains(make(c, "cuda"), "no Viterbi decoder")) << make(c, "cuda");
+    if (have_cuda())
+        EXPECT_EQ(make_viterbi_decoder(c, "cuda")->backend(), "cuda");
+    else
+        EXPECT_THROW(
+            try { make_viterbi_decoder(c, "cuda"); } catch (const std::runtime_error& e) {
+                EXPECT_TRUE(contains(e.what(), "backend 'cuda' is not available"))
+                    << e.what();
+                throw;
+            },
+            std::runtime_error);
     EXPECT_EQ(make_viterbi_decoder(c, "reference")->backend(), "reference");
-    EXPECT_EQ(make_viterbi_decoder(c, "auto")->backend(), "cpu");
+    EXPECT_EQ(make_viterbi_decoder(c, "auto")->backend(), have_cuda() ? "cuda" : "cpu");
+    c.devices = "0,,1";
+    EXPECT_TRUE(contains(make(c), "devices='0,,1' is invalid")) << make(c);
+    c = {};
 
     // Frame sizes: at least one bit, and a tail-biting frame no shorter than its state.
     const auto dec = make_viterbi_decoder(c, "reference");

@@ -105,7 +105,7 @@ segment_geometry small_geometry(const puncturing& p)
     return segment_geometry{ 20 * period, 9 * period, 12 * period };
 }
 
-class StreamBackend : public ::testing::TestWithParam<std::string>
+class StreamBackend : public backend_test
 {
 };
 
@@ -295,8 +295,41 @@ TEST_P(StreamBackend, FlushStartsANewStreamAndResetForgets)
 
 INSTANTIATE_TEST_SUITE_P(ConvStreams,
                          StreamBackend,
-                         ::testing::Values("reference", "cpu"),
+                         ::testing::Values("reference", "cpu", "cuda"),
                          [](const auto& info) { return info.param; });
+
+TEST(ViterbiStream, CudaDecidesAsTheCpuBitForBit)
+{
+    // The CUDA stream decoder runs the CPU's segments in the CPU's arithmetic: noisy
+    // streams of several codes in random pieces decode to the same bits.
+    if (!have_cuda())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    std::mt19937_64 rng(test::test_seed());
+    const struct
+    {
+        const char* preset;
+        const char* puncture;
+        double ebn0;
+    } cases[] = { { "802.11", "", 2.0 },
+                  { "ccsds", "3/4", 3.0 },
+                  { "lte", "", 1.0 },
+                  { "cdma-r2", "", 1.5 } };
+    for (const auto& k : cases) {
+        viterbi_config c;
+        c.generator = preset(k.preset);
+        c.mode = termination::streaming;
+        c.punctured = parse_puncturing(k.puncture, c.generator);
+        const stream s = make_stream(c, 30000, k.ebn0, rng);
+        const std::uint64_t seed = rng();
+        std::mt19937_64 cut_cpu(seed), cut_cuda(seed); // the same pieces
+        const auto cpu =
+            decode_in_pieces(*make_stream_decoder(c, "cpu"), s.llrs, 9000, cut_cpu);
+        const auto gpu =
+            decode_in_pieces(*make_stream_decoder(c, "cuda"), s.llrs, 9000, cut_cuda);
+        EXPECT_GT(errors(cpu, s.bits), 0u) << k.preset;
+        EXPECT_EQ(gpu, cpu) << k.preset << " " << k.puncture;
+    }
+}
 
 TEST(ViterbiStream, ReferenceEqualsTheReferenceOnTheWholeStream)
 {
@@ -378,7 +411,7 @@ TEST(ViterbiStream, BadConfigurationsHaveClearErrors)
     EXPECT_NE(
         message_of([&] { make_stream_decoder(c, "gpu"); }).find("unknown backend 'gpu'"),
         std::string::npos);
-    EXPECT_EQ(make_stream_decoder(c, "auto")->backend(), "cpu");
+    EXPECT_EQ(make_stream_decoder(c, "auto")->backend(), have_cuda() ? "cuda" : "cpu");
     EXPECT_EQ(make_stream_decoder(c, "reference")->backend(), "reference");
     std::vector<float> llrs(10, 1.0f);
     EXPECT_THROW(make_stream_decoder(c, "cpu")->decode(llrs.data(), 10, nullptr),

@@ -5,11 +5,15 @@
  */
 
 #include "cpu/cpu_decoder.h"
+#ifdef GPUTURBO_HAVE_CUDA
+#include "cuda/cuda_decoder.h"
+#endif
 #include "reference_decoder.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 
+#include <gnuradio/gputurbo/engine/core/backend.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
 
 #include <algorithm>
@@ -60,6 +64,7 @@ void viterbi_config::validate() const
     core::check(parameter("decision_depth"), geometry.depth);
     core::check(parameter("int8_scale"), int8_scale);
     core::check(parameter("threads"), threads);
+    core::check_devices(parameter("devices"), devices);
 }
 
 segment_geometry derived_geometry(const viterbi_config& config)
@@ -84,14 +89,12 @@ segment_geometry derived_geometry(const viterbi_config& config)
 
 namespace {
 
-void check_backend(const std::string& backend)
+core::backend choose(const viterbi_config& config, const std::string& backend)
 {
-    if (backend == "cuda")
-        throw std::invalid_argument(
-            "backend 'cuda' has no Viterbi decoder yet: use auto, cpu or reference");
-    if (backend != "reference" && backend != "cpu" && backend != "auto")
-        throw std::invalid_argument("unknown backend '" + backend +
-                                    "': use auto, cpu or reference");
+    const core::backend_choice choice = core::resolve_backend(backend, config.devices);
+    if (!choice.reason.empty())
+        core::log("backend " + backend + " chose the CPU: " + choice.reason);
+    return choice.kind;
 }
 
 } // namespace
@@ -100,29 +103,48 @@ std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& 
                                                           const std::string& backend)
 {
     config.validate();
-    check_backend(backend);
     if (config.mode == termination::streaming)
         throw std::invalid_argument("termination streaming decodes a continuous stream, "
                                     "not frames: use make_stream_decoder()");
-    if (backend == "reference")
+    switch (choose(config, backend)) {
+    case core::backend::cuda:
+#ifdef GPUTURBO_HAVE_CUDA
+        return cuda::make_cuda_viterbi_decoder(config);
+#else
+        break; // resolve_backend() has thrown
+#endif
+    case core::backend::cpu:
+        return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel());
+    case core::backend::reference:
         return std::make_unique<reference_decoder>(config, core::backend::reference);
-    return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel());
+    }
+    throw std::logic_error("make_viterbi_decoder: unhandled backend");
 }
 
 std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config,
                                                     const std::string& backend)
 {
     config.validate();
-    check_backend(backend);
     if (config.mode != termination::streaming)
         throw std::invalid_argument(std::string("a stream decoder needs termination "
                                                 "streaming, not ") +
                                     to_string(config.mode) +
                                     ": use make_viterbi_decoder()");
-    if (backend == "reference")
+    switch (choose(config, backend)) {
+    case core::backend::cuda:
+#ifdef GPUTURBO_HAVE_CUDA
+        return std::make_unique<segmented_stream_decoder>(
+            config, cuda::make_cuda_segment_engine(config));
+#else
+        break; // resolve_backend() has thrown
+#endif
+    case core::backend::cpu:
+        return std::make_unique<segmented_stream_decoder>(
+            config, std::make_unique<cpu::segment_decoder>(config, cpu::best_kernel()));
+    case core::backend::reference:
         return std::make_unique<reference_stream_decoder>(config);
-    return std::make_unique<segmented_stream_decoder>(
-        config, std::make_unique<cpu::segment_decoder>(config, cpu::best_kernel()));
+    }
+    throw std::logic_error("make_stream_decoder: unhandled backend");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -97,7 +97,7 @@ const core::parameter& engine_parameter(std::string_view name)
 const char* const config_names[] = { "constraint",   "polys",          "puncture",
                                      "termination",  "decision_depth", "training_depth",
                                      "segment_bits", "invert_llr",     "int8_scale",
-                                     "threads" };
+                                     "threads",      "devices" };
 
 } // namespace
 
@@ -146,6 +146,7 @@ config_values(const viterbi_config& c)
         { "invert_llr", c.invert_llr ? "true" : "false" },
         { "int8_scale", core::format_real(c.int8_scale) },
         { "threads", std::to_string(c.threads) },
+        { "devices", c.devices },
     };
     std::vector<std::pair<const core::parameter*, std::string>> values;
     for (const auto& p : parameters())
@@ -189,6 +190,7 @@ viterbi_config config_from(const std::map<std::string, std::string>& values)
     c.int8_scale =
         float(core::parse_number(engine_parameter("int8_scale"), value("int8_scale")));
     c.threads = int(core::parse_number(engine_parameter("threads"), value("threads")));
+    c.devices = value("devices");
     c.validate();
     return c;
 }

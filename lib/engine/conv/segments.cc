@@ -11,6 +11,19 @@
 
 namespace gputurbo::conv {
 
+std::vector<std::uint8_t> branch_outputs(const code& c)
+{
+    const int S = c.states(), memory = c.constraint - 1;
+    std::vector<std::uint8_t> table(2 * std::size_t(S));
+    for (int ns = 0; ns < S; ++ns)
+        for (int b = 0; b < 2; ++b) {
+            const unsigned p = unsigned(((ns << 1) & (S - 1)) | b);
+            const unsigned reg = (unsigned(ns >> (memory - 1)) << memory) | p;
+            table[2 * std::size_t(ns) + b] = std::uint8_t(c.coded_bits(reg));
+        }
+    return table;
+}
+
 std::int64_t
 frame_run(const segment_geometry& g, termination mode, int frame_bits, std::int64_t steps)
 {

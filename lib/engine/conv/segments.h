@@ -71,6 +71,13 @@ public:
     virtual std::string device() const = 0;
 };
 
+/*!
+ * \brief The trellis as the fast decoders read it: [ns * 2 + b], the coded bits (bit o:
+ * output o) of the branch from p_b = ((ns << 1) & (S - 1)) | b to ns. State s holds the
+ * K-1 most recent inputs, the newest at bit K-2.
+ */
+std::vector<std::uint8_t> branch_outputs(const code& c);
+
 //! Steps of a full run: bits + training + depth.
 inline std::int64_t full_run(const segment_geometry& g)
 {

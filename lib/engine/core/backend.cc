@@ -5,6 +5,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/core/backend.h>
+#include <gnuradio/gputurbo/engine/core/parameters.h>
 #ifdef GPUTURBO_HAVE_CUDA
 #include "cuda/runtime.h"
 #endif
@@ -51,6 +52,18 @@ std::vector<std::string> available_backends()
     if (cuda_unavailable_reason().empty())
         have.push_back("cuda");
     return have;
+}
+
+void check_devices(const parameter& p, const std::string& d)
+{
+    const bool valid =
+        d == "all" ||
+        (!d.empty() && d.find_first_not_of("0123456789,") == std::string::npos &&
+         d.front() != ',' && d.back() != ',' && d.find(",,") == std::string::npos);
+    if (!valid)
+        throw std::invalid_argument(
+            assignment(p, "'" + d + "'") +
+            " is invalid: use GPU indices such as 0 or 0,1, or all");
 }
 
 backend_choice resolve_backend(std::string_view name, const std::string& devices)

@@ -177,6 +177,11 @@ std::vector<parameter> make_engine_table()
     t.back().min = 1;
     t.back().max = 4096;
     t.back().zero_means = "all cores";
+    t.push_back({ "devices",
+                  parameter_kind::text,
+                  "0",
+                  "CUDA devices: a GPU index, a list such as 0,1 (each batch is spread "
+                  "over them) or all; ignored by the CPU backends" });
     t.push_back({ "int8_scale",
                   parameter_kind::real,
                   "8",

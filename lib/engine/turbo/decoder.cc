@@ -65,13 +65,6 @@ void check_some_block_fits(const decoder_config& c)
             "): no codeword could be decoded");
 }
 
-bool is_device_list(const std::string& d)
-{
-    return d == "all" ||
-           (!d.empty() && d.find_first_not_of("0123456789,") == std::string::npos &&
-            d.front() != ',' && d.back() != ',' && d.find(",,") == std::string::npos);
-}
-
 } // namespace
 
 std::optional<lte::crc24> stop_crc(stop_rule r)
@@ -95,10 +88,7 @@ void decoder_config::validate() const
                 qpp(int(value)); // throws for an invalid K
         }
     });
-    if (!is_device_list(devices))
-        throw std::invalid_argument(
-            core::assignment(parameter("devices"), "'" + devices + "'") +
-            " is invalid: use GPU indices such as 0 or 0,1, or all");
+    core::check_devices(parameter("devices"), devices);
     if (subblocks > 0) {
         if (K != 0)
             check_subblocks(*this, K, subblocks);

@@ -172,11 +172,7 @@ std::vector<core::parameter> make_table()
                        "streams one after the other"));
     t.push_back(core::find_parameter(core::engine_parameters(), "invert_llr"));
     t.push_back(core::find_parameter(core::engine_parameters(), "threads"));
-    t.push_back({ "devices",
-                  parameter_kind::text,
-                  "0",
-                  "CUDA devices: a GPU index, a list such as 0,1 (each batch is spread "
-                  "over them) or all; ignored by the CPU backends" });
+    t.push_back(core::find_parameter(core::engine_parameters(), "devices"));
     t.push_back(choice("arithmetic",
                        arithmetic_names,
                        "auto",

@@ -81,15 +81,7 @@ segment_decoder::segment_decoder(const viterbi_config& config,
     : d_config(config), d_kernel(kernel), d_threads(core::thread_count(config.threads))
 {
     d_config.validate();
-    const code& c = d_config.generator;
-    const int S = c.states(), memory = c.constraint - 1;
-    d_branch_outputs.resize(2 * std::size_t(S));
-    for (int ns = 0; ns < S; ++ns)
-        for (int b = 0; b < 2; ++b) {
-            const unsigned p = unsigned(((ns << 1) & (S - 1)) | b);
-            const unsigned reg = (unsigned(ns >> (memory - 1)) << memory) | p;
-            d_branch_outputs[2 * std::size_t(ns) + b] = std::uint8_t(c.coded_bits(reg));
-        }
+    d_branch_outputs = branch_outputs(d_config.generator);
 }
 
 std::string segment_decoder::device() const

@@ -5,6 +5,7 @@
  */
 
 #include "../../core/cuda/error.h"
+#include "../../core/cuda/llr.cuh"
 #include "../../core/cuda/s16x2.cuh"
 #include "../trellis_math.h"
 #include "turbo_kernel.cuh"
@@ -264,12 +265,7 @@ struct qpp_walk
     }
 };
 
-// core::sanitize_llr on the device (fminf/fmaxf give its clamp for every number).
-__device__ __forceinline__ float sanitize(float x, bool invert)
-{
-    x = isnan(x) ? 0.0f : fminf(fmaxf(x, -core::llr_limit), core::llr_limit);
-    return invert ? -x : x;
-}
+using core::cuda::sanitize;
 
 // One block per group of codewords (one per lane): the codewords are read into shared
 // memory with coalesced loads (sanitised on the way), then written out in the decoder's

@@ -59,6 +59,7 @@ struct viterbi_config
     bool invert_llr = false;   //!< true: the input is L = ln P(1)/P(0)
     float int8_scale = 8.0f;   //!< int8 input: L = q / int8_scale
     int threads = 0;           //!< CPU worker threads, 0 = all cores
+    std::string devices = "0"; //!< CUDA devices: "0", "0,1" or "all"
 
     //! Throws std::invalid_argument naming what is wrong.
     void validate() const;
@@ -75,12 +76,15 @@ segment_geometry derived_geometry(const viterbi_config& config);
 /*!
  * \brief A Viterbi decoder of frames. \p backend: "reference" (the exact full-length
  * Viterbi in float, the oracle every fast path is tested against; tail-biting: exact
- * maximum likelihood over every start state), "cpu" or "auto" (the SIMD decoder: int16
- * metrics, one segment per lane, AVX-512, AVX2 or SSE2 as the CPU has them; frames
- * longer than a segment are cut as config.geometry says; tail-biting by wrap-around
- * Viterbi; see conv/cpu/cpu_decoder.h; no CUDA decoder yet). Throws
- * std::invalid_argument for a bad configuration, a backend name other than these three,
- * and for termination streaming (make_stream_decoder() decodes streams).
+ * maximum likelihood over every start state), "cpu" (the SIMD decoder: int16 metrics,
+ * one segment per lane, AVX-512, AVX2 or SSE2 as the CPU has them; frames longer than
+ * a segment are cut as config.geometry says; tail-biting by wrap-around Viterbi; see
+ * conv/cpu/cpu_decoder.h), "cuda" (the same segments and arithmetic on the GPUs of
+ * config.devices, two segments per thread: the CPU decoder's decisions, bit for bit)
+ * or "auto" (cuda where it can run, else cpu). Throws std::invalid_argument for a bad
+ * configuration, an unknown backend name, and for termination streaming
+ * (make_stream_decoder() decodes streams); std::runtime_error for cuda where it cannot
+ * run.
  */
 std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& config,
                                                           const std::string& backend);
@@ -156,8 +160,8 @@ private:
 /*!
  * \brief A stream decoder (config.mode must be streaming). \p backend: "reference" (the
  * exact Viterbi over the whole stream, path metrics and survivors carried from call to
- * call), "cpu" or "auto" (the SIMD decoder on segments of config.geometry). Throws
- * std::invalid_argument as make_viterbi_decoder().
+ * call), "cpu", "cuda" or "auto" (segments of config.geometry on the SIMD decoder or
+ * the GPU, as make_viterbi_decoder()). Throws as make_viterbi_decoder().
  */
 std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config,
                                                     const std::string& backend);

@@ -49,6 +49,12 @@ struct backend_choice
  */
 backend_choice resolve_backend(std::string_view name, const std::string& devices = "all");
 
+struct parameter;
+
+//! Throws std::invalid_argument unless \p devices, the value of \p p, is "all" or GPU
+//! indices such as 0 or 0,1.
+void check_devices(const parameter& p, const std::string& devices);
+
 //! Why the CUDA backend cannot run on \p devices ("" when it can): no CUDA in this
 //! build, no NVIDIA driver, no GPU, no such device, or a GPU this build has no kernels
 //! for.

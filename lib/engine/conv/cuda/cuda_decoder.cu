@@ -1,0 +1,435 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "../../core/cuda/pipeline.h"
+#include "../../core/cuda/runtime.h"
+#include "../quantize.h"
+#include "cuda_decoder.h"
+#include "viterbi_kernel.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gputurbo::conv::cuda {
+namespace {
+
+// Decision words of one pipeline chunk, at most: a chunk must fit beside the others.
+constexpr std::size_t chunk_decision_bytes = std::size_t(512) << 20;
+
+trellis make_trellis(const code& c)
+{
+    trellis t{};
+    t.constraint = c.constraint;
+    t.outputs = c.outputs();
+    const std::vector<std::uint8_t> table = branch_outputs(c);
+    std::memcpy(t.branch_outputs, table.data(), table.size());
+    return t;
+}
+
+device_segment to_device(const segment& s)
+{
+    return { s.first, s.begin, s.end, s.owned_end, s.start_zero, s.end_zero };
+}
+
+std::string describe(const cudaDeviceProp& prop, int device, const std::string& versions)
+{
+    return std::string(prop.name) + " (GPU " + std::to_string(device) + ", " +
+           std::to_string(prop.multiProcessorCount) +
+           " SMs, int16 metrics, 2 segments per thread; " + versions + ")";
+}
+
+// Where a batch's workspace puts what: the decision words, then the owned sums.
+struct workspace_layout
+{
+    std::size_t decision_words;
+    std::size_t owned_offset; // bytes
+    std::size_t bytes;
+
+    workspace_layout(const trellis& t, std::size_t segments, int run)
+        : decision_words(cuda::decision_words(t, segments, run)),
+          owned_offset((decision_words * sizeof(std::uint32_t) + 7) / 8 * 8),
+          bytes(owned_offset + segments * sizeof(long long))
+    {
+    }
+};
+
+// A Viterbi decoder of frames on one GPU: the core's pipeline with the Viterbi kernel.
+// The segments of each frame size are cut once and kept on the device.
+class frame_decoder final : public core::batch_decoder, private core::cuda::family_kernels
+{
+public:
+    frame_decoder(const viterbi_config& config, int device)
+        : d_config(config),
+          d_geometry(derived_geometry(config)),
+          d_trellis(make_trellis(config.generator)),
+          d_pipeline(device, *this)
+    {
+        d_config.validate();
+    }
+
+    void check_block(int frame_bits) const override
+    {
+        check_frame_bits(d_config.generator, d_config.mode, frame_bits);
+    }
+
+    std::size_t input_length(int frame_bits) const override
+    {
+        return punctured_length(
+            d_config.generator, d_config.punctured, d_config.mode, frame_bits);
+    }
+
+    core::backend kind() const override { return core::backend::cuda; }
+    double device_seconds() const override { return d_pipeline.device_seconds(); }
+    std::string device() const override
+    {
+        return describe(
+            d_pipeline.properties(), d_pipeline.device(), d_pipeline.versions());
+    }
+
+private:
+    // What is worked out once per frame size.
+    struct shape_plan
+    {
+        std::int64_t steps = 0;
+        int run = 0;
+        int per_frame = 0; // segments
+        core::cuda::device_array<device_segment> segments;
+        core::cuda::device_array<int> sent_index; // empty when unpunctured
+        std::size_t chunk = 0;                    // frames per pipeline chunk
+    };
+
+    struct shape
+    {
+        std::int64_t steps;
+        int run;
+        std::vector<segment> segments;
+    };
+
+    shape shape_of(int frame_bits) const
+    {
+        shape s;
+        s.steps = std::int64_t(steps(d_config.generator, d_config.mode, frame_bits));
+        s.run = int(frame_run(d_geometry, d_config.mode, frame_bits, s.steps));
+        cut_frame(d_geometry, d_config.mode, frame_bits, s.steps, 0, s.segments);
+        return s;
+    }
+
+    shape_plan& plan(int frame_bits)
+    {
+        auto& p = d_plans[frame_bits];
+        if (p)
+            return *p;
+        const shape s = shape_of(frame_bits);
+        p = std::make_unique<shape_plan>();
+        p->steps = s.steps;
+        p->run = s.run;
+        p->per_frame = int(s.segments.size());
+        std::vector<device_segment> segments;
+        for (const segment& seg : s.segments)
+            segments.push_back(to_device(seg));
+        GPUTURBO_CUDA_TRY(cudaMemcpy(p->segments.reserve(segments.size()),
+                                     segments.data(),
+                                     segments.size() * sizeof(device_segment),
+                                     cudaMemcpyHostToDevice));
+        if (!d_config.punctured.none()) {
+            std::vector<int> index(std::size_t(s.steps) * d_config.generator.outputs(),
+                                   -1);
+            const auto positions = sent_positions(
+                d_config.generator, d_config.punctured, d_config.mode, frame_bits);
+            for (std::size_t j = 0; j < positions.size(); ++j)
+                index[positions[j]] = int(j);
+            GPUTURBO_CUDA_TRY(cudaMemcpy(p->sent_index.reserve(index.size()),
+                                         index.data(),
+                                         index.size() * sizeof(int),
+                                         cudaMemcpyHostToDevice));
+        }
+        const std::size_t frame_bytes =
+            workspace_layout(d_trellis, std::size_t(p->per_frame) * 2, p->run).bytes / 2;
+        p->chunk = std::max<std::size_t>(1, chunk_decision_bytes / frame_bytes);
+        return *p;
+    }
+
+    std::size_t workspace_bytes(int frame_bits, std::size_t n) const override
+    {
+        const shape s = shape_of(frame_bits);
+        return workspace_layout(d_trellis, s.segments.size() * n, s.run).bytes;
+    }
+
+    std::size_t chunk_codewords(int frame_bits) override
+    {
+        return plan(frame_bits).chunk;
+    }
+
+    void launch(int frame_bits,
+                std::size_t n,
+                const core::cuda::batch_buffers& b,
+                cudaStream_t s) override
+    {
+        const shape_plan& p = plan(frame_bits);
+        const std::size_t segments = std::size_t(p.per_frame) * n;
+        const workspace_layout layout(d_trellis, segments, p.run);
+        long long* owned =
+            reinterpret_cast<long long*>(b.workspace + layout.owned_offset);
+        viterbi_job job{};
+        job.llrs = b.llrs;
+        job.int8 = b.int8;
+        job.int8_unit = 1.0f / d_config.int8_scale;
+        job.invert = d_config.invert_llr;
+        job.window_stride = input_length(frame_bits);
+        job.sent_index = d_config.punctured.none() ? nullptr : p.sent_index.get();
+        job.steps = p.steps;
+        job.circular = d_config.mode == termination::tail_biting;
+        job.bits = b.bits;
+        job.out_stride = std::size_t(frame_bits);
+        job.out_origin = 0;
+        job.segments = p.segments.get();
+        job.per_window = p.per_frame;
+        job.windows = int(n);
+        job.run = p.run;
+        job.decisions = reinterpret_cast<std::uint32_t*>(b.workspace);
+        job.owned = owned;
+        launch_viterbi(d_trellis, job, s);
+        launch_frame_status(
+            owned, p.per_frame, int(n), job.window_stride, b.iterations, b.passed, s);
+    }
+
+    void decode_batch(const batch& b,
+                      std::uint8_t* bits,
+                      core::codeword_status* status) override
+    {
+        d_pipeline.decode(b, bits, status);
+    }
+
+    ticket submit_batch(const batch& b) override
+    {
+        const ticket t = next_ticket(d_pipeline.outstanding());
+        d_pipeline.submit(t, b);
+        return t;
+    }
+
+    void
+    collect_batch(ticket t, std::uint8_t* bits, core::codeword_status* status) override
+    {
+        d_pipeline.collect(t, bits, status);
+    }
+
+    const viterbi_config d_config;
+    const segment_geometry d_geometry;
+    const trellis d_trellis;
+    core::cuda::pipeline d_pipeline;
+    std::map<int, std::unique_ptr<shape_plan>> d_plans; // by frame size
+};
+
+// Several GPUs of one host, each with a decoder of its own.
+class multi_device_decoder final : public core::batch_decoder
+{
+public:
+    multi_device_decoder(const viterbi_config& config, const std::vector<int>& devices)
+        : d_config(config)
+    {
+        for (int d : devices)
+            d_parts.push_back(std::make_unique<frame_decoder>(config, d));
+    }
+
+    void check_block(int frame_bits) const override
+    {
+        d_parts.front()->check_block(frame_bits);
+    }
+    std::size_t input_length(int frame_bits) const override
+    {
+        return d_parts.front()->input_length(frame_bits);
+    }
+    core::backend kind() const override { return core::backend::cuda; }
+
+    //! The GPUs run side by side: the slowest one's kernel time.
+    double device_seconds() const override
+    {
+        double longest = 0.0;
+        for (const auto& part : d_parts)
+            longest = std::max(longest, part->device_seconds());
+        return longest;
+    }
+
+    std::string device() const override
+    {
+        std::string text = std::to_string(d_parts.size()) + " GPUs:";
+        for (const auto& part : d_parts)
+            text += " [" + part->device() + "]";
+        return text;
+    }
+
+private:
+    void decode_batch(const batch& b,
+                      std::uint8_t* bits,
+                      core::codeword_status* status) override
+    {
+        std::vector<core::batch_decoder*> parts;
+        for (auto& part : d_parts)
+            parts.push_back(part.get());
+        core::cuda::decode_across(parts, b, input_length(b.block), bits, status);
+    }
+
+    const viterbi_config d_config;
+    std::vector<std::unique_ptr<frame_decoder>> d_parts;
+};
+
+// The segments of a stream, decoded on one GPU call by call: the held LLRs in, the bits
+// of the call's segments out.
+class gpu_segment_engine final : public segment_engine
+{
+public:
+    gpu_segment_engine(const viterbi_config& config, int device)
+        : d_config(config), d_trellis(make_trellis(config.generator)), d_device(device)
+    {
+        const std::string why = core::cuda::cannot_run_reason(device);
+        if (!why.empty())
+            throw std::runtime_error("backend 'cuda' is not available: " + why);
+        GPUTURBO_CUDA_TRY(cudaSetDevice(device));
+        GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&d_prop, device));
+        d_stream = std::make_unique<core::cuda::stream>();
+    }
+
+    void decode(const std::vector<window>& windows,
+                std::int64_t run,
+                const std::vector<segment>& segments,
+                double* owned) override
+    {
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        for (std::size_t w = 0; w < windows.size(); ++w)
+            decode_window(windows[w], w, run, segments, owned);
+    }
+
+    core::backend kind() const override { return core::backend::cuda; }
+    std::string device() const override
+    {
+        return describe(d_prop, d_device, "streaming, one launch per call");
+    }
+
+private:
+    void decode_window(const window& win,
+                       std::size_t w,
+                       std::int64_t run,
+                       const std::vector<segment>& segments,
+                       double* owned)
+    {
+        std::vector<device_segment> mine;
+        std::vector<std::size_t> which;
+        std::int64_t lo = 0, hi = 0;
+        for (std::size_t i = 0; i < segments.size(); ++i)
+            if (segments[i].window == w) {
+                const segment& s = segments[i];
+                lo = mine.empty() ? s.begin : std::min(lo, s.begin);
+                hi = mine.empty() ? s.end : std::max(hi, s.end);
+                mine.push_back(to_device(s));
+                which.push_back(i);
+            }
+        if (mine.empty())
+            return;
+        const int n = d_trellis.outputs;
+        const std::size_t values =
+            win.sent_index ? win.count : std::size_t(win.steps) * n;
+        const workspace_layout layout(d_trellis, mine.size(), int(run));
+        cudaStream_t s = *d_stream;
+        float* llrs = d_llrs.reserve(values);
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            llrs, win.values, values * sizeof(float), cudaMemcpyHostToDevice, s));
+        int* sent_index = nullptr;
+        if (win.sent_index) {
+            const std::size_t coded = std::size_t(win.steps) * n;
+            sent_index = d_sent_index.reserve(coded);
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sent_index,
+                                              win.sent_index,
+                                              coded * sizeof(int),
+                                              cudaMemcpyHostToDevice,
+                                              s));
+        }
+        device_segment* segs = d_segments.reserve(mine.size());
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(segs,
+                                          mine.data(),
+                                          mine.size() * sizeof(device_segment),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        unsigned char* workspace = d_workspace.reserve(layout.bytes);
+        long long* owned_sums =
+            reinterpret_cast<long long*>(workspace + layout.owned_offset);
+        const std::size_t out_bits = std::size_t(hi - lo);
+        viterbi_job job{};
+        job.llrs = llrs;
+        job.int8 = false;
+        job.int8_unit = 1.0f;
+        job.invert = win.invert;
+        job.window_stride = 0;
+        job.sent_index = sent_index;
+        job.steps = win.steps;
+        job.circular = win.circular;
+        job.bits = d_bits.reserve(out_bits);
+        job.out_stride = 0;
+        job.out_origin = lo;
+        job.segments = segs;
+        job.per_window = int(mine.size());
+        job.windows = 1;
+        job.run = int(run);
+        job.decisions = reinterpret_cast<std::uint32_t*>(workspace);
+        job.owned = owned_sums;
+        launch_viterbi(d_trellis, job, s);
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(win.out + (lo - win.out_origin),
+                                          job.bits,
+                                          out_bits,
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        std::vector<long long> sums(owned ? mine.size() : 0);
+        if (owned)
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sums.data(),
+                                              owned_sums,
+                                              sums.size() * sizeof(long long),
+                                              cudaMemcpyDeviceToHost,
+                                              s));
+        GPUTURBO_CUDA_TRY(cudaStreamSynchronize(s));
+        for (std::size_t i = 0; i < sums.size(); ++i)
+            owned[which[i]] = magnitude(sums[i]);
+    }
+
+    const viterbi_config d_config;
+    const trellis d_trellis;
+    const int d_device;
+    cudaDeviceProp d_prop{};
+    std::unique_ptr<core::cuda::stream> d_stream;
+    core::cuda::device_array<float> d_llrs;
+    core::cuda::device_array<int> d_sent_index;
+    core::cuda::device_array<device_segment> d_segments;
+    core::cuda::device_array<unsigned char> d_workspace;
+    core::cuda::device_array<std::uint8_t> d_bits;
+};
+
+std::vector<int> devices_of(const viterbi_config& config)
+{
+    const std::string why = core::cuda::unavailable_reason(config.devices);
+    if (!why.empty())
+        throw std::runtime_error("backend 'cuda' is not available: " + why);
+    return core::cuda::parse_devices(config.devices);
+}
+
+} // namespace
+
+std::unique_ptr<core::batch_decoder>
+make_cuda_viterbi_decoder(const viterbi_config& config)
+{
+    const std::vector<int> devices = devices_of(config);
+    if (devices.size() == 1)
+        return std::make_unique<frame_decoder>(config, devices.front());
+    return std::make_unique<multi_device_decoder>(config, devices);
+}
+
+std::unique_ptr<segment_engine> make_cuda_segment_engine(const viterbi_config& config)
+{
+    return std::make_unique<gpu_segment_engine>(config, devices_of(config).front());
+}
+
+} // namespace gputurbo::conv::cuda

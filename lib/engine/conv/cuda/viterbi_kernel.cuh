@@ -1,0 +1,107 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_CONV_CUDA_VITERBI_KERNEL_CUH
+#define INCLUDED_GPUTURBO_CONV_CUDA_VITERBI_KERNEL_CUH
+
+// Host launchers of the CUDA Viterbi kernel (viterbi_kernel.cu) and their contract.
+//
+// Work layout: one thread per pair of segments (conv/segments.h), the two in the halves
+// of packed int16 registers (core/cuda/s16x2.cuh), so that one add-compare-select
+// instruction serves both. A thread quantises its segments' LLRs as the CPU decoder does
+// (conv/quantize.h), runs the trellis over them with every path metric in registers,
+// writes one decision bit per state, step and segment to the workspace, and traces both
+// segments back from there. Path metrics wrap, as on the CPU, and ties go the same way,
+// so that the decisions are the CPU decoder's, bit for bit.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gputurbo::conv::cuda {
+
+constexpr int max_states = 256; // K = 9
+constexpr int max_outputs = 4;  // rate 1/4
+constexpr int threads_per_block = 128;
+
+//! A segment relative to its window (conv/segments.h).
+struct device_segment
+{
+    long long first; //!< the run's first step
+    long long begin; //!< the bits it decides: [begin, end)
+    long long end;
+    long long owned_end; //!< its owned steps: [begin, owned_end)
+    int start_zero;      //!< the run starts in state 0
+    int end_zero;        //!< the traceback starts in state 0
+};
+
+//! The trellis: constraint length, outputs and each branch's coded bits.
+struct trellis
+{
+    int constraint;
+    int outputs;
+    //! [ns * 2 + b]: the coded bits (bit o: output o) of the branch p_b -> ns, p_b =
+    //! ((ns << 1) & (S - 1)) | b, as in conv/cpu/viterbi_kernel.h
+    unsigned char branch_outputs[2 * max_states];
+};
+
+/*!
+ * \brief One launch: windows of LLRs (the frames of a batch, or a stream's held part),
+ * each cut into the same segments.
+ */
+struct viterbi_job
+{
+    const void* llrs; //!< window w's LLRs start at llrs + w * window_stride
+    bool int8;        //!< llrs holds int8 values, read as q * int8_unit
+    float int8_unit;  //!< 1 / int8_scale
+    bool invert;      //!< the LLRs are ln P(1)/P(0)
+    std::size_t window_stride;
+    const int* sent_index; //!< [steps * outputs]: the index of each coded bit's LLR,
+                           //!< -1 where punctured; nullptr: one LLR per coded bit
+    long long steps;       //!< trellis steps of a window
+    bool circular;         //!< tail-biting: step -1 is the last
+    std::uint8_t*
+        bits; //!< window w's bit k goes to bits[w * out_stride + k - out_origin]
+    std::size_t out_stride;
+    long long out_origin;
+    const device_segment* segments; //!< [per_window], the same for every window
+    int per_window;
+    int windows;
+    int run;                  //!< steps of every segment's run
+    std::uint32_t* decisions; //!< workspace, decision_words() words
+    long long* owned;         //!< [windows * per_window] fixed-point |L| sums of the
+                              //!< owned steps (conv/quantize.h), or nullptr
+};
+
+//! Segment pairs (threads) of a job.
+__host__ __device__ inline std::size_t segment_pairs(std::size_t segments)
+{
+    return (segments + 1) / 2;
+}
+
+//! Decision words a launch over \p segments segments of \p run steps needs.
+std::size_t decision_words(const trellis& t, std::size_t segments, int run);
+
+//! Enqueues the Viterbi over every segment of \p job on \p s.
+void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s);
+
+/*!
+ * \brief Enqueues the status of each of \p windows frames: iterations 0, passed when the
+ * mean |L| over its \p sent LLRs (the sum of its segments' owned sums) reaches
+ * core::information_floor.
+ */
+void launch_frame_status(const long long* owned,
+                         int per_window,
+                         int windows,
+                         std::size_t sent,
+                         int* iterations,
+                         unsigned char* passed,
+                         cudaStream_t s);
+
+} // namespace gputurbo::conv::cuda
+
+#endif
