@@ -71,15 +71,23 @@ std::vector<cli::option> options(const std::string& code)
     return o;
 }
 
-// --batch 0: on CUDA the information bits of 8192 codewords of K = 6144 per call, which
-// keep the largest GPUs busy end to end; on the CPU 64 codewords.
-std::size_t automatic_batch(backend kind, int block)
+// --batch 0: on CUDA about cuda_bits information bits per call, which keep the largest
+// GPUs busy end to end; on the CPU 64 codewords.
+std::size_t automatic_batch(backend kind, int block, std::size_t cuda_bits)
 {
     if (kind != backend::cuda)
         return 64;
-    constexpr std::size_t cuda_bits = 8192 * std::size_t(turbo::max_block_size);
     return std::clamp<std::size_t>(cuda_bits / block, 1, cli::max_batch);
 }
+
+// Turbo on CUDA: the information bits of 8192 codewords of K = 6144 per call.
+constexpr std::size_t turbo_cuda_bits = 8192 * std::size_t(turbo::max_block_size);
+// Viterbi on CUDA: 2^29 bits per call, four pipeline chunks of a few waves of segments
+// each on an H100 (a thread decodes two segments one after the other, so the GPU needs
+// hundreds of thousands of them at once).
+constexpr std::size_t conv_cuda_bits = std::size_t(1) << 29;
+// Frames generated for a benchmark at most; a larger batch repeats them.
+constexpr std::size_t distinct_frames = 65536;
 
 // LLRs or bits in page-locked memory (host_buffer) or in ordinary memory.
 template <class T>
@@ -190,9 +198,10 @@ int conv_bench(const cli::args& a)
             " kernels are not timed apart; use --mode end-to-end");
     // A stream's calls are cut into segments that share the lanes and cores: give them
     // many (a million bits).
-    const std::size_t batch = batch_requested ? batch_requested
-                              : streaming     ? 1024
-                                              : automatic_batch(dec->kind(), frame_bits);
+    const std::size_t batch =
+        batch_requested ? batch_requested
+        : streaming     ? 1024
+                        : automatic_batch(dec->kind(), frame_bits, conv_cuda_bits);
     conv_setup setup;
     setup.generator = config.generator;
     setup.mode = config.mode;
@@ -207,7 +216,17 @@ int conv_bench(const cli::args& a)
     host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked);
     const bool input_locked = int8 ? quantized.page_locked() : llrs.page_locked();
     std::vector<codeword_status> status(batch);
-    make_noisy_frames(setup, 0, batch, sent.data(), llrs.data(), config.threads);
+    // At most distinct_frames different frames, repeated to fill the batch: a GPU's
+    // batches are large, and what the frames hold does not change the speed. A stream's
+    // frames are consecutive pieces of it, all different.
+    const std::size_t distinct = streaming ? batch : std::min(batch, distinct_frames);
+    make_noisy_frames(setup, 0, distinct, sent.data(), llrs.data(), config.threads);
+    for (std::size_t f = distinct; f < batch; ++f) {
+        std::copy_n(sent.data() + (f % distinct) * frame_bits,
+                    frame_bits,
+                    sent.data() + f * frame_bits);
+        std::copy_n(llrs.data() + (f % distinct) * len, len, llrs.data() + f * len);
+    }
     if (int8)
         quantize_llrs(llrs.data(), llrs.size(), quantized.data(), config.int8_scale);
     // A stream: the batch's frames are a piece of it; the timed calls feed that piece
@@ -362,7 +381,8 @@ int bench_main(int argc, char** argv)
         device_line = dec->backend() + ": " + dec->device();
         const int P = dec->subblocks(c.K);
         const std::size_t batch =
-            setups[i].batch ? setups[i].batch : automatic_batch(dec->kind(), c.K);
+            setups[i].batch ? setups[i].batch
+                            : automatic_batch(dec->kind(), c.K, turbo_cuda_bits);
         if (tty)
             std::cerr << cli::format(
                              "\r[%zu/%zu] K=%d batch=%zu iterations=%d %s P=%d %s\033[K",

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "presets.h"
+
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 
@@ -19,21 +21,6 @@ const std::pair<const char*, termination> termination_names[] = {
     { "truncated", termination::truncated },
     { "tail-biting", termination::tail_biting },
     { "streaming", termination::streaming },
-};
-
-struct named_code
-{
-    const char* name;
-    int constraint;
-    const char* polynomials;
-};
-
-// The presets, with their sources in code.h.
-const named_code presets[] = {
-    { "ccsds", 7, "171,-133" },      { "802.11", 7, "133,171" },
-    { "dvb", 7, "133,171" },         { "lte", 7, "133,171,165" },
-    { "gsm", 5, "23,33" },           { "cdma-r2", 9, "753,561" },
-    { "cdma-r3", 9, "557,663,711" },
 };
 
 // The punctured rates of the K=7 code of generators 171 and 133: X, the 171 output, and
@@ -139,11 +126,17 @@ code parse_code(int constraint, std::string_view text)
 
 code preset(std::string_view name)
 {
-    for (const auto& p : presets)
-        if (name == p.name)
-            return parse_code(p.constraint, p.polynomials);
+    for (const preset_code& p : preset_codes)
+        if (name == p.name) {
+            code c;
+            c.constraint = p.constraint;
+            c.polynomials.assign(p.polynomials, p.polynomials + p.outputs);
+            c.inverted.assign(p.inverted, p.inverted + p.outputs);
+            c.validate();
+            return c;
+        }
     std::string names;
-    for (const auto& p : presets)
+    for (const preset_code& p : preset_codes)
         names += std::string(names.empty() ? "" : ", ") + p.name;
     throw std::invalid_argument("unknown code preset '" + std::string(name) +
                                 "': use one of " + names);
@@ -152,7 +145,7 @@ code preset(std::string_view name)
 std::vector<std::string> preset_names()
 {
     std::vector<std::string> names;
-    for (const auto& p : presets)
+    for (const preset_code& p : preset_codes)
         names.emplace_back(p.name);
     return names;
 }

@@ -20,18 +20,12 @@
 namespace gputurbo::conv::cuda {
 namespace {
 
-// Decision words of one pipeline chunk, at most: a chunk must fit beside the others.
-constexpr std::size_t chunk_decision_bytes = std::size_t(512) << 20;
-
-trellis make_trellis(const code& c)
-{
-    trellis t{};
-    t.constraint = c.constraint;
-    t.outputs = c.outputs();
-    const std::vector<std::uint8_t> table = branch_outputs(c);
-    std::memcpy(t.branch_outputs, table.data(), table.size());
-    return t;
-}
+// Workspace of one pipeline chunk, at most: two chunks are in flight.
+constexpr std::size_t chunk_workspace_bytes = std::size_t(2) << 30;
+// Segments of one chunk: two waves of the GPU's resident threads, each decoding two
+// segments (at 128 registers a thread, 512 threads an SM), so that the last, partly
+// filled wave costs little and the copies of one chunk overlap the kernel of another.
+constexpr std::size_t chunk_segments_per_sm = 2 * 2 * 512;
 
 device_segment to_device(const segment& s)
 {
@@ -152,7 +146,12 @@ private:
         }
         const std::size_t frame_bytes =
             workspace_layout(d_trellis, std::size_t(p->per_frame) * 2, p->run).bytes / 2;
-        p->chunk = std::max<std::size_t>(1, chunk_decision_bytes / frame_bytes);
+        const std::size_t chunk_segments =
+            chunk_segments_per_sm * d_pipeline.properties().multiProcessorCount;
+        p->chunk = std::clamp<std::size_t>(
+            chunk_segments / p->per_frame,
+            1,
+            std::max<std::size_t>(1, chunk_workspace_bytes / frame_bytes));
         return *p;
     }
 

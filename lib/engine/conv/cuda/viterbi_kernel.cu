@@ -7,21 +7,20 @@
 #include "../../core/cuda/error.h"
 #include "../../core/cuda/llr.cuh"
 #include "../../core/cuda/s16x2.cuh"
+#include "../presets.h"
 #include "../quantize.h"
 #include "viterbi_kernel.cuh"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace gputurbo::conv::cuda {
 namespace {
 
 using core::cuda::s16x2;
-
-// Decision words per step and thread: 16 states each, segment A's bits in the low half
-// and segment B's in the high half, as in the metric registers.
-constexpr int words_for(int states) { return (states + 15) / 16; }
 
 constexpr int log2_of(int x) { return x > 1 ? 1 + log2_of(x / 2) : 0; }
 
@@ -29,68 +28,131 @@ constexpr int log2_of(int x) { return x > 1 ? 1 + log2_of(x / 2) : 0; }
 // K = 8 and 9 keep theirs in local memory.
 constexpr int unrolled_states = 64;
 
-// One segment's view of its window.
-struct reader
-{
-    const viterbi_job& job;
-    const void* llrs; // the window's
-    int outputs;
+// Decisions of one step: a word per 8 butterflies (ns, ns + S/2 from 2 ns, 2 ns + 1),
+// one byte per target half and segment: byte 0 segment A's decisions for ns, byte 1
+// segment B's, bytes 2 and 3 the same for ns + S/2; butterfly ns at bit
+// 8 - per_word + ns % 8 of its bytes (the last one at bit 7).
+constexpr int butterflies_per_word(int states) { return states / 2 < 8 ? states / 2 : 8; }
+constexpr int words_for(int states) { return (states / 2 + 7) / 8; }
 
-    __device__ float operator()(long long step, int o) const
+//! The bit of target state \p s's decision for segment \p h in its step's word.
+template <int S>
+__device__ __forceinline__ int decision_bit(int s, int h)
+{
+    constexpr int memory = log2_of(S);
+    const int ns = s & (S / 2 - 1), half = s >> (memory - 1);
+    return 8 * (2 * half + h) + (8 - butterflies_per_word(S)) + (ns & 7);
+}
+
+// The coded bits of register contents \p reg (current input at bit K-1) under
+// generators \p g, without inversions: the kernels negate an inverted output's LLR.
+__host__ __device__ constexpr unsigned
+coded_bits(const unsigned* g, int outputs, unsigned reg)
+{
+    unsigned bits = 0;
+    for (int o = 0; o < outputs; ++o) {
+        unsigned x = reg & g[o], parity = 0;
+        for (; x; x &= x - 1)
+            parity ^= 1u;
+        bits |= parity << o;
+    }
+    return bits;
+}
+
+// The branch p_b -> ns, p_b = ((ns << 1) & (S - 1)) | b: its register contents.
+__host__ __device__ constexpr unsigned branch_register(int K, int ns, int b)
+{
+    const int S = 1 << (K - 1);
+    return unsigned(ns >> (K - 2)) << (K - 1) | unsigned(((ns << 1) & (S - 1)) | b);
+}
+
+// A preset's code (presets.h), known when compiling: its branch metrics are registers.
+// Symmetric when every generator taps the current and the oldest bit: a butterfly's
+// four branches then carry beta, -beta, -beta, beta.
+template <int K_, int N_, unsigned G0, unsigned G1, unsigned G2, unsigned G3>
+struct fixed_trellis
+{
+    static constexpr int K = K_;
+    static constexpr int N = N_;
+    static constexpr unsigned taps = 1u | 1u << (K - 1);
+    static constexpr bool symmetric = (G0 & taps) == taps && (G1 & taps) == taps &&
+                                      (N < 3 || (G2 & taps) == taps) &&
+                                      (N < 4 || (G3 & taps) == taps);
+    __device__ static constexpr unsigned branch(const trellis&, int ns, int b)
     {
-        if (job.circular) {
-            step %= job.steps;
-            if (step < 0)
-                step += job.steps;
-        }
-        long long c = step * outputs + o;
-        if (job.sent_index) {
-            c = job.sent_index[c];
-            if (c < 0)
-                return 0.0f; // punctured: an erasure
-        }
-        const float raw =
-            job.int8 ? float(static_cast<const std::int8_t*>(llrs)[c]) * job.int8_unit
-                     : static_cast<const float*>(llrs)[c];
-        return core::cuda::sanitize(raw, job.invert);
+        const unsigned g[4] = { G0, G1, G2, G3 };
+        return coded_bits(g, N, branch_register(K, ns, b));
     }
 };
 
-// The magnitudes of a segment's run (all of it, and its owned steps), as the CPU
-// decoder sums them.
-__device__ void measure(const reader& read,
-                        const device_segment& s,
-                        int run,
-                        magnitudes& all,
-                        magnitudes& own)
+template <int P>
+using preset_trellis = fixed_trellis<preset_codes[P].constraint,
+                                     preset_codes[P].outputs,
+                                     preset_codes[P].polynomials[0],
+                                     preset_codes[P].polynomials[1],
+                                     preset_codes[P].polynomials[2],
+                                     preset_codes[P].polynomials[3]>;
+
+// Any code: its branches read from the launch's table.
+template <int K_, int N_>
+struct any_trellis
 {
-    for (int e = 0; e < run; ++e) {
-        const long long k = s.first + e;
-        const bool owning = k >= s.begin && k < s.owned_end;
-        for (int o = 0; o < read.outputs; ++o) {
-            const float v = read(k, o);
-            all.add(v);
-            if (owning)
-                own.add(v);
-        }
+    static constexpr int K = K_;
+    static constexpr int N = N_;
+    static constexpr bool symmetric = false;
+    __device__ static unsigned branch(const trellis& t, int ns, int b)
+    {
+        return t.branch_outputs[2 * ns + b];
     }
-}
+};
+
+// A segment's view of its window.
+template <class In>
+struct reader
+{
+    const In* llrs; // the window's
+    const int* sent_index;
+    long long steps;
+    bool circular;
+    float unit; // int8: the LLR of q = 1
+    bool invert;
+
+    __device__ float operator()(long long step, int o, int outputs) const
+    {
+        if (circular) {
+            step %= steps;
+            if (step < 0)
+                step += steps;
+        }
+        long long c = step * outputs + o;
+        if (sent_index) {
+            c = __ldg(sent_index + c);
+            if (c < 0)
+                return 0.0f; // punctured: an erasure
+        }
+        const float raw = std::is_same_v<In, float> ? float(__ldg(llrs + c))
+                                                    : float(__ldg(llrs + c)) * unit;
+        return core::cuda::sanitize(raw, invert);
+    }
+};
 
 __device__ __forceinline__ unsigned pack(int a, int b)
 {
     return (unsigned(a) & 0xffffu) | (unsigned(b) << 16);
 }
 
-// The Viterbi of two segments (A, B), each over its window: S states, N outputs.
-template <int S, int N>
+// The Viterbi of two segments (A, B), each over its window, in the halves of packed
+// registers: segment g of the job is half g % 2 of thread g / 2.
+template <class Tr, class In>
 __global__ void __launch_bounds__(threads_per_block)
     viterbi_kernel(const __grid_constant__ trellis t,
                    const __grid_constant__ viterbi_job job)
 {
-    constexpr int words = words_for(S);
-    constexpr int memory = log2_of(S); // K - 1
+    constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
+    constexpr int words = words_for(S), per_word = butterflies_per_word(S);
     constexpr int unroll = S <= unrolled_states ? S : 1;
-    __shared__ unsigned branch_shared[1 << max_outputs][threads_per_block];
+    // Any code's branch metrics go through shared memory: [combination][thread].
+    __shared__ unsigned branch_shared[Tr::symmetric ? 1 : 1 << N][threads_per_block];
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const std::size_t pairs = segment_pairs(segments);
     const std::size_t pair = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -101,19 +163,31 @@ __global__ void __launch_bounds__(threads_per_block)
     const std::size_t g[2] = { 2 * pair, std::min(2 * pair + 1, segments - 1) };
     const bool has_b = 2 * pair + 1 < segments;
     device_segment seg[2];
-    reader read[2] = { { job, nullptr, N }, { job, nullptr, N } };
+    reader<In> read[2];
     float scale[2];
+#pragma unroll
     for (int h = 0; h < 2; ++h) {
         const std::size_t w = g[h] / job.per_window;
         seg[h] = job.segments[g[h] % job.per_window];
-        read[h].llrs =
-            job.int8
-                ? static_cast<const void*>(static_cast<const std::int8_t*>(job.llrs) +
-                                           w * job.window_stride)
-                : static_cast<const void*>(static_cast<const float*>(job.llrs) +
-                                           w * job.window_stride);
+        read[h] = { static_cast<const In*>(job.llrs) + w * job.window_stride,
+                    job.sent_index,
+                    job.steps,
+                    job.circular,
+                    job.int8_unit,
+                    job.invert };
+        // The quantisation scale, from the magnitudes of the whole run, as on the CPU.
         magnitudes all, own;
-        measure(read[h], seg[h], run, all, own);
+        for (int e = 0; e < run; ++e) {
+            const long long k = seg[h].first + e;
+            const bool owning = k >= seg[h].begin && k < seg[h].owned_end;
+#pragma unroll
+            for (int o = 0; o < N; ++o) {
+                const float v = read[h](k, o, N);
+                all.add(v);
+                if (owning)
+                    own.add(v);
+            }
+        }
         scale[h] = quantization_scale(all);
         if (job.owned && (h == 0 || has_b))
             job.owned[g[h]] = own.total;
@@ -128,61 +202,93 @@ __global__ void __launch_bounds__(threads_per_block)
                              : pack(seg[0].start_zero ? -behind : 0,
                                     seg[1].start_zero ? -behind : 0);
 
-    unsigned* branch = &branch_shared[0][threadIdx.x];
-    const std::size_t thread_stride = pairs;
+    unsigned* shared_branch = &branch_shared[0][threadIdx.x];
+    const std::size_t stride = pairs; // between a thread's decision words
     std::uint32_t* decided = job.decisions + pair;
+    // Each coded bit's metric of step e, both segments in one register; an inverted
+    // output's negated (its branch bits are the uninverted code's).
+    auto load = [&](int e, s16x2(&q)[N]) {
+#pragma unroll
+        for (int o = 0; o < N; ++o) {
+            int v[2];
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                v[h] = quantize(read[h](seg[h].first + e, o, N), scale[h]);
+                v[h] = (t.inverted >> o) & 1u ? -v[h] : v[h];
+            }
+            q[o].v = pack(v[0], v[1]);
+        }
+    };
     // One trellis step: metrics in -> out, decisions to step e's words.
-    auto step = [&](const s16x2* in, s16x2* out, int e) {
-        int q[2][N];
-#pragma unroll
-        for (int o = 0; o < N; ++o)
-#pragma unroll
-            for (int h = 0; h < 2; ++h)
-                q[h][o] = quantize(read[h](seg[h].first + e, o), scale[h]);
+    auto step = [&](const s16x2* in, s16x2* out, const s16x2(&q)[N], int e) {
+        // The metric of every combination c of coded bits: +q where a bit is 0, -q
+        // where it is 1; twice that for the symmetric form.
+        s16x2 branch[1 << N], twice[1 << N];
 #pragma unroll
         for (int c = 0; c < (1 << N); ++c) {
-            int a = 0, b = 0;
+            s16x2 sum{ 0u };
 #pragma unroll
-            for (int o = 0; o < N; ++o) {
-                const bool one = (c >> o) & 1;
-                a += one ? -q[0][o] : q[0][o];
-                b += one ? -q[1][o] : q[1][o];
-            }
-            branch[c * threads_per_block] = pack(a, b);
+            for (int o = 0; o < N; ++o)
+                sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
+            branch[c] = sum;
+            twice[c] = sum + sum;
+            if constexpr (!Tr::symmetric)
+                shared_branch[c * threads_per_block] = sum.v;
         }
-        unsigned word[words];
-#pragma unroll
-        for (int w = 0; w < words; ++w)
-            word[w] = 0;
+        auto metric_of = [&](unsigned c) {
+            if constexpr (Tr::symmetric)
+                return branch[c];
+            else
+                return s16x2{ shared_branch[c * threads_per_block] };
+        };
+        unsigned word = 0;
 #pragma unroll(unroll)
         for (int ns = 0; ns < S / 2; ++ns) {
             const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
-#pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                const int to = ns + half * (S / 2);
-                const s16x2 m0 =
-                    a + s16x2{ branch[t.branch_outputs[2 * to] * threads_per_block] };
-                const s16x2 m1 =
-                    b + s16x2{ branch[t.branch_outputs[2 * to + 1] * threads_per_block] };
-                // max(m0, m1) in wrapping arithmetic: m1 + max(m0 - m1, 0); the sign of
-                // m0 - m1 is the decision (1: p_1 is strictly better; ties keep p_0).
-                const s16x2 d = m0 - m1;
-                out[to] = m1 + s16x2{ __vimax_s16x2_relu(d.v, 0u) };
-                const int k = to % 16;
-                word[to / 16] |= (d.v >> (15 - k)) & (0x00010001u << k);
+            // d = m0 - m1 per target: its sign is the decision (1: p_1 is strictly
+            // better; ties keep p_0), and max(m0, m1) = m1 + max(d, 0) in wrapping
+            // arithmetic.
+            s16x2 d0, d1;
+            if constexpr (Tr::symmetric) {
+                // Branches beta (p_0 -> ns), -beta, -beta (p_0 -> ns + S/2), beta.
+                const unsigned c = Tr::branch(t, ns, 0);
+                constexpr unsigned all = (1u << N) - 1;
+                const s16x2 delta = a - b;
+                d0 = delta + twice[c];
+                d1 = delta + twice[c ^ all];
+                out[ns] = b + branch[c ^ all] + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
+                out[ns + S / 2] = b + branch[c] + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
+            } else {
+                const s16x2 m00 = a + metric_of(Tr::branch(t, ns, 0));
+                const s16x2 m01 = b + metric_of(Tr::branch(t, ns, 1));
+                const s16x2 m10 = a + metric_of(Tr::branch(t, ns + S / 2, 0));
+                const s16x2 m11 = b + metric_of(Tr::branch(t, ns + S / 2, 1));
+                d0 = m00 - m01;
+                d1 = m10 - m11;
+                out[ns] = m01 + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
+                out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
             }
+            // The four sign bits (bits 15 and 31 of d0, d1) to the top of the word's
+            // bytes, the earlier butterflies shifted down.
+            const unsigned signs = __byte_perm(d0.v, d1.v, 0x7531);
+            word = ((word >> 1) & 0x7f7f7f7fu) | (signs & 0x80808080u);
+            if (ns % per_word == per_word - 1)
+                decided[(std::size_t(e) * words + ns / per_word) * stride] = word;
         }
-#pragma unroll
-        for (int w = 0; w < words; ++w)
-            decided[(std::size_t(e) * words + w) * thread_stride] = word[w];
     };
+    s16x2 q[N];
+    load(0, q);
     int e = 0;
     for (; e + 2 <= run; e += 2) {
-        step(metric, next, e);
-        step(next, metric, e + 1);
+        s16x2 q1[N];
+        load(e + 1, q1); // ahead, so that the loads overlap the arithmetic
+        step(metric, next, q, e);
+        if (e + 2 < run)
+            load(e + 2, q);
+        step(next, metric, q1, e + 1);
     }
     if (e < run) {
-        step(metric, next, e);
+        step(metric, next, q, e);
 #pragma unroll(unroll)
         for (int s = 0; s < S; ++s)
             metric[s] = next[s];
@@ -207,25 +313,46 @@ __global__ void __launch_bounds__(threads_per_block)
                 best_metric = (best_metric & 0xffffu) | (metric[s].v & 0xffff0000u);
             }
         }
+#pragma unroll
         for (int h = 0; h < 2; ++h)
             state[h] = seg[h].end_zero ? 0 : best[h];
     }
-    // Both tracebacks at once: their chains of dependent loads overlap.
+    // Both tracebacks at once, the decision words of a few steps loaded ahead: their
+    // addresses do not depend on the states.
     std::uint8_t* out[2];
+    long long lo[2], hi[2];
+#pragma unroll
     for (int h = 0; h < 2; ++h) {
         const std::size_t w = g[h] / job.per_window;
         out[h] = job.bits + w * job.out_stride + (seg[h].begin - job.out_origin);
+        lo[h] = seg[h].begin - seg[h].first;
+        hi[h] = h == 0 || has_b ? seg[h].end - seg[h].first : lo[h]; // B's dropped
     }
-    const long long lo[2] = { seg[0].begin - seg[0].first, seg[1].begin - seg[1].first };
-    const long long hi[2] = { seg[0].end - seg[0].first, seg[1].end - seg[1].first };
-    for (int r = run - 1; r >= 0; --r) {
-        const std::uint32_t* row = decided + std::size_t(r) * words * thread_stride;
-        for (int h = 0; h < 2; ++h) {
-            if (r >= lo[h] && r < hi[h] && (h == 0 || has_b))
-                out[h][r - lo[h]] = std::uint8_t(state[h] >> (memory - 1));
-            const unsigned word = row[std::size_t(state[h] / 16) * thread_stride];
-            const int d = (word >> (h * 16 + state[h] % 16)) & 1u;
-            state[h] = ((state[h] << 1) & (S - 1)) | d;
+    constexpr int ahead = 4;
+    for (int r = run - 1; r >= 0; r -= ahead) {
+        unsigned rows[ahead][words];
+#pragma unroll
+        for (int i = 0; i < ahead; ++i)
+#pragma unroll
+            for (int w = 0; w < words; ++w)
+                rows[i][w] =
+                    r - i >= 0 ? decided[(std::size_t(r - i) * words + w) * stride] : 0u;
+#pragma unroll
+        for (int i = 0; i < ahead; ++i) {
+            if (r - i < 0)
+                continue;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                if (r - i >= lo[h] && r - i < hi[h])
+                    out[h][r - i - lo[h]] = std::uint8_t(state[h] >> (memory - 1));
+                const int ns = state[h] & (S / 2 - 1);
+                unsigned word = rows[i][0];
+#pragma unroll
+                for (int w = 1; w < words; ++w)
+                    word = ns / per_word == w ? rows[i][w] : word;
+                const int d = (word >> decision_bit<S>(state[h], h)) & 1u;
+                state[h] = ((state[h] << 1) & (S - 1)) | d;
+            }
         }
     }
 }
@@ -247,27 +374,76 @@ __global__ void frame_status_kernel(const long long* owned,
     passed[w] = sent > 0 && magnitude(sum) / double(sent) >= core::information_floor;
 }
 
-template <int S, int N>
+template <class Tr>
 void launch(const trellis& t, const viterbi_job& job, cudaStream_t s)
 {
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     const unsigned blocks = unsigned((pairs + threads_per_block - 1) / threads_per_block);
-    viterbi_kernel<S, N><<<blocks, threads_per_block, 0, s>>>(t, job);
+    if (job.int8)
+        viterbi_kernel<Tr, std::int8_t><<<blocks, threads_per_block, 0, s>>>(t, job);
+    else
+        viterbi_kernel<Tr, float><<<blocks, threads_per_block, 0, s>>>(t, job);
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
-template <int S>
-void launch_states(const trellis& t, const viterbi_job& job, cudaStream_t s)
+template <int K>
+void launch_any(const trellis& t, const viterbi_job& job, cudaStream_t s)
 {
     switch (t.outputs) {
     case 2:
-        return launch<S, 2>(t, job, s);
+        return launch<any_trellis<K, 2>>(t, job, s);
     case 3:
-        return launch<S, 3>(t, job, s);
+        return launch<any_trellis<K, 3>>(t, job, s);
     case 4:
-        return launch<S, 4>(t, job, s);
+        return launch<any_trellis<K, 4>>(t, job, s);
     }
     throw std::logic_error("launch_viterbi: " + std::to_string(t.outputs) + " outputs");
+}
+
+// Whether preset P has a kernel of its own: K <= 7 (larger codes keep their metrics in
+// memory, where folding the branches gains little), and no earlier preset with the same
+// polynomials.
+template <int P>
+constexpr bool has_own_kernel()
+{
+    const preset_code& p = preset_codes[P];
+    bool own = p.constraint <= 7;
+    for (int i = 0; own && i < P; ++i) {
+        bool same = preset_codes[i].constraint == p.constraint &&
+                    preset_codes[i].outputs == p.outputs;
+        for (int o = 0; same && o < p.outputs; ++o)
+            same = preset_codes[i].polynomials[o] == p.polynomials[o];
+        own = !same;
+    }
+    return own;
+}
+
+template <int P>
+bool is_preset(const trellis& t)
+{
+    const preset_code& p = preset_codes[P];
+    if (t.constraint != p.constraint || t.outputs != p.outputs)
+        return false;
+    for (int o = 0; o < p.outputs; ++o)
+        if (t.polynomials[o] != p.polynomials[o])
+            return false;
+    return true;
+}
+
+// The kernel of the first preset with t's polynomials, if it has one.
+template <int... P>
+bool launch_preset(const trellis& t,
+                   const viterbi_job& job,
+                   cudaStream_t s,
+                   std::integer_sequence<int, P...>)
+{
+    bool launched = false;
+    ((!launched && has_own_kernel<P>() && is_preset<P>(t)
+          ? (launch<preset_trellis<(has_own_kernel<P>() ? P : 0)>>(t, job, s),
+             launched = true)
+          : false),
+     ...);
+    return launched;
 }
 
 } // namespace
@@ -278,25 +454,43 @@ std::size_t decision_words(const trellis& t, std::size_t segments, int run)
            words_for(1 << (t.constraint - 1));
 }
 
+trellis make_trellis(const code& c)
+{
+    trellis t{};
+    t.constraint = c.constraint;
+    t.outputs = c.outputs();
+    for (int o = 0; o < c.outputs(); ++o) {
+        t.polynomials[o] = c.polynomials[o];
+        t.inverted |= unsigned(c.inverted[o]) << o;
+    }
+    for (int ns = 0; ns < c.states(); ++ns)
+        for (int b = 0; b < 2; ++b)
+            t.branch_outputs[2 * ns + b] = std::uint8_t(coded_bits(
+                t.polynomials, t.outputs, branch_register(c.constraint, ns, b)));
+    return t;
+}
+
 void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s)
 {
     if (job.per_window == 0 || job.windows == 0)
         return;
+    if (launch_preset(t, job, s, std::make_integer_sequence<int, preset_count>{}))
+        return;
     switch (t.constraint) {
     case 3:
-        return launch_states<4>(t, job, s);
+        return launch_any<3>(t, job, s);
     case 4:
-        return launch_states<8>(t, job, s);
+        return launch_any<4>(t, job, s);
     case 5:
-        return launch_states<16>(t, job, s);
+        return launch_any<5>(t, job, s);
     case 6:
-        return launch_states<32>(t, job, s);
+        return launch_any<6>(t, job, s);
     case 7:
-        return launch_states<64>(t, job, s);
+        return launch_any<7>(t, job, s);
     case 8:
-        return launch_states<128>(t, job, s);
+        return launch_any<8>(t, job, s);
     case 9:
-        return launch_states<256>(t, job, s);
+        return launch_any<9>(t, job, s);
     }
     throw std::logic_error("launch_viterbi: constraint length " +
                            std::to_string(t.constraint));

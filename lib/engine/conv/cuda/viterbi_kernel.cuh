@@ -10,12 +10,17 @@
 // Host launchers of the CUDA Viterbi kernel (viterbi_kernel.cu) and their contract.
 //
 // Work layout: one thread per pair of segments (conv/segments.h), the two in the halves
-// of packed int16 registers (core/cuda/s16x2.cuh), so that one add-compare-select
-// instruction serves both. A thread quantises its segments' LLRs as the CPU decoder does
-// (conv/quantize.h), runs the trellis over them with every path metric in registers,
-// writes one decision bit per state, step and segment to the workspace, and traces both
-// segments back from there. Path metrics wrap, as on the CPU, and ties go the same way,
-// so that the decisions are the CPU decoder's, bit for bit.
+// of packed int16 registers (core/cuda/s16x2.cuh), so that one instruction serves both.
+// A thread quantises its segments' LLRs as the CPU decoder does (conv/quantize.h), runs
+// the trellis over them with every path metric in registers (up to K = 7), writes one
+// decision bit per state, step and segment to the workspace, and traces both segments
+// back from there. Path metrics wrap, as on the CPU, and ties go the same way, so that
+// the decisions are the CPU decoder's, bit for bit. The presets' codes (presets.h) have
+// kernels of their own, whose branch metrics are registers chosen when compiling; a
+// symmetric code (every generator taps the current and the oldest bit, as all presets'
+// do) runs each butterfly on one branch metric: beta, -beta, -beta, beta.
+
+#include <gnuradio/gputurbo/engine/conv/code.h>
 
 #include <cuda_runtime.h>
 
@@ -39,15 +44,20 @@ struct device_segment
     int end_zero;        //!< the traceback starts in state 0
 };
 
-//! The trellis: constraint length, outputs and each branch's coded bits.
+//! The code as the kernel reads it. An inverted output is the uninverted one with its
+//! LLRs negated, so the branches are those of the uninverted polynomials.
 struct trellis
 {
     int constraint;
     int outputs;
+    unsigned polynomials[max_outputs];
+    unsigned inverted; //!< bit o: output o is inverted
     //! [ns * 2 + b]: the coded bits (bit o: output o) of the branch p_b -> ns, p_b =
-    //! ((ns << 1) & (S - 1)) | b, as in conv/cpu/viterbi_kernel.h
+    //! ((ns << 1) & (S - 1)) | b, as in conv/segments.h's branch_outputs()
     unsigned char branch_outputs[2 * max_states];
 };
+
+trellis make_trellis(const code& c);
 
 /*!
  * \brief One launch: windows of LLRs (the frames of a batch, or a stream's held part),
