@@ -78,10 +78,15 @@ struct fixed_trellis
     static constexpr bool symmetric = (G0 & taps) == taps && (G1 & taps) == taps &&
                                       (N < 3 || (G2 & taps) == taps) &&
                                       (N < 4 || (G3 & taps) == taps);
-    __device__ static constexpr unsigned branch(const trellis&, int ns, int b)
+    template <int ns, int b>
+    __device__ static constexpr unsigned branch()
     {
-        const unsigned g[4] = { G0, G1, G2, G3 };
+        constexpr unsigned g[4] = { G0, G1, G2, G3 };
         return coded_bits(g, N, branch_register(K, ns, b));
+    }
+    __device__ static unsigned branch(const trellis& t, int ns, int b)
+    {
+        return t.branch_outputs[2 * ns + b];
     }
 };
 
@@ -135,6 +140,16 @@ struct reader
         return core::cuda::sanitize(raw, invert);
     }
 };
+
+// f(std::integral_constant<int, i>) for i = I … End - 1: each i a constant expression.
+template <int I, int End, class F>
+__device__ __forceinline__ void static_for(F& f)
+{
+    if constexpr (I < End) {
+        f(std::integral_constant<int, I>{});
+        static_for<I + 1, End>(f);
+    }
+}
 
 __device__ __forceinline__ unsigned pack(int a, int b)
 {
@@ -223,6 +238,8 @@ __global__ void __launch_bounds__(threads_per_block)
     auto step = [&](const s16x2* in, s16x2* out, const s16x2(&q)[N], int e) {
         // The metric of every combination c of coded bits: +q where a bit is 0, -q
         // where it is 1; twice that for the symmetric form.
+        // twice plus one, which a - b taken as a + ~b (+ 1) needs: there is no packed
+        // subtraction.
         s16x2 branch[1 << N], twice[1 << N];
 #pragma unroll
         for (int c = 0; c < (1 << N); ++c) {
@@ -231,7 +248,7 @@ __global__ void __launch_bounds__(threads_per_block)
             for (int o = 0; o < N; ++o)
                 sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
             branch[c] = sum;
-            twice[c] = sum + sum;
+            twice[c] = sum + sum + s16x2{ 0x00010001u };
             if constexpr (!Tr::symmetric)
                 shared_branch[c * threads_per_block] = sum.v;
         }
@@ -241,39 +258,59 @@ __global__ void __launch_bounds__(threads_per_block)
             else
                 return s16x2{ shared_branch[c * threads_per_block] };
         };
+        // Butterfly ns: targets ns and ns + S/2 from a = 2 ns and b = 2 ns + 1. d = m0 -
+        // m1 per target: its sign is the decision (1: p_1 is strictly better; ties keep
+        // p_0), and max(m0, m1) = m1 + max(d, 0) in wrapping arithmetic.
         unsigned word = 0;
-#pragma unroll(unroll)
-        for (int ns = 0; ns < S / 2; ++ns) {
-            const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
-            // d = m0 - m1 per target: its sign is the decision (1: p_1 is strictly
-            // better; ties keep p_0), and max(m0, m1) = m1 + max(d, 0) in wrapping
-            // arithmetic.
-            s16x2 d0, d1;
-            if constexpr (Tr::symmetric) {
-                // Branches beta (p_0 -> ns), -beta, -beta (p_0 -> ns + S/2), beta.
-                const unsigned c = Tr::branch(t, ns, 0);
-                constexpr unsigned all = (1u << N) - 1;
-                const s16x2 delta = a - b;
-                d0 = delta + twice[c];
-                d1 = delta + twice[c ^ all];
-                out[ns] = b + branch[c ^ all] + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
-                out[ns + S / 2] = b + branch[c] + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
-            } else {
-                const s16x2 m00 = a + metric_of(Tr::branch(t, ns, 0));
-                const s16x2 m01 = b + metric_of(Tr::branch(t, ns, 1));
-                const s16x2 m10 = a + metric_of(Tr::branch(t, ns + S / 2, 0));
-                const s16x2 m11 = b + metric_of(Tr::branch(t, ns + S / 2, 1));
-                d0 = m00 - m01;
-                d1 = m10 - m11;
-                out[ns] = m01 + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
-                out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
-            }
+        auto decide = [&](int ns, s16x2 d0, s16x2 d1) {
             // The four sign bits (bits 15 and 31 of d0, d1) to the top of the word's
             // bytes, the earlier butterflies shifted down.
             const unsigned signs = __byte_perm(d0.v, d1.v, 0x7531);
             word = ((word >> 1) & 0x7f7f7f7fu) | (signs & 0x80808080u);
             if (ns % per_word == per_word - 1)
                 decided[(std::size_t(e) * words + ns / per_word) * stride] = word;
+        };
+        if constexpr (Tr::symmetric) {
+            // Branches beta (p_0 -> ns), -beta, -beta (p_0 -> ns + S/2), beta, beta's
+            // combination c known when compiling. The metrics do not wrap here
+            // (renormalised below), so max(m0, m1) is one add-max.
+            auto butterfly = [&](auto k) {
+                constexpr int ns = decltype(k)::value;
+                constexpr unsigned c = Tr::template branch<ns, 0>(), all = (1u << N) - 1;
+                const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
+                const s16x2 delta = a + s16x2{ ~b.v }; // a - b - 1
+                const s16x2 d0 = delta + twice[c], d1 = delta + twice[c ^ all];
+                out[ns] = core::cuda::add_max(a, branch[c], b + branch[c ^ all]);
+                out[ns + S / 2] = core::cuda::add_max(a, branch[c ^ all], b + branch[c]);
+                decide(ns, d0, d1);
+            };
+            static_for<0, S / 2>(butterfly);
+        } else {
+#pragma unroll(unroll)
+            for (int ns = 0; ns < S / 2; ++ns) {
+                const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
+                const s16x2 m00 = a + metric_of(Tr::branch(t, ns, 0));
+                const s16x2 m01 = b + metric_of(Tr::branch(t, ns, 1));
+                const s16x2 m10 = a + metric_of(Tr::branch(t, ns + S / 2, 0));
+                const s16x2 m11 = b + metric_of(Tr::branch(t, ns + S / 2, 1));
+                const s16x2 d0 = m00 + s16x2{ ~m01.v } + s16x2{ 0x00010001u };
+                const s16x2 d1 = m10 + s16x2{ ~m11.v } + s16x2{ 0x00010001u };
+                out[ns] = m01 + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
+                out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
+                decide(ns, d0, d1);
+            }
+        }
+    };
+    // The symmetric form's metrics must not wrap: every 8 steps they are moved by the
+    // same amount, state 0's to 0. They stay within behind + spread + 8 steps' growth of
+    // it: below 2^14 for K <= 7.
+    auto renormalise = [&] {
+        if constexpr (Tr::symmetric) {
+            const s16x2 minus =
+                s16x2{ ~metric[0].v } + s16x2{ 0x00010001u }; // -metric[0]
+#pragma unroll(unroll)
+            for (int s = 0; s < S; ++s)
+                metric[s] = metric[s] + minus;
         }
     };
     s16x2 q[N];
@@ -286,6 +323,8 @@ __global__ void __launch_bounds__(threads_per_block)
         if (e + 2 < run)
             load(e + 2, q);
         step(next, metric, q1, e + 1);
+        if (e % 8 == 6)
+            renormalise();
     }
     if (e < run) {
         step(metric, next, q, e);
