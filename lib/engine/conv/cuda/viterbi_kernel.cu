@@ -117,19 +117,19 @@ struct reader
 {
     const In* llrs; // the window's
     const int* sent_index;
-    long long steps;
+    int steps; // a window's steps and LLRs are counted in 32 bits
     bool circular;
     float unit; // int8: the LLR of q = 1
     bool invert;
 
-    __device__ float operator()(long long step, int o, int outputs) const
+    __device__ float operator()(int step, int o, int outputs) const
     {
         if (circular) {
             step %= steps;
             if (step < 0)
                 step += steps;
         }
-        long long c = step * outputs + o;
+        int c = step * outputs + o;
         if (sent_index) {
             c = __ldg(sent_index + c);
             if (c < 0)
@@ -159,7 +159,7 @@ __device__ __forceinline__ unsigned pack(int a, int b)
 // The Viterbi of two segments (A, B), each over its window, in the halves of packed
 // registers: segment g of the job is half g % 2 of thread g / 2.
 template <class Tr, class In>
-__global__ void __launch_bounds__(threads_per_block)
+__global__ void __launch_bounds__(threads_per_block, 4)
     viterbi_kernel(const __grid_constant__ trellis t,
                    const __grid_constant__ viterbi_job job)
 {
@@ -186,14 +186,14 @@ __global__ void __launch_bounds__(threads_per_block)
         seg[h] = job.segments[g[h] % job.per_window];
         read[h] = { static_cast<const In*>(job.llrs) + w * job.window_stride,
                     job.sent_index,
-                    job.steps,
+                    int(job.steps),
                     job.circular,
                     job.int8_unit,
                     job.invert };
         // The quantisation scale, from the magnitudes of the whole run, as on the CPU.
         magnitudes all, own;
         for (int e = 0; e < run; ++e) {
-            const long long k = seg[h].first + e;
+            const int k = int(seg[h].first) + e;
             const bool owning = k >= seg[h].begin && k < seg[h].owned_end;
 #pragma unroll
             for (int o = 0; o < N; ++o) {
@@ -228,7 +228,7 @@ __global__ void __launch_bounds__(threads_per_block)
             int v[2];
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                v[h] = quantize(read[h](seg[h].first + e, o, N), scale[h]);
+                v[h] = quantize(read[h](int(seg[h].first) + e, o, N), scale[h]);
                 v[h] = (t.inverted >> o) & 1u ? -v[h] : v[h];
             }
             q[o].v = pack(v[0], v[1]);
@@ -238,8 +238,6 @@ __global__ void __launch_bounds__(threads_per_block)
     auto step = [&](const s16x2* in, s16x2* out, const s16x2(&q)[N], int e) {
         // The metric of every combination c of coded bits: +q where a bit is 0, -q
         // where it is 1; twice that for the symmetric form.
-        // twice plus one, which a - b taken as a + ~b (+ 1) needs: there is no packed
-        // subtraction.
         s16x2 branch[1 << N], twice[1 << N];
 #pragma unroll
         for (int c = 0; c < (1 << N); ++c) {
@@ -248,7 +246,7 @@ __global__ void __launch_bounds__(threads_per_block)
             for (int o = 0; o < N; ++o)
                 sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
             branch[c] = sum;
-            twice[c] = sum + sum + s16x2{ 0x00010001u };
+            twice[c] = sum + sum;
             if constexpr (!Tr::symmetric)
                 shared_branch[c * threads_per_block] = sum.v;
         }
@@ -278,7 +276,7 @@ __global__ void __launch_bounds__(threads_per_block)
                 constexpr int ns = decltype(k)::value;
                 constexpr unsigned c = Tr::template branch<ns, 0>(), all = (1u << N) - 1;
                 const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
-                const s16x2 delta = a + s16x2{ ~b.v }; // a - b - 1
+                const s16x2 delta = a - b;
                 const s16x2 d0 = delta + twice[c], d1 = delta + twice[c ^ all];
                 out[ns] = core::cuda::add_max(a, branch[c], b + branch[c ^ all]);
                 out[ns + S / 2] = core::cuda::add_max(a, branch[c ^ all], b + branch[c]);
@@ -293,40 +291,43 @@ __global__ void __launch_bounds__(threads_per_block)
                 const s16x2 m01 = b + metric_of(Tr::branch(t, ns, 1));
                 const s16x2 m10 = a + metric_of(Tr::branch(t, ns + S / 2, 0));
                 const s16x2 m11 = b + metric_of(Tr::branch(t, ns + S / 2, 1));
-                const s16x2 d0 = m00 + s16x2{ ~m01.v } + s16x2{ 0x00010001u };
-                const s16x2 d1 = m10 + s16x2{ ~m11.v } + s16x2{ 0x00010001u };
+                const s16x2 d0 = m00 - m01, d1 = m10 - m11;
                 out[ns] = m01 + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
                 out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
                 decide(ns, d0, d1);
             }
         }
     };
-    // The symmetric form's metrics must not wrap: every 8 steps they are moved by the
-    // same amount, state 0's to 0. They stay within behind + spread + 8 steps' growth of
+    // The symmetric form's metrics must not wrap: every 4 steps they are moved by the
+    // same amount, state 0's to 0. They stay within behind + spread + 4 steps' growth of
     // it: below 2^14 for K <= 7.
     auto renormalise = [&] {
         if constexpr (Tr::symmetric) {
-            const s16x2 minus =
-                s16x2{ ~metric[0].v } + s16x2{ 0x00010001u }; // -metric[0]
+            const s16x2 zero = metric[0];
 #pragma unroll(unroll)
             for (int s = 0; s < S; ++s)
-                metric[s] = metric[s] + minus;
+                metric[s] = metric[s] - zero;
         }
     };
-    s16x2 q[N];
+    // Four steps an iteration, each step's LLRs loaded one step ahead, so that the loads
+    // overlap the arithmetic; then one step at a time.
+    s16x2 q[N], q1[N];
     load(0, q);
     int e = 0;
-    for (; e + 2 <= run; e += 2) {
-        s16x2 q1[N];
-        load(e + 1, q1); // ahead, so that the loads overlap the arithmetic
+    for (; e + 4 <= run; e += 4) {
+        load(e + 1, q1);
         step(metric, next, q, e);
-        if (e + 2 < run)
-            load(e + 2, q);
+        load(e + 2, q);
         step(next, metric, q1, e + 1);
-        if (e % 8 == 6)
-            renormalise();
+        load(e + 3, q1);
+        step(metric, next, q, e + 2);
+        if (e + 4 < run)
+            load(e + 4, q);
+        step(next, metric, q1, e + 3);
+        renormalise();
     }
-    if (e < run) {
+    for (; e < run; ++e) {
+        load(e, q);
         step(metric, next, q, e);
 #pragma unroll(unroll)
         for (int s = 0; s < S; ++s)
