@@ -19,6 +19,8 @@
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #ifdef __CUDACC__
@@ -47,14 +49,15 @@ struct magnitudes
     std::int64_t inside = 0;
     std::int64_t counted = 0;
 
+    //! Branch-free, so that a loop of adds vectorises.
     GPUTURBO_CONV_HD void add(float v)
     {
-        const float a = v < 0.0f ? -v : v;
-        const std::int64_t fixed = std::int64_t(a * magnitude_unit);
-        const bool in = a > 0.0f && a < core::llr_limit;
+        const float a = std::fabs(v);
+        const std::int32_t fixed = std::int32_t(a * magnitude_unit); // < 2^31
+        const std::int32_t in = a > 0.0f && a < core::llr_limit;
         total += fixed;
-        inside += in ? fixed : 0;
-        counted += in ? 1 : 0;
+        inside += fixed & -in;
+        counted += in;
     }
 
     GPUTURBO_CONV_HD void add(const magnitudes& m)
@@ -84,9 +87,8 @@ GPUTURBO_CONV_HD float quantization_scale(const magnitudes& m)
 GPUTURBO_CONV_HD std::int16_t quantize(float v, float scale)
 {
     const float most = float(max_metric);
-    float y = v * scale;
-    y = y > most ? most : (y < -most ? -most : y);
-    return std::int16_t(y + (y < 0.0f ? -0.5f : 0.5f));
+    const float y = std::min(std::max(v * scale, -most), most); // v is never NaN
+    return std::int16_t(y + std::copysign(0.5f, y));
 }
 
 } // namespace
