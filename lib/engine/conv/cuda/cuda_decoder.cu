@@ -39,16 +39,16 @@ std::string describe(const cudaDeviceProp& prop, int device, const std::string& 
            " SMs, int16 metrics, 2 segments per thread; " + versions + ")";
 }
 
-// Where a batch's workspace puts what: the decision words, then the owned sums.
+// Where a batch's workspace puts what: the kernels' scratch, then the owned sums.
 struct workspace_layout
 {
-    std::size_t decision_words;
+    std::size_t scratch;
     std::size_t owned_offset; // bytes
     std::size_t bytes;
 
     workspace_layout(const trellis& t, std::size_t segments, int run)
-        : decision_words(cuda::decision_words(t, segments, run)),
-          owned_offset((decision_words * sizeof(std::uint32_t) + 7) / 8 * 8),
+        : scratch(scratch_bytes(t, segments, run)),
+          owned_offset((scratch + 15) / 16 * 16),
           bytes(owned_offset + segments * sizeof(long long))
     {
     }
@@ -192,7 +192,7 @@ private:
         job.per_window = p.per_frame;
         job.windows = int(n);
         job.run = p.run;
-        job.decisions = reinterpret_cast<std::uint32_t*>(b.workspace);
+        job.scratch = b.workspace;
         job.owned = owned;
         launch_viterbi(d_trellis, job, s);
         launch_frame_status(
@@ -375,7 +375,7 @@ private:
         job.per_window = int(mine.size());
         job.windows = 1;
         job.run = int(run);
-        job.decisions = reinterpret_cast<std::uint32_t*>(workspace);
+        job.scratch = workspace;
         job.owned = owned_sums;
         launch_viterbi(d_trellis, job, s);
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(win.out + (lo - win.out_origin),

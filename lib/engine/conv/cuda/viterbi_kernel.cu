@@ -156,12 +156,136 @@ __device__ __forceinline__ unsigned pack(int a, int b)
     return (unsigned(a) & 0xffffu) | (unsigned(b) << 16);
 }
 
+// Where a launch's scratch puts what: the decision words, then the metrics (int8, in
+// groups of 16 bytes: [group][pair], a group the steps_per_group steps of both
+// segments, each step's metrics A0 B0 A1 B1 …, padded to an even count), then each
+// segment's quantisation scale.
+struct scratch_layout
+{
+    std::size_t pairs;
+    int groups;                                    // per pair
+    int group_steps;                               // steps per group
+    std::size_t decisions, metrics, scales, bytes; // offsets and size
+
+    __host__ __device__
+    scratch_layout(int states, int outputs, std::size_t segments, int run)
+        : pairs(segment_pairs(segments)), group_steps(outputs <= 2 ? 4 : 2), decisions(0)
+    {
+        groups = (run + group_steps - 1) / group_steps;
+        metrics = pairs * std::size_t(run) * words_for(states) * 4;
+        scales = metrics + pairs * std::size_t(groups) * 16;
+        bytes = scales + segments * sizeof(float);
+    }
+};
+
+// The segment of job index g, its window's reader.
+template <class In>
+__device__ void
+segment_of(const viterbi_job& job, std::size_t g, device_segment& seg, reader<In>& read)
+{
+    const std::size_t w = g / job.per_window;
+    seg = job.segments[g % job.per_window];
+    read = { static_cast<const In*>(job.llrs) + w * job.window_stride,
+             job.sent_index,
+             int(job.steps),
+             job.circular,
+             job.int8_unit,
+             job.invert };
+}
+
+// The sum of x over a warp's lanes, on every lane (integer sums: any order gives the
+// same).
+__device__ __forceinline__ long long warp_sum(long long x)
+{
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2)
+        x += __shfl_xor_sync(0xffffffffu, x, d);
+    return x;
+}
+
+// A warp per segment: the magnitudes of its run give its quantisation scale (as the CPU
+// decoder's), those of its owned steps the frame status.
+template <class In, int N>
+__global__ void measure_kernel(const __grid_constant__ viterbi_job job, float* scales)
+{
+    const std::size_t segments = std::size_t(job.per_window) * job.windows;
+    const std::size_t g = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const int lane = threadIdx.x % 32;
+    if (g >= segments)
+        return;
+    device_segment seg;
+    reader<In> read;
+    segment_of(job, g, seg, read);
+    magnitudes all, own;
+    for (int j = lane; j < job.run * N; j += 32) {
+        const int k = int(seg.first) + j / N;
+        const float v = read(k, j % N, N);
+        all.add(v);
+        if (k >= seg.begin && k < seg.owned_end)
+            own.add(v);
+    }
+    all.total = warp_sum(all.total);
+    all.inside = warp_sum(all.inside);
+    all.counted = warp_sum(all.counted);
+    own.total = warp_sum(own.total);
+    if (lane == 0) {
+        scales[g] = quantization_scale(all);
+        if (job.owned)
+            job.owned[g] = own.total;
+    }
+}
+
+// A thread per group of steps of a pair of segments: their metrics quantised, an
+// inverted output's negated (its branches are the uninverted code's), in the layout the
+// decoding threads read with one 16-byte load. Consecutive threads take consecutive
+// groups of one pair, so that the LLR reads are coalesced.
+template <class In, int N>
+__global__ void quantize_kernel(const __grid_constant__ viterbi_job job,
+                                unsigned inverted,
+                                int states,
+                                unsigned char* scratch)
+{
+    const std::size_t segments = std::size_t(job.per_window) * job.windows;
+    const scratch_layout l(states, N, segments, job.run);
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= l.pairs * l.groups)
+        return;
+    const std::size_t pair = i / l.groups;
+    const int group = int(i % l.groups);
+    const float* scales = reinterpret_cast<const float*>(scratch + l.scales);
+    unsigned char bytes[16] = {};
+    for (int h = 0; h < 2; ++h) {
+        const std::size_t g = std::min(2 * pair + h, segments - 1);
+        device_segment seg;
+        reader<In> read;
+        segment_of(job, g, seg, read);
+        const float scale = scales[g];
+        for (int k = 0; k < l.group_steps; ++k) {
+            const int e = group * l.group_steps + k;
+            if (e >= job.run)
+                break;
+#pragma unroll
+            for (int o = 0; o < N; ++o) {
+                int q = quantize(read(int(seg.first) + e, o, N), scale);
+                q = (inverted >> o) & 1u ? -q : q;
+                bytes[k * (16 / l.group_steps) + 2 * o + h] =
+                    static_cast<unsigned char>(q);
+            }
+        }
+    }
+    uint4 out;
+    memcpy(&out, bytes, 16);
+    reinterpret_cast<uint4*>(scratch + l.metrics)[std::size_t(group) * l.pairs + pair] =
+        out;
+}
+
 // The Viterbi of two segments (A, B), each over its window, in the halves of packed
 // registers: segment g of the job is half g % 2 of thread g / 2.
-template <class Tr, class In>
-__global__ void __launch_bounds__(threads_per_block, 4)
+template <class Tr>
+__global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     viterbi_kernel(const __grid_constant__ trellis t,
-                   const __grid_constant__ viterbi_job job)
+                   const __grid_constant__ viterbi_job job,
+                   unsigned char* scratch)
 {
     constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
     constexpr int words = words_for(S), per_word = butterflies_per_word(S);
@@ -174,39 +298,14 @@ __global__ void __launch_bounds__(threads_per_block, 4)
     if (pair >= pairs)
         return;
     const int run = job.run;
+    const scratch_layout l(S, N, segments, run);
     // Segment B of an odd count's last pair repeats A, its results dropped.
     const std::size_t g[2] = { 2 * pair, std::min(2 * pair + 1, segments - 1) };
     const bool has_b = 2 * pair + 1 < segments;
     device_segment seg[2];
-    reader<In> read[2];
-    float scale[2];
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const std::size_t w = g[h] / job.per_window;
+    for (int h = 0; h < 2; ++h)
         seg[h] = job.segments[g[h] % job.per_window];
-        read[h] = { static_cast<const In*>(job.llrs) + w * job.window_stride,
-                    job.sent_index,
-                    int(job.steps),
-                    job.circular,
-                    job.int8_unit,
-                    job.invert };
-        // The quantisation scale, from the magnitudes of the whole run, as on the CPU.
-        magnitudes all, own;
-        for (int e = 0; e < run; ++e) {
-            const int k = int(seg[h].first) + e;
-            const bool owning = k >= seg[h].begin && k < seg[h].owned_end;
-#pragma unroll
-            for (int o = 0; o < N; ++o) {
-                const float v = read[h](k, o, N);
-                all.add(v);
-                if (owning)
-                    own.add(v);
-            }
-        }
-        scale[h] = quantization_scale(all);
-        if (job.owned && (h == 0 || has_b))
-            job.owned[g[h]] = own.total;
-    }
 
     // Paths not from state 0 start this far behind (conv/cpu/viterbi_kernel_impl.h).
     const int behind = memory * 2 * N * max_metric + 1;
@@ -219,19 +318,29 @@ __global__ void __launch_bounds__(threads_per_block, 4)
 
     unsigned* shared_branch = &branch_shared[0][threadIdx.x];
     const std::size_t stride = pairs; // between a thread's decision words
-    std::uint32_t* decided = job.decisions + pair;
-    // Each coded bit's metric of step e, both segments in one register; an inverted
-    // output's negated (its branch bits are the uninverted code's).
+    std::uint32_t* decided =
+        reinterpret_cast<std::uint32_t*>(scratch + l.decisions) + pair;
+    const uint4* metrics = reinterpret_cast<const uint4*>(scratch + l.metrics) + pair;
+    // The metrics of a group of steps (one load), then each step's, both segments in one
+    // register per coded bit: bytes A_o and B_o sign-extended to the halves.
+    uint4 group{};
     auto load = [&](int e, s16x2(&q)[N]) {
+        if (e % l.group_steps == 0)
+            group = __ldg(metrics + std::size_t(e / l.group_steps) * pairs);
+        const int k = e % l.group_steps;
+        const unsigned lo = k == 0   ? group.x
+                            : k == 1 ? group.y
+                            : k == 2 ? group.z
+                                     : group.w;
 #pragma unroll
         for (int o = 0; o < N; ++o) {
-            int v[2];
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                v[h] = quantize(read[h](int(seg[h].first) + e, o, N), scale[h]);
-                v[h] = (t.inverted >> o) & 1u ? -v[h] : v[h];
-            }
-            q[o].v = pack(v[0], v[1]);
+            if constexpr (N <= 2)
+                q[o].v = __byte_perm(lo, 0, o == 0 ? 0x9180 : 0xb3a2);
+            else // 8 bytes a step: k is 0 or 1, words 2k and 2k + 1
+                q[o].v = __byte_perm(k == 0 ? (o < 2 ? group.x : group.y)
+                                            : (o < 2 ? group.z : group.w),
+                                     0,
+                                     o % 2 == 0 ? 0x9180 : 0xb3a2);
         }
     };
     // One trellis step: metrics in -> out, decisions to step e's words.
@@ -414,15 +523,48 @@ __global__ void frame_status_kernel(const long long* owned,
     passed[w] = sent > 0 && magnitude(sum) / double(sent) >= core::information_floor;
 }
 
+template <class In, int N>
+void launch_quantize(const viterbi_job& job,
+                     unsigned inverted,
+                     int states,
+                     cudaStream_t s)
+{
+    const std::size_t segments = std::size_t(job.per_window) * job.windows;
+    const scratch_layout l(states, N, segments, job.run);
+    const std::size_t warps = (segments * 32 + threads_per_block - 1) / threads_per_block;
+    measure_kernel<In, N><<<unsigned(warps), threads_per_block, 0, s>>>(
+        job, reinterpret_cast<float*>(job.scratch + l.scales));
+    GPUTURBO_CUDA_CHECK_LAUNCH();
+    const std::size_t groups = l.pairs * l.groups;
+    quantize_kernel<In, N>
+        <<<unsigned((groups + threads_per_block - 1) / threads_per_block),
+           threads_per_block,
+           0,
+           s>>>(job, inverted, states, job.scratch);
+    GPUTURBO_CUDA_CHECK_LAUNCH();
+}
+
+template <class In>
+void launch_quantize(const trellis& t, const viterbi_job& job, cudaStream_t s)
+{
+    const int states = 1 << (t.constraint - 1);
+    switch (t.outputs) {
+    case 2:
+        return launch_quantize<In, 2>(job, t.inverted, states, s);
+    case 3:
+        return launch_quantize<In, 3>(job, t.inverted, states, s);
+    case 4:
+        return launch_quantize<In, 4>(job, t.inverted, states, s);
+    }
+    throw std::logic_error("launch_viterbi: " + std::to_string(t.outputs) + " outputs");
+}
+
 template <class Tr>
 void launch(const trellis& t, const viterbi_job& job, cudaStream_t s)
 {
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     const unsigned blocks = unsigned((pairs + threads_per_block - 1) / threads_per_block);
-    if (job.int8)
-        viterbi_kernel<Tr, std::int8_t><<<blocks, threads_per_block, 0, s>>>(t, job);
-    else
-        viterbi_kernel<Tr, float><<<blocks, threads_per_block, 0, s>>>(t, job);
+    viterbi_kernel<Tr><<<blocks, threads_per_block, 0, s>>>(t, job, job.scratch);
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
@@ -488,10 +630,9 @@ bool launch_preset(const trellis& t,
 
 } // namespace
 
-std::size_t decision_words(const trellis& t, std::size_t segments, int run)
+std::size_t scratch_bytes(const trellis& t, std::size_t segments, int run)
 {
-    return segment_pairs(segments) * std::size_t(run) *
-           words_for(1 << (t.constraint - 1));
+    return scratch_layout(1 << (t.constraint - 1), t.outputs, segments, run).bytes;
 }
 
 trellis make_trellis(const code& c)
@@ -514,6 +655,10 @@ void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s)
 {
     if (job.per_window == 0 || job.windows == 0)
         return;
+    if (job.int8)
+        launch_quantize<std::int8_t>(t, job, s);
+    else
+        launch_quantize<float>(t, job, s);
     if (launch_preset(t, job, s, std::make_integer_sequence<int, preset_count>{}))
         return;
     switch (t.constraint) {

@@ -9,16 +9,20 @@
 
 // Host launchers of the CUDA Viterbi kernel (viterbi_kernel.cu) and their contract.
 //
-// Work layout: one thread per pair of segments (conv/segments.h), the two in the halves
-// of packed int16 registers (core/cuda/s16x2.cuh), so that one instruction serves both.
-// A thread quantises its segments' LLRs as the CPU decoder does (conv/quantize.h), runs
-// the trellis over them with every path metric in registers (up to K = 7), writes one
-// decision bit per state, step and segment to the workspace, and traces both segments
-// back from there. Path metrics wrap, as on the CPU, and ties go the same way, so that
-// the decisions are the CPU decoder's, bit for bit. The presets' codes (presets.h) have
-// kernels of their own, whose branch metrics are registers chosen when compiling; a
-// symmetric code (every generator taps the current and the oldest bit, as all presets'
-// do) runs each butterfly on one branch metric: beta, -beta, -beta, beta.
+// Work layout: a kernel measures each segment (conv/segments.h) and one quantises its
+// LLRs as the CPU decoder does (conv/quantize.h) into int8 metrics laid out for the
+// decoding kernel, both coalesced and at full occupancy. The decoding kernel has one
+// thread per pair of segments, the two in the halves of packed int16 registers
+// (core/cuda/s16x2.cuh), so that one instruction serves both. A thread reads the metrics
+// of up to four steps with one load, runs the trellis with every path metric in a
+// register (up to K = 7), writes one decision bit per state, step and segment to the
+// scratch, and traces both segments back from there. The path metrics are the CPU
+// decoder's integers (wrapping, or renormalised where an add-max needs them not to) and
+// ties go the same way, so that the decisions are the CPU decoder's, bit for bit. The
+// presets' codes (presets.h) have kernels of their own, whose branch metrics are
+// registers chosen when compiling; a symmetric code (every generator taps the current
+// and the oldest bit, as all presets' do) runs each butterfly on one branch metric:
+// beta, -beta, -beta, beta.
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
 
@@ -81,10 +85,10 @@ struct viterbi_job
     const device_segment* segments; //!< [per_window], the same for every window
     int per_window;
     int windows;
-    int run;                  //!< steps of every segment's run
-    std::uint32_t* decisions; //!< workspace, decision_words() words
-    long long* owned;         //!< [windows * per_window] fixed-point |L| sums of the
-                              //!< owned steps (conv/quantize.h), or nullptr
+    int run;                //!< steps of every segment's run
+    unsigned char* scratch; //!< scratch_bytes() bytes, 16-byte aligned
+    long long* owned;       //!< [windows * per_window] fixed-point |L| sums of the
+                            //!< owned steps (conv/quantize.h), or nullptr
 };
 
 //! Segment pairs (threads) of a job.
@@ -93,8 +97,8 @@ __host__ __device__ inline std::size_t segment_pairs(std::size_t segments)
     return (segments + 1) / 2;
 }
 
-//! Decision words a launch over \p segments segments of \p run steps needs.
-std::size_t decision_words(const trellis& t, std::size_t segments, int run);
+//! Scratch bytes a launch over \p segments segments of \p run steps needs.
+std::size_t scratch_bytes(const trellis& t, std::size_t segments, int run);
 
 //! Enqueues the Viterbi over every segment of \p job on \p s.
 void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s);
