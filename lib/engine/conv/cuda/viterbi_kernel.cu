@@ -151,6 +151,17 @@ __device__ __forceinline__ void static_for(F& f)
     }
 }
 
+// Bytes \p lo and \p lo + 1 of \p x, sign-extended to the halves of a packed int16 pair
+// (prmt's sign-replicating selectors, which __byte_perm does not pass on).
+template <int lo>
+__device__ __forceinline__ unsigned sign_extend_pair(unsigned x)
+{
+    constexpr unsigned selector = lo | (8u | lo) << 4 | (lo + 1u) << 8 | (9u + lo) << 12;
+    unsigned r;
+    asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(x), "n"(selector));
+    return r;
+}
+
 __device__ __forceinline__ unsigned pack(int a, int b)
 {
     return (unsigned(a) & 0xffffu) | (unsigned(b) << 16);
@@ -172,7 +183,7 @@ struct scratch_layout
         : pairs(segment_pairs(segments)), group_steps(outputs <= 2 ? 4 : 2), decisions(0)
     {
         groups = (run + group_steps - 1) / group_steps;
-        metrics = pairs * std::size_t(run) * words_for(states) * 4;
+        metrics = (pairs * std::size_t(run) * words_for(states) * 4 + 15) / 16 * 16;
         scales = metrics + pairs * std::size_t(groups) * 16;
         bytes = scales + segments * sizeof(float);
     }
@@ -328,19 +339,21 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         if (e % l.group_steps == 0)
             group = __ldg(metrics + std::size_t(e / l.group_steps) * pairs);
         const int k = e % l.group_steps;
-        const unsigned lo = k == 0   ? group.x
-                            : k == 1 ? group.y
-                            : k == 2 ? group.z
-                                     : group.w;
-#pragma unroll
-        for (int o = 0; o < N; ++o) {
-            if constexpr (N <= 2)
-                q[o].v = __byte_perm(lo, 0, o == 0 ? 0x9180 : 0xb3a2);
-            else // 8 bytes a step: k is 0 or 1, words 2k and 2k + 1
-                q[o].v = __byte_perm(k == 0 ? (o < 2 ? group.x : group.y)
-                                            : (o < 2 ? group.z : group.w),
-                                     0,
-                                     o % 2 == 0 ? 0x9180 : 0xb3a2);
+        if constexpr (N <= 2) { // 4 bytes a step: word k
+            const unsigned w = k == 0   ? group.x
+                               : k == 1 ? group.y
+                               : k == 2 ? group.z
+                                        : group.w;
+            q[0].v = sign_extend_pair<0>(w);
+            q[1].v = sign_extend_pair<2>(w);
+        } else { // 8 bytes a step: k is 0 or 1, words 2k and 2k + 1
+            const unsigned w0 = k == 0 ? group.x : group.z,
+                           w1 = k == 0 ? group.y : group.w;
+            q[0].v = sign_extend_pair<0>(w0);
+            q[1].v = sign_extend_pair<2>(w0);
+            q[2].v = sign_extend_pair<0>(w1);
+            if constexpr (N == 4)
+                q[3].v = sign_extend_pair<2>(w1);
         }
     };
     // One trellis step: metrics in -> out, decisions to step e's words.
