@@ -168,15 +168,14 @@ __device__ __forceinline__ unsigned pack(int a, int b)
 }
 
 // Where a launch's scratch puts what: the decision words, then the metrics (int8, in
-// groups of 16 bytes: [group][pair], a group the steps_per_group steps of both
-// segments, each step's metrics A0 B0 A1 B1 …, padded to an even count), then each
-// segment's quantisation scale.
+// groups of 16 bytes: [group][pair], a group the group_steps steps of both segments,
+// each step's metrics A0 B0 A1 B1 …, padded to an even count).
 struct scratch_layout
 {
     std::size_t pairs;
-    int groups;                                    // per pair
-    int group_steps;                               // steps per group
-    std::size_t decisions, metrics, scales, bytes; // offsets and size
+    int groups;                            // per pair
+    int group_steps;                       // steps per group
+    std::size_t decisions, metrics, bytes; // offsets and size
 
     __host__ __device__
     scratch_layout(int states, int outputs, std::size_t segments, int run)
@@ -184,8 +183,7 @@ struct scratch_layout
     {
         groups = (run + group_steps - 1) / group_steps;
         metrics = (pairs * std::size_t(run) * words_for(states) * 4 + 15) / 16 * 16;
-        scales = metrics + pairs * std::size_t(groups) * 16;
-        bytes = scales + segments * sizeof(float);
+        bytes = metrics + pairs * std::size_t(groups) * 16;
     }
 };
 
@@ -214,80 +212,68 @@ __device__ __forceinline__ long long warp_sum(long long x)
     return x;
 }
 
-// A warp per segment: the magnitudes of its run give its quantisation scale (as the CPU
-// decoder's), those of its owned steps the frame status.
+// A warp per pair of segments. First the magnitudes of each segment's run, which give
+// its quantisation scale (as the CPU decoder's), and of its owned steps (the frame
+// status); then their metrics, quantised, an inverted output's negated (its branches are
+// the uninverted code's), in the layout the decoding threads read with one 16-byte load,
+// a lane per group of steps. The lanes read consecutive LLRs, the second time from the
+// cache.
 template <class In, int N>
-__global__ void measure_kernel(const __grid_constant__ viterbi_job job, float* scales)
-{
-    const std::size_t segments = std::size_t(job.per_window) * job.windows;
-    const std::size_t g = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-    const int lane = threadIdx.x % 32;
-    if (g >= segments)
-        return;
-    device_segment seg;
-    reader<In> read;
-    segment_of(job, g, seg, read);
-    magnitudes all, own;
-    for (int j = lane; j < job.run * N; j += 32) {
-        const int k = int(seg.first) + j / N;
-        const float v = read(k, j % N, N);
-        all.add(v);
-        if (k >= seg.begin && k < seg.owned_end)
-            own.add(v);
-    }
-    all.total = warp_sum(all.total);
-    all.inside = warp_sum(all.inside);
-    all.counted = warp_sum(all.counted);
-    own.total = warp_sum(own.total);
-    if (lane == 0) {
-        scales[g] = quantization_scale(all);
-        if (job.owned)
-            job.owned[g] = own.total;
-    }
-}
-
-// A thread per group of steps of a pair of segments: their metrics quantised, an
-// inverted output's negated (its branches are the uninverted code's), in the layout the
-// decoding threads read with one 16-byte load. Consecutive threads take consecutive
-// groups of one pair, so that the LLR reads are coalesced.
-template <class In, int N>
-__global__ void quantize_kernel(const __grid_constant__ viterbi_job job,
-                                unsigned inverted,
-                                int states,
-                                unsigned char* scratch)
+__global__ void prepare_kernel(const __grid_constant__ viterbi_job job,
+                               unsigned inverted,
+                               int states,
+                               unsigned char* scratch)
 {
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const scratch_layout l(states, N, segments, job.run);
-    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= l.pairs * l.groups)
+    const std::size_t pair = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const int lane = threadIdx.x % 32;
+    if (pair >= l.pairs)
         return;
-    const std::size_t pair = i / l.groups;
-    const int group = int(i % l.groups);
-    const float* scales = reinterpret_cast<const float*>(scratch + l.scales);
-    unsigned char bytes[16] = {};
+    device_segment seg[2];
+    reader<In> read[2];
+    float scale[2];
     for (int h = 0; h < 2; ++h) {
-        const std::size_t g = std::min(2 * pair + h, segments - 1);
-        device_segment seg;
-        reader<In> read;
-        segment_of(job, g, seg, read);
-        const float scale = scales[g];
-        for (int k = 0; k < l.group_steps; ++k) {
-            const int e = group * l.group_steps + k;
-            if (e >= job.run)
-                break;
-#pragma unroll
-            for (int o = 0; o < N; ++o) {
-                int q = quantize(read(int(seg.first) + e, o, N), scale);
-                q = (inverted >> o) & 1u ? -q : q;
-                bytes[k * (16 / l.group_steps) + 2 * o + h] =
-                    static_cast<unsigned char>(q);
-            }
+        const std::size_t g = 2 * pair + h;
+        segment_of(job, std::min(g, segments - 1), seg[h], read[h]);
+        magnitudes all, own;
+        for (int j = lane; j < job.run * N; j += 32) {
+            const int k = int(seg[h].first) + j / N;
+            const float v = read[h](k, j % N, N);
+            all.add(v);
+            if (k >= seg[h].begin && k < seg[h].owned_end)
+                own.add(v);
         }
+        all.total = warp_sum(all.total);
+        all.inside = warp_sum(all.inside);
+        all.counted = warp_sum(all.counted);
+        own.total = warp_sum(own.total);
+        scale[h] = quantization_scale(all);
+        if (lane == 0 && job.owned && g < segments)
+            job.owned[g] = own.total;
     }
-    uint4 out;
-    memcpy(&out, bytes, 16);
-    reinterpret_cast<uint4*>(scratch + l.metrics)[std::size_t(group) * l.pairs + pair] =
-        out;
+    uint4* metrics = reinterpret_cast<uint4*>(scratch + l.metrics) + pair;
+    for (int group = lane; group < l.groups; group += 32) {
+        constexpr int steps = N <= 2 ? 4 : 2; // l.group_steps
+        unsigned words[4] = {};
+#pragma unroll
+        for (int k = 0; k < steps; ++k) {
+            const int e = group * steps + k;
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int o = 0; o < N; ++o) {
+                    int q = e < job.run
+                                ? quantize(read[h](int(seg[h].first) + e, o, N), scale[h])
+                                : 0;
+                    q = (inverted >> o) & 1u ? -q : q;
+                    const int byte = k * (16 / steps) + 2 * o + h;
+                    words[byte / 4] |= (unsigned(q) & 0xffu) << (8 * (byte % 4));
+                }
+        }
+        const uint4 out{ words[0], words[1], words[2], words[3] };
+        metrics[std::size_t(group) * l.pairs] = out;
+    }
 }
 
 // The Viterbi of two segments (A, B), each over its window, in the halves of packed
@@ -542,15 +528,10 @@ void launch_quantize(const viterbi_job& job,
                      int states,
                      cudaStream_t s)
 {
-    const std::size_t segments = std::size_t(job.per_window) * job.windows;
-    const scratch_layout l(states, N, segments, job.run);
-    const std::size_t warps = (segments * 32 + threads_per_block - 1) / threads_per_block;
-    measure_kernel<In, N><<<unsigned(warps), threads_per_block, 0, s>>>(
-        job, reinterpret_cast<float*>(job.scratch + l.scales));
-    GPUTURBO_CUDA_CHECK_LAUNCH();
-    const std::size_t groups = l.pairs * l.groups;
-    quantize_kernel<In, N>
-        <<<unsigned((groups + threads_per_block - 1) / threads_per_block),
+    const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
+    const std::size_t threads = pairs * 32; // a warp per pair
+    prepare_kernel<In, N>
+        <<<unsigned((threads + threads_per_block - 1) / threads_per_block),
            threads_per_block,
            0,
            s>>>(job, inverted, states, job.scratch);
