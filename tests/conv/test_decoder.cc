@@ -377,12 +377,26 @@ TEST(Viterbi, CudaDecidesAsTheCpuBitForBit)
     std::mt19937_64 rng(test::test_seed());
     std::mt19937 bit_rng{ unsigned(rng()) };
     std::size_t compared = 0, wrong = 0;
+    // The presets (kernels of their own), and codes that take the kernel of any code:
+    // K = 3 … 8, rates 1/2 … 1/4, one without the symmetry of the presets (16 does not
+    // tap the oldest bit) and inverted outputs.
+    std::vector<code> codes;
     for (const auto& name : preset_names())
+        codes.push_back(preset(name));
+    for (const auto& [K, polys] :
+         std::vector<std::pair<int, const char*>>{ { 3, "7,-5" },
+                                                   { 4, "13,16" },
+                                                   { 5, "25,27,33,37" },
+                                                   { 6, "47,-53,75" },
+                                                   { 8, "247,371" } })
+        codes.push_back(parse_code(K, polys));
+    for (const code& generator : codes)
         for (const termination mode : frame_modes)
-            for (const puncturing& p : puncturings_of(preset(name)))
+            for (const puncturing& p : puncturings_of(generator))
                 for (const bool long_frames : { false, true }) {
+                    const std::string name = generator.text();
                     viterbi_config c;
-                    c.generator = preset(name);
+                    c.generator = generator;
                     c.mode = mode;
                     c.punctured = p;
                     if (long_frames) // about ten segments a frame

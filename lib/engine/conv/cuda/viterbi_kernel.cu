@@ -9,6 +9,7 @@
 #include "../../core/cuda/s16x2.cuh"
 #include "../presets.h"
 #include "../quantize.h"
+#include "../segments.h"
 #include "viterbi_kernel.cuh"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace gputurbo::conv::cuda {
 namespace {
@@ -638,10 +640,10 @@ trellis make_trellis(const code& c)
         t.polynomials[o] = c.polynomials[o];
         t.inverted |= unsigned(c.inverted[o]) << o;
     }
-    for (int ns = 0; ns < c.states(); ++ns)
-        for (int b = 0; b < 2; ++b)
-            t.branch_outputs[2 * ns + b] = std::uint8_t(coded_bits(
-                t.polynomials, t.outputs, branch_register(c.constraint, ns, b)));
+    code uninverted = c;
+    uninverted.inverted.assign(c.outputs(), false);
+    const std::vector<std::uint8_t> table = branch_outputs(uninverted);
+    std::copy(table.begin(), table.end(), t.branch_outputs);
     return t;
 }
 
