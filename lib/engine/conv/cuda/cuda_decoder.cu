@@ -247,22 +247,12 @@ public:
     }
     core::backend kind() const override { return core::backend::cuda; }
 
-    //! The GPUs run side by side: the slowest one's kernel time.
     double device_seconds() const override
     {
-        double longest = 0.0;
-        for (const auto& part : d_parts)
-            longest = std::max(longest, part->device_seconds());
-        return longest;
+        return core::cuda::slowest_device_seconds(d_parts);
     }
 
-    std::string device() const override
-    {
-        std::string text = std::to_string(d_parts.size()) + " GPUs:";
-        for (const auto& part : d_parts)
-            text += " [" + part->device() + "]";
-        return text;
-    }
+    std::string device() const override { return core::cuda::describe_devices(d_parts); }
 
 private:
     void decode_batch(const batch& b,

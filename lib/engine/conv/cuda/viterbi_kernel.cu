@@ -221,10 +221,8 @@ __device__ __forceinline__ long long warp_sum(long long x)
 // a lane per group of steps. The lanes read consecutive LLRs, the second time from the
 // cache.
 template <class In, int N>
-__global__ void prepare_kernel(const __grid_constant__ viterbi_job job,
-                               unsigned inverted,
-                               int states,
-                               unsigned char* scratch)
+__global__ void
+prepare_kernel(const __grid_constant__ viterbi_job job, unsigned inverted, int states)
 {
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const scratch_layout l(states, N, segments, job.run);
@@ -254,7 +252,7 @@ __global__ void prepare_kernel(const __grid_constant__ viterbi_job job,
         if (lane == 0 && job.owned && g < segments)
             job.owned[g] = own.total;
     }
-    uint4* metrics = reinterpret_cast<uint4*>(scratch + l.metrics) + pair;
+    uint4* metrics = reinterpret_cast<uint4*>(job.scratch + l.metrics) + pair;
     for (int group = lane; group < l.groups; group += 32) {
         constexpr int steps = N <= 2 ? 4 : 2; // l.group_steps
         unsigned words[4] = {};
@@ -283,8 +281,7 @@ __global__ void prepare_kernel(const __grid_constant__ viterbi_job job,
 template <class Tr>
 __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     viterbi_kernel(const __grid_constant__ trellis t,
-                   const __grid_constant__ viterbi_job job,
-                   unsigned char* scratch)
+                   const __grid_constant__ viterbi_job job)
 {
     constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
     constexpr int words = words_for(S), per_word = butterflies_per_word(S);
@@ -318,8 +315,8 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     unsigned* shared_branch = &branch_shared[0][threadIdx.x];
     const std::size_t stride = pairs; // between a thread's decision words
     std::uint32_t* decided =
-        reinterpret_cast<std::uint32_t*>(scratch + l.decisions) + pair;
-    const uint4* metrics = reinterpret_cast<const uint4*>(scratch + l.metrics) + pair;
+        reinterpret_cast<std::uint32_t*>(job.scratch + l.decisions) + pair;
+    const uint4* metrics = reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
     // The metrics of a group of steps (one load), then each step's, both segments in one
     // register per coded bit: bytes A_o and B_o sign-extended to the halves.
     uint4 group{};
@@ -536,7 +533,7 @@ void launch_quantize(const viterbi_job& job,
         <<<unsigned((threads + threads_per_block - 1) / threads_per_block),
            threads_per_block,
            0,
-           s>>>(job, inverted, states, job.scratch);
+           s>>>(job, inverted, states);
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
@@ -560,7 +557,7 @@ void launch(const trellis& t, const viterbi_job& job, cudaStream_t s)
 {
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     const unsigned blocks = unsigned((pairs + threads_per_block - 1) / threads_per_block);
-    viterbi_kernel<Tr><<<blocks, threads_per_block, 0, s>>>(t, job, job.scratch);
+    viterbi_kernel<Tr><<<blocks, threads_per_block, 0, s>>>(t, job);
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 

@@ -93,6 +93,26 @@ private:
     double d_device_seconds = 0.0;
 };
 
+//! Several GPUs of one host run side by side: the slowest one's kernel time.
+template <class Parts>
+double slowest_device_seconds(const Parts& parts)
+{
+    double longest = 0.0;
+    for (const auto& part : parts)
+        longest = longest > part->device_seconds() ? longest : part->device_seconds();
+    return longest;
+}
+
+//! "2 GPUs: [first] [second]".
+template <class Parts>
+std::string describe_devices(const Parts& parts)
+{
+    std::string text = std::to_string(parts.size()) + " GPUs:";
+    for (const auto& part : parts)
+        text += " [" + part->device() + "]";
+    return text;
+}
+
 /*!
  * \brief Several GPUs of one host: a batch is cut into one contiguous share per part,
  * decoded concurrently and written back in place.

@@ -218,24 +218,14 @@ public:
             part->set_stop_threshold(threshold);
     }
 
-    //! The GPUs run side by side: the slowest one's kernel time.
     double device_seconds() const override
     {
-        double longest = 0.0;
-        for (const auto& part : d_parts)
-            longest = std::max(longest, part->device_seconds());
-        return longest;
+        return core::cuda::slowest_device_seconds(d_parts);
     }
 
     core::backend kind() const override { return core::backend::cuda; }
 
-    std::string device() const override
-    {
-        std::string text = std::to_string(d_parts.size()) + " GPUs:";
-        for (const auto& part : d_parts)
-            text += " [" + part->device() + "]";
-        return text;
-    }
+    std::string device() const override { return core::cuda::describe_devices(d_parts); }
 
 private:
     int automatic_subblocks(int K) const override
