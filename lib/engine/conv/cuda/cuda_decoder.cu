@@ -128,10 +128,8 @@ private:
         std::vector<device_segment> segments;
         for (const segment& seg : s.segments)
             segments.push_back(to_device(seg));
-        GPUTURBO_CUDA_TRY(cudaMemcpy(p->segments.reserve(segments.size()),
-                                     segments.data(),
-                                     segments.size() * sizeof(device_segment),
-                                     cudaMemcpyHostToDevice));
+        core::cuda::upload(
+            p->segments.reserve(segments.size()), segments.data(), segments.size());
         if (!d_config.punctured.none()) {
             std::vector<int> index(std::size_t(s.steps) * d_config.generator.outputs(),
                                    -1);
@@ -139,10 +137,8 @@ private:
                 d_config.generator, d_config.punctured, d_config.mode, frame_bits);
             for (std::size_t j = 0; j < positions.size(); ++j)
                 index[positions[j]] = int(j);
-            GPUTURBO_CUDA_TRY(cudaMemcpy(p->sent_index.reserve(index.size()),
-                                         index.data(),
-                                         index.size() * sizeof(int),
-                                         cudaMemcpyHostToDevice));
+            core::cuda::upload(
+                p->sent_index.reserve(index.size()), index.data(), index.size());
         }
         const std::size_t frame_bytes =
             workspace_layout(d_trellis, std::size_t(p->per_frame) * 2, p->run).bytes / 2;

@@ -77,6 +77,19 @@ using device_array = growing_array<T, detail::device_memory>;
 template <class T>
 using pinned_array = growing_array<T, detail::page_locked_memory>;
 
+/*!
+ * \brief Copies \p count elements from host to device memory and waits until they are
+ * there. cudaMemcpy from pageable memory may return before its copy has landed, and
+ * kernels on non-blocking streams (the pipeline's) do not wait for the default stream.
+ */
+template <class T>
+void upload(T* device, const T* host, std::size_t count)
+{
+    GPUTURBO_CUDA_TRY(
+        cudaMemcpy(device, host, count * sizeof(T), cudaMemcpyHostToDevice));
+    GPUTURBO_CUDA_TRY(cudaStreamSynchronize(cudaStreamLegacy));
+}
+
 class event
 {
 public:

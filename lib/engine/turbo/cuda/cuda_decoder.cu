@@ -134,10 +134,7 @@ private:
         p->chunk = std::max(chunk_llrs / codeword_length(K), waves_per_chunk * resident);
         if (const auto crc = stop_crc(d_config.early_stop)) {
             const auto table = crc_contributions(*crc, K);
-            GPUTURBO_CUDA_TRY(cudaMemcpy(p->crc.reserve(table.size()),
-                                         table.data(),
-                                         table.size() * sizeof(std::uint32_t),
-                                         cudaMemcpyHostToDevice));
+            core::cuda::upload(p->crc.reserve(table.size()), table.data(), table.size());
         }
         return *p;
     }
