@@ -78,8 +78,8 @@ struct viterbi_job
                            //!< -1 where punctured; nullptr: one LLR per coded bit
     long long steps;       //!< trellis steps of a window
     bool circular;         //!< tail-biting: step -1 is the last
-    std::uint8_t*
-        bits; //!< window w's bit k goes to bits[w * out_stride + k - out_origin]
+    //! window w's bit k goes to bits[w * out_stride + k - out_origin]
+    std::uint8_t* bits;
     std::size_t out_stride;
     long long out_origin;
     const device_segment* segments; //!< [per_window], the same for every window
