@@ -87,18 +87,6 @@ segment_geometry derived_geometry(const viterbi_config& config)
     return g;
 }
 
-namespace {
-
-core::backend choose(const viterbi_config& config, const std::string& backend)
-{
-    const core::backend_choice choice = core::resolve_backend(backend, config.devices);
-    if (!choice.reason.empty())
-        core::log("backend " + backend + " chose the CPU: " + choice.reason);
-    return choice.kind;
-}
-
-} // namespace
-
 std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& config,
                                                           const std::string& backend)
 {
@@ -106,12 +94,12 @@ std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& 
     if (config.mode == termination::streaming)
         throw std::invalid_argument("termination streaming decodes a continuous stream, "
                                     "not frames: use make_stream_decoder()");
-    switch (choose(config, backend)) {
+    switch (core::choose_backend(backend, config.devices)) {
     case core::backend::cuda:
 #ifdef GPUTURBO_HAVE_CUDA
         return cuda::make_cuda_viterbi_decoder(config);
 #else
-        break; // resolve_backend() has thrown
+        break; // choose_backend() has thrown
 #endif
     case core::backend::cpu:
         return std::make_unique<cpu::cpu_decoder>(config, cpu::best_kernel());
@@ -130,13 +118,13 @@ std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config
                                                 "streaming, not ") +
                                     to_string(config.mode) +
                                     ": use make_viterbi_decoder()");
-    switch (choose(config, backend)) {
+    switch (core::choose_backend(backend, config.devices)) {
     case core::backend::cuda:
 #ifdef GPUTURBO_HAVE_CUDA
         return std::make_unique<segmented_stream_decoder>(
             config, cuda::make_cuda_segment_engine(config));
 #else
-        break; // resolve_backend() has thrown
+        break; // choose_backend() has thrown
 #endif
     case core::backend::cpu:
         return std::make_unique<segmented_stream_decoder>(

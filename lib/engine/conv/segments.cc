@@ -11,6 +11,18 @@
 
 namespace gputurbo::conv {
 
+std::vector<std::int32_t> sent_index(const viterbi_config& config, int frame_bits)
+{
+    if (config.punctured.none())
+        return {};
+    const code& c = config.generator;
+    std::vector<std::int32_t> index(steps(c, config.mode, frame_bits) * c.outputs(), -1);
+    const auto positions = sent_positions(c, config.punctured, config.mode, frame_bits);
+    for (std::size_t j = 0; j < positions.size(); ++j)
+        index[positions[j]] = std::int32_t(j);
+    return index;
+}
+
 std::vector<std::uint8_t> branch_outputs(const code& c)
 {
     const int S = c.states(), memory = c.constraint - 1;
@@ -131,7 +143,6 @@ std::size_t segmented_stream_decoder::advance(const float* llrs,
     if (d_cut.empty())
         return 0;
     const std::vector<window> held{ window{ d_held.data(),
-                                            d_held.size(),
                                             nullptr,
                                             std::int64_t(d_held.size() / n),
                                             false,
@@ -167,7 +178,6 @@ std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
                  0,
                  d_cut);
         const std::vector<window> rest{ window{ d_held.data() + (from - d_origin) * n,
-                                                std::size_t(steps) * n,
                                                 nullptr,
                                                 steps,
                                                 false,

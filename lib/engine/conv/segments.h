@@ -42,7 +42,6 @@ struct segment
 struct window
 {
     const float* values;
-    std::size_t count; //!< values in values
     //! [steps * outputs]: the index in values of each coded bit, -1 where punctured;
     //! nullptr: values are depunctured already (one per coded bit)
     const std::int32_t* sent_index;
@@ -70,6 +69,13 @@ public:
     virtual core::backend kind() const = 0;
     virtual std::string device() const = 0;
 };
+
+/*!
+ * \brief A frame's window index (window::sent_index): for each of its steps * outputs
+ * coded bits, the index of its LLR among the sent ones, -1 where punctured; empty when
+ * \p config has no puncturing.
+ */
+std::vector<std::int32_t> sent_index(const viterbi_config& config, int frame_bits);
 
 /*!
  * \brief The trellis as the fast decoders read it: [ns * 2 + b], the coded bits (bit o:

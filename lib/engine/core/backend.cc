@@ -84,6 +84,14 @@ backend_choice resolve_backend(std::string_view name, const std::string& devices
     return { backend::cpu, why };
 }
 
+backend choose_backend(std::string_view name, const std::string& devices)
+{
+    const backend_choice choice = resolve_backend(name, devices);
+    if (!choice.reason.empty())
+        log("backend " + std::string(name) + " chose the CPU: " + choice.reason);
+    return choice.kind;
+}
+
 void set_log_sink(std::function<void(const std::string&)> sink)
 {
     std::lock_guard<std::mutex> lock(log_mutex);

@@ -151,15 +151,12 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& config,
                                       std::string_view backend)
 {
     config.validate();
-    const core::backend_choice choice = core::resolve_backend(backend, config.devices);
-    if (!choice.reason.empty())
-        core::log("backend " + std::string(backend) + " chose the CPU: " + choice.reason);
-    switch (choice.kind) {
+    switch (core::choose_backend(backend, config.devices)) {
     case core::backend::cuda:
 #ifdef GPUTURBO_HAVE_CUDA
         return cuda::make_cuda_decoder(config);
 #else
-        break; // resolve_backend() has thrown
+        break; // choose_backend() has thrown
 #endif
     case core::backend::cpu:
         return std::make_unique<cpu::cpu_decoder>(

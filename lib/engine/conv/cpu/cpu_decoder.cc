@@ -222,18 +222,14 @@ void cpu_decoder::decode_batch(const batch& b,
     const int frame = b.block;
     const std::int64_t T = std::int64_t(steps(c, mode, frame));
     const std::size_t in_len = input_length(frame);
-    if (!d_config.punctured.none() && d_index_block != frame) {
-        d_sent_index.assign(std::size_t(T) * c.outputs(), -1);
-        const auto positions = sent_positions(c, d_config.punctured, mode, frame);
-        for (std::size_t j = 0; j < positions.size(); ++j)
-            d_sent_index[positions[j]] = std::int32_t(j);
+    if (d_index_block != frame) {
+        d_sent_index = sent_index(d_config, frame);
         d_index_block = frame;
     }
     d_windows.clear();
     d_cut.clear();
     for (std::size_t f = 0; f < b.count; ++f) {
         d_windows.push_back(window{ llrs + f * in_len,
-                                    in_len,
                                     d_sent_index.empty() ? nullptr : d_sent_index.data(),
                                     T,
                                     mode == termination::tail_biting,

@@ -130,16 +130,10 @@ private:
             segments.push_back(to_device(seg));
         core::cuda::upload(
             p->segments.reserve(segments.size()), segments.data(), segments.size());
-        if (!d_config.punctured.none()) {
-            std::vector<int> index(std::size_t(s.steps) * d_config.generator.outputs(),
-                                   -1);
-            const auto positions = sent_positions(
-                d_config.generator, d_config.punctured, d_config.mode, frame_bits);
-            for (std::size_t j = 0; j < positions.size(); ++j)
-                index[positions[j]] = int(j);
+        const std::vector<std::int32_t> index = sent_index(d_config, frame_bits);
+        if (!index.empty())
             core::cuda::upload(
                 p->sent_index.reserve(index.size()), index.data(), index.size());
-        }
         const std::size_t frame_bytes =
             workspace_layout(d_trellis, std::size_t(p->per_frame) * 2, p->run).bytes / 2;
         const std::size_t chunk_segments =
@@ -227,7 +221,6 @@ class multi_device_decoder final : public core::batch_decoder
 {
 public:
     multi_device_decoder(const viterbi_config& config, const std::vector<int>& devices)
-        : d_config(config)
     {
         for (int d : devices)
             d_parts.push_back(std::make_unique<frame_decoder>(config, d));
@@ -261,17 +254,16 @@ private:
         core::cuda::decode_across(parts, b, input_length(b.block), bits, status);
     }
 
-    const viterbi_config d_config;
     std::vector<std::unique_ptr<frame_decoder>> d_parts;
 };
 
-// The segments of a stream, decoded on one GPU call by call: the held LLRs in, the bits
-// of the call's segments out.
+// The segments of a stream, decoded on one GPU call by call: the held (depunctured) LLRs
+// in, the bits of the call's segments out.
 class gpu_segment_engine final : public segment_engine
 {
 public:
     gpu_segment_engine(const viterbi_config& config, int device)
-        : d_config(config), d_trellis(make_trellis(config.generator)), d_device(device)
+        : d_trellis(make_trellis(config.generator)), d_device(device)
     {
         const std::string why = core::cuda::cannot_run_reason(device);
         if (!why.empty())
@@ -317,24 +309,14 @@ private:
             }
         if (mine.empty())
             return;
-        const int n = d_trellis.outputs;
-        const std::size_t values =
-            win.sent_index ? win.count : std::size_t(win.steps) * n;
+        if (win.sent_index)
+            throw std::logic_error("gpu_segment_engine: windows are depunctured streams");
+        const std::size_t values = std::size_t(win.steps) * d_trellis.outputs;
         const workspace_layout layout(d_trellis, mine.size(), int(run));
         cudaStream_t s = *d_stream;
         float* llrs = d_llrs.reserve(values);
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
             llrs, win.values, values * sizeof(float), cudaMemcpyHostToDevice, s));
-        int* sent_index = nullptr;
-        if (win.sent_index) {
-            const std::size_t coded = std::size_t(win.steps) * n;
-            sent_index = d_sent_index.reserve(coded);
-            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sent_index,
-                                              win.sent_index,
-                                              coded * sizeof(int),
-                                              cudaMemcpyHostToDevice,
-                                              s));
-        }
         device_segment* segs = d_segments.reserve(mine.size());
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(segs,
                                           mine.data(),
@@ -351,7 +333,7 @@ private:
         job.int8_unit = 1.0f;
         job.invert = win.invert;
         job.window_stride = 0;
-        job.sent_index = sent_index;
+        job.sent_index = nullptr;
         job.steps = win.steps;
         job.circular = win.circular;
         job.bits = d_bits.reserve(out_bits);
@@ -381,13 +363,11 @@ private:
             owned[which[i]] = magnitude(sums[i]);
     }
 
-    const viterbi_config d_config;
     const trellis d_trellis;
     const int d_device;
     cudaDeviceProp d_prop{};
     std::unique_ptr<core::cuda::stream> d_stream;
     core::cuda::device_array<float> d_llrs;
-    core::cuda::device_array<int> d_sent_index;
     core::cuda::device_array<device_segment> d_segments;
     core::cuda::device_array<unsigned char> d_workspace;
     core::cuda::device_array<std::uint8_t> d_bits;

@@ -49,6 +49,10 @@ struct backend_choice
  */
 backend_choice resolve_backend(std::string_view name, const std::string& devices = "all");
 
+//! The backend a family's factory builds: resolve_backend(), and when auto falls back to
+//! the CPU, the reason logged.
+backend choose_backend(std::string_view name, const std::string& devices);
+
 struct parameter;
 
 //! Throws std::invalid_argument unless \p devices, the value of \p p, is "all" or GPU
