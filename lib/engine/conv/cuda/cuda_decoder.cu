@@ -94,6 +94,7 @@ private:
         std::int64_t steps = 0;
         int run = 0;
         int per_frame = 0; // segments
+        std::int64_t decided_begin = 0, decided_end = 0;
         core::cuda::device_array<device_segment> segments;
         core::cuda::device_array<int> sent_index; // empty when unpunctured
         std::size_t chunk = 0;                    // frames per pipeline chunk
@@ -125,6 +126,8 @@ private:
         p->steps = s.steps;
         p->run = s.run;
         p->per_frame = int(s.segments.size());
+        p->decided_begin = s.segments.front().begin;
+        p->decided_end = s.segments.back().end;
         std::vector<device_segment> segments;
         for (const segment& seg : s.segments)
             segments.push_back(to_device(seg));
@@ -179,6 +182,8 @@ private:
         job.out_stride = std::size_t(frame_bits);
         job.out_origin = 0;
         job.segments = p.segments.get();
+        job.decided_begin = p.decided_begin;
+        job.decided_end = p.decided_end;
         job.per_window = p.per_frame;
         job.windows = int(n);
         job.run = p.run;
@@ -340,6 +345,8 @@ private:
         job.out_stride = 0;
         job.out_origin = lo;
         job.segments = segs;
+        job.decided_begin = lo;
+        job.decided_end = hi;
         job.per_window = int(mine.size());
         job.windows = 1;
         job.run = int(run);

@@ -113,26 +113,26 @@ struct any_trellis
     }
 };
 
-// A segment's view of its window.
-template <class In>
+// A segment's view of its window; the common window (not circular, unpunctured) skips
+// the index work.
+template <class In, bool Circular, bool Punctured>
 struct reader
 {
     const In* llrs; // the window's
     const int* sent_index;
-    int steps; // a window's steps and LLRs are counted in 32 bits
-    bool circular;
+    int steps;  // a window's steps and LLRs are counted in 32 bits
     float unit; // int8: the LLR of q = 1
     bool invert;
 
     __device__ float operator()(int step, int o, int outputs) const
     {
-        if (circular) {
+        if constexpr (Circular) {
             step %= steps;
             if (step < 0)
                 step += steps;
         }
         int c = step * outputs + o;
-        if (sent_index) {
+        if constexpr (Punctured) {
             c = __ldg(sent_index + c);
             if (c < 0)
                 return 0.0f; // punctured: an erasure
@@ -164,42 +164,106 @@ __device__ __forceinline__ unsigned sign_extend_pair(unsigned x)
     return r;
 }
 
+// The sign bits of the halves of \p a and \p b (bits 15, 31, 47, 63 of b:a) as bytes of
+// all ones or all zeros: byte 0 a's low half, 1 a's high, 2 b's low, 3 b's high.
+__device__ __forceinline__ unsigned sign_bytes(unsigned a, unsigned b)
+{
+    unsigned r;
+    asm("prmt.b32 %0, %1, %2, 0xFDB9;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+
+// Width (1, 2 or 4) words at p, which is aligned to width words, in one access.
+template <int width>
+__device__ __forceinline__ void store_words(unsigned* p, const unsigned* w)
+{
+    if constexpr (width == 4)
+        *reinterpret_cast<uint4*>(p) = { w[0], w[1], w[2], w[3] };
+    else if constexpr (width == 2)
+        *reinterpret_cast<uint2*>(p) = { w[0], w[1] };
+    else
+        *p = w[0];
+}
+
+template <int width>
+__device__ __forceinline__ void load_words(unsigned* w, const unsigned* p)
+{
+    if constexpr (width == 4) {
+        const uint4 v = *reinterpret_cast<const uint4*>(p);
+        w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+    } else if constexpr (width == 2) {
+        const uint2 v = *reinterpret_cast<const uint2*>(p);
+        w[0] = v.x, w[1] = v.y;
+    } else {
+        w[0] = *p;
+    }
+}
+
+// c ? a : b, opaque to the compiler, which would otherwise turn a chain of these over a
+// register array back into an indexed array in local memory.
+__device__ __forceinline__ unsigned pick(bool c, unsigned a, unsigned b)
+{
+    unsigned r;
+    asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %3, 0;\n\tselp.b32 %0, %1, %2, p;\n\t}"
+        : "=r"(r)
+        : "r"(a), "r"(b), "r"(unsigned(c)));
+    return r;
+}
+
 __device__ __forceinline__ unsigned pack(int a, int b)
 {
     return (unsigned(a) & 0xffffu) | (unsigned(b) << 16);
 }
 
-// Where a launch's scratch puts what: the decision words, then the metrics (int8, in
-// groups of 16 bytes: [group][pair], a group the group_steps steps of both segments,
-// each step's metrics A0 B0 A1 B1 …, padded to an even count).
+// A step's decision words (words_for(S)) are stored as vectors of up to four words,
+// [step][vector][pair], so that a thread writes and reads a step with one access a vector
+// and a warp's accesses are contiguous.
+template <int S>
+struct decision_row
+{
+    static constexpr int words = words_for(S);
+    static constexpr int width = words < 4 ? words : 4; // words a vector
+    static constexpr int vectors = words / width;
+};
+
+// Where a launch's scratch puts what: the decision rows; the metrics (int8, in groups of
+// 16 bytes: [group][pair], a group the group_steps steps of both segments, each step's
+// metrics A0 B0 A1 B1 …, padded to an even count); the decided bits, a bit a step of the
+// run, 32 to a word: [word][pair] as (A, B).
 struct scratch_layout
 {
     std::size_t pairs;
-    int groups;                            // per pair
-    int group_steps;                       // steps per group
-    std::size_t decisions, metrics, bytes; // offsets and size
+    int groups;                                  // per pair
+    int group_steps;                             // steps per group
+    int bit_words;                               // per segment
+    std::size_t decisions, metrics, bits, bytes; // offsets and size
 
     __host__ __device__
     scratch_layout(int states, int outputs, std::size_t segments, int run)
-        : pairs(segment_pairs(segments)), group_steps(outputs <= 2 ? 4 : 2), decisions(0)
+        : pairs(segment_pairs(segments)),
+          group_steps(outputs <= 2 ? 4 : 2),
+          bit_words((run + 31) / 32),
+          decisions(0)
     {
         groups = (run + group_steps - 1) / group_steps;
         metrics = (pairs * std::size_t(run) * words_for(states) * 4 + 15) / 16 * 16;
-        bytes = metrics + pairs * std::size_t(groups) * 16;
+        bits = metrics + pairs * std::size_t(groups) * 16;
+        bytes = bits + pairs * std::size_t(bit_words) * 8;
     }
 };
 
 // The segment of job index g, its window's reader.
-template <class In>
-__device__ void
-segment_of(const viterbi_job& job, std::size_t g, device_segment& seg, reader<In>& read)
+template <class In, bool Circular, bool Punctured>
+__device__ void segment_of(const viterbi_job& job,
+                           std::size_t g,
+                           device_segment& seg,
+                           reader<In, Circular, Punctured>& read)
 {
     const std::size_t w = g / job.per_window;
     seg = job.segments[g % job.per_window];
     read = { static_cast<const In*>(job.llrs) + w * job.window_stride,
              job.sent_index,
              int(job.steps),
-             job.circular,
              job.int8_unit,
              job.invert };
 }
@@ -214,47 +278,68 @@ __device__ __forceinline__ long long warp_sum(long long x)
     return x;
 }
 
-// A warp per pair of segments. First the magnitudes of each segment's run, which give
-// its quantisation scale (as the CPU decoder's), and of its owned steps (the frame
-// status); then their metrics, quantised, an inverted output's negated (its branches are
-// the uninverted code's), in the layout the decoding threads read with one 16-byte load,
-// a lane per group of steps. The lanes read consecutive LLRs, the second time from the
-// cache.
-template <class In, int N>
-__global__ void
-prepare_kernel(const __grid_constant__ viterbi_job job, unsigned inverted, int states)
+constexpr int prepare_pairs = 32; // segment pairs a preparing block
+constexpr int prepare_threads = 256;
+
+// A block per 32 pairs of segments. First its warps measure the segments, a warp a
+// segment with the lanes along it: the magnitudes of its run give its quantisation scale
+// (as the CPU decoder's), those of its owned steps the frame status. Then its threads
+// quantise the metrics, an inverted output's negated (its branches are the uninverted
+// code's), into the decoding threads' layout, a thread a group of steps of a pair and
+// consecutive threads on consecutive pairs, so that the stores are contiguous; the
+// LLRs come the second time from the cache.
+template <class In, int N, bool Circular, bool Punctured>
+__global__ void __launch_bounds__(prepare_threads)
+    prepare_kernel(const __grid_constant__ viterbi_job job, unsigned inverted, int states)
 {
+    using read_t = reader<In, Circular, Punctured>;
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const scratch_layout l(states, N, segments, job.run);
-    const std::size_t pair = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const std::size_t first_pair = std::size_t(blockIdx.x) * prepare_pairs;
     const int lane = threadIdx.x % 32;
-    if (pair >= l.pairs)
-        return;
-    device_segment seg[2];
-    reader<In> read[2];
-    float scale[2];
-    for (int h = 0; h < 2; ++h) {
-        const std::size_t g = 2 * pair + h;
-        segment_of(job, std::min(g, segments - 1), seg[h], read[h]);
+    __shared__ float scale[2 * prepare_pairs];
+    __shared__ std::size_t index[2 * prepare_pairs]; // job index of each
+    for (int i = threadIdx.x / 32; i < 2 * prepare_pairs; i += prepare_threads / 32) {
+        const std::size_t pair = first_pair + i / 2;
+        if (pair >= l.pairs)
+            continue;
+        // Segment B of an odd count's last pair repeats A.
+        const std::size_t g = std::min(2 * pair + i % 2, segments - 1);
+        device_segment seg;
+        read_t read;
+        segment_of(job, g, seg, read);
         magnitudes all, own;
         for (int j = lane; j < job.run * N; j += 32) {
-            const int k = int(seg[h].first) + j / N;
-            const float v = read[h](k, j % N, N);
+            const int k = int(seg.first) + j / N;
+            const float v = read(k, j % N, N);
             all.add(v);
-            if (k >= seg[h].begin && k < seg[h].owned_end)
+            if (k >= seg.begin && k < seg.owned_end)
                 own.add(v);
         }
         all.total = warp_sum(all.total);
         all.inside = warp_sum(all.inside);
         all.counted = warp_sum(all.counted);
         own.total = warp_sum(own.total);
-        scale[h] = quantization_scale(all);
-        if (lane == 0 && job.owned && g < segments)
-            job.owned[g] = own.total;
+        if (lane == 0) {
+            scale[i] = quantization_scale(all);
+            index[i] = g;
+            if (job.owned && 2 * pair + i % 2 < segments)
+                job.owned[g] = own.total;
+        }
     }
-    uint4* metrics = reinterpret_cast<uint4*>(job.scratch + l.metrics) + pair;
-    for (int group = lane; group < l.groups; group += 32) {
-        constexpr int steps = N <= 2 ? 4 : 2; // l.group_steps
+    __syncthreads();
+    uint4* metrics = reinterpret_cast<uint4*>(job.scratch + l.metrics);
+    constexpr int steps = N <= 2 ? 4 : 2; // l.group_steps
+    for (int t = threadIdx.x; t < prepare_pairs * l.groups; t += prepare_threads) {
+        const int p = t % prepare_pairs, group = t / prepare_pairs;
+        const std::size_t pair = first_pair + p;
+        if (pair >= l.pairs)
+            continue;
+        device_segment seg[2];
+        read_t read[2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            segment_of(job, index[2 * p + h], seg[h], read[h]);
         unsigned words[4] = {};
 #pragma unroll
         for (int k = 0; k < steps; ++k) {
@@ -263,16 +348,17 @@ prepare_kernel(const __grid_constant__ viterbi_job job, unsigned inverted, int s
             for (int h = 0; h < 2; ++h)
 #pragma unroll
                 for (int o = 0; o < N; ++o) {
-                    int q = e < job.run
-                                ? quantize(read[h](int(seg[h].first) + e, o, N), scale[h])
-                                : 0;
+                    int q = e < job.run ? quantize(read[h](int(seg[h].first) + e, o, N),
+                                                   scale[2 * p + h])
+                                        : 0;
                     q = (inverted >> o) & 1u ? -q : q;
                     const int byte = k * (16 / steps) + 2 * o + h;
                     words[byte / 4] |= (unsigned(q) & 0xffu) << (8 * (byte % 4));
                 }
         }
-        const uint4 out{ words[0], words[1], words[2], words[3] };
-        metrics[std::size_t(group) * l.pairs] = out;
+        metrics[std::size_t(group) * l.pairs + pair] = {
+            words[0], words[1], words[2], words[3]
+        };
     }
 }
 
@@ -285,6 +371,7 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
 {
     constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
     constexpr int words = words_for(S), per_word = butterflies_per_word(S);
+    using row = decision_row<S>;
     constexpr int unroll = S <= unrolled_states ? S : 1;
     // Any code's branch metrics go through shared memory: [combination][thread].
     __shared__ unsigned branch_shared[Tr::symmetric ? 1 : 1 << N][threads_per_block];
@@ -295,9 +382,8 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         return;
     const int run = job.run;
     const scratch_layout l(S, N, segments, run);
-    // Segment B of an odd count's last pair repeats A, its results dropped.
+    // Segment B of an odd count's last pair repeats A, its bits never read.
     const std::size_t g[2] = { 2 * pair, std::min(2 * pair + 1, segments - 1) };
-    const bool has_b = 2 * pair + 1 < segments;
     device_segment seg[2];
 #pragma unroll
     for (int h = 0; h < 2; ++h)
@@ -313,9 +399,14 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                                     seg[1].start_zero ? -behind : 0);
 
     unsigned* shared_branch = &branch_shared[0][threadIdx.x];
-    const std::size_t stride = pairs; // between a thread's decision words
-    std::uint32_t* decided =
-        reinterpret_cast<std::uint32_t*>(job.scratch + l.decisions) + pair;
+    // Word w of step e's row: vector w / width of the step, element w % width.
+    unsigned* const decided = reinterpret_cast<unsigned*>(job.scratch + l.decisions);
+    auto word_at = [&](int e, int w) -> unsigned* {
+        return decided +
+               ((std::size_t(e) * row::vectors + w / row::width) * pairs + pair) *
+                   row::width +
+               w % row::width;
+    };
     const uint4* metrics = reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
     // The metrics of a group of steps (one load), then each step's, both segments in one
     // register per coded bit: bytes A_o and B_o sign-extended to the halves.
@@ -366,14 +457,27 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         // Butterfly ns: targets ns and ns + S/2 from a = 2 ns and b = 2 ns + 1. d = m0 -
         // m1 per target: its sign is the decision (1: p_1 is strictly better; ties keep
         // p_0), and max(m0, m1) = m1 + max(d, 0) in wrapping arithmetic.
-        unsigned word = 0;
+        unsigned words_of_step[S <= unrolled_states ? words : 1], word = 0;
         auto decide = [&](int ns, s16x2 d0, s16x2 d1) {
-            // The four sign bits (bits 15 and 31 of d0, d1) to the top of the word's
-            // bytes, the earlier butterflies shifted down.
-            const unsigned signs = __byte_perm(d0.v, d1.v, 0x7531);
-            word = ((word >> 1) & 0x7f7f7f7fu) | (signs & 0x80808080u);
-            if (ns % per_word == per_word - 1)
-                decided[(std::size_t(e) * words + ns / per_word) * stride] = word;
+            // The four signs (bits 15 and 31 of d0, d1) as bytes of all ones or zeros
+            // (prmt's sign replication), their bits at the butterfly's into the word.
+            const unsigned signs = sign_bytes(d0.v, d1.v);
+            const unsigned mask = 0x01010101u << (8 - per_word + ns % per_word);
+            word = ns % per_word == 0 ? signs & mask : word | (signs & mask);
+            if (ns % per_word == per_word - 1) {
+                if constexpr (S <= unrolled_states)
+                    words_of_step[ns / per_word] = word;
+                else
+                    *word_at(e, ns / per_word) = word;
+            }
+        };
+        // A row kept in registers goes out a vector at a time.
+        auto store_row = [&] {
+            if constexpr (S <= unrolled_states)
+#pragma unroll
+                for (int v = 0; v < row::vectors; ++v)
+                    store_words<row::width>(word_at(e, v * row::width),
+                                            words_of_step + v * row::width);
         };
         if constexpr (Tr::symmetric) {
             // Branches beta (p_0 -> ns), -beta, -beta (p_0 -> ns + S/2), beta, beta's
@@ -390,6 +494,7 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                 decide(ns, d0, d1);
             };
             static_for<0, S / 2>(butterfly);
+            store_row();
         } else {
 #pragma unroll(unroll)
             for (int ns = 0; ns < S / 2; ++ns) {
@@ -403,6 +508,7 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                 out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
                 decide(ns, d0, d1);
             }
+            store_row();
         }
     };
     // The symmetric form's metrics must not wrap: every 4 steps they are moved by the
@@ -464,43 +570,109 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         for (int h = 0; h < 2; ++h)
             state[h] = seg[h].end_zero ? 0 : best[h];
     }
-    // Both tracebacks at once, the decision words of a few steps loaded ahead: their
-    // addresses do not depend on the states.
-    std::uint8_t* out[2];
-    long long lo[2], hi[2];
+    // Both tracebacks at once, the rows of the next steps loaded ahead (their addresses
+    // do not depend on the states); each segment's decided bits gathered 32 to a word,
+    // bit r % 32 of word r / 32 the bit of run step r, for the writing kernel.
+    uint2* const bit_words = reinterpret_cast<uint2*>(job.scratch + l.bits) + pair;
+    constexpr int ahead = words <= 4 ? 8 : 32 / words;
+    unsigned acc[2] = { 0u, 0u };
+    auto load_row = [&](int e, unsigned* words_of_row) {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const std::size_t w = g[h] / job.per_window;
-        out[h] = job.bits + w * job.out_stride + (seg[h].begin - job.out_origin);
-        lo[h] = seg[h].begin - seg[h].first;
-        hi[h] = h == 0 || has_b ? seg[h].end - seg[h].first : lo[h]; // B's dropped
+        for (int v = 0; v < row::vectors; ++v)
+            load_words<row::width>(words_of_row + v * row::width,
+                                   word_at(e, v * row::width));
+    };
+    auto trace = [&](int e, const unsigned* words_of_row) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            acc[h] = acc[h] << 1 | unsigned(state[h]) >> (memory - 1);
+            const int ns = state[h] & (S / 2 - 1);
+            unsigned word = words_of_row[0];
+#pragma unroll
+            for (int w = 1; w < words; ++w)
+                word = pick(ns / per_word == w, words_of_row[w], word);
+            const int d = (word >> decision_bit<S>(state[h], h)) & 1u;
+            state[h] = ((state[h] << 1) & (S - 1)) | d;
+        }
+        if (e % 32 == 0) {
+            bit_words[std::size_t(e / 32) * pairs] = { acc[0], acc[1] };
+            acc[0] = acc[1] = 0u;
+        }
+    };
+    int r = run - 1;
+    for (; r >= 0 && (r + 1) % ahead != 0; --r) { // down to a whole number of blocks
+        unsigned words_of_row[words];
+        load_row(r, words_of_row);
+        trace(r, words_of_row);
     }
-    constexpr int ahead = 4;
-    for (int r = run - 1; r >= 0; r -= ahead) {
+    for (; r >= 0; r -= ahead) {
         unsigned rows[ahead][words];
 #pragma unroll
         for (int i = 0; i < ahead; ++i)
+            load_row(r - i, rows[i]);
 #pragma unroll
-            for (int w = 0; w < words; ++w)
-                rows[i][w] =
-                    r - i >= 0 ? decided[(std::size_t(r - i) * words + w) * stride] : 0u;
+        for (int i = 0; i < ahead; ++i)
+            trace(r - i, rows[i]);
+    }
+}
+
+// A thread per 16 bits of a window's output, each from the word of the segment that
+// decides it (the segments sorted by their first decided bit; bits no segment decides
+// are left alone), written 16 bytes at once where aligned: consecutive threads write
+// consecutive bits.
+constexpr int bits_per_writer = 16;
+
+__global__ void write_bits_kernel(const __grid_constant__ viterbi_job job,
+                                  const uint2* words, // [word][pair], (A, B)
+                                  std::size_t pairs,
+                                  long long span_begin,
+                                  long long span_end)
+{
+    const long long chunks =
+        (span_end - span_begin + bits_per_writer - 1) / bits_per_writer;
+    const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= chunks * job.windows)
+        return;
+    const std::size_t w = std::size_t(t / chunks);
+    const long long k0 = span_begin + (t % chunks) * bits_per_writer;
+    // The last segment whose first decided bit is at most k0.
+    int lo = 0, hi = job.per_window - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (job.segments[mid].begin <= k0)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int s = lo;
+    device_segment seg = job.segments[s];
+    unsigned char b[bits_per_writer];
+    unsigned decided = 0;
 #pragma unroll
-        for (int i = 0; i < ahead; ++i) {
-            if (r - i < 0)
-                continue;
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                if (r - i >= lo[h] && r - i < hi[h])
-                    out[h][r - i - lo[h]] = std::uint8_t(state[h] >> (memory - 1));
-                const int ns = state[h] & (S / 2 - 1);
-                unsigned word = rows[i][0];
-#pragma unroll
-                for (int w = 1; w < words; ++w)
-                    word = ns / per_word == w ? rows[i][w] : word;
-                const int d = (word >> decision_bit<S>(state[h], h)) & 1u;
-                state[h] = ((state[h] << 1) & (S - 1)) | d;
-            }
+    for (int i = 0; i < bits_per_writer; ++i) {
+        const long long k = k0 + i;
+        while (k >= seg.end && s + 1 < job.per_window)
+            seg = job.segments[++s];
+        const std::size_t g = w * job.per_window + s;
+        const long long r = k - seg.first;
+        b[i] = 0;
+        if (k >= seg.begin && k < seg.end && k < span_end) {
+            const uint2 both = words[std::size_t(r / 32) * pairs + g / 2];
+            b[i] = ((g % 2 ? both.y : both.x) >> (r % 32)) & 1u;
+            decided |= 1u << i;
         }
+    }
+    std::uint8_t* const out = job.bits + w * job.out_stride + (k0 - job.out_origin);
+    if (decided == (1u << bits_per_writer) - 1 &&
+        reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+        uint4 v;
+        memcpy(&v, b, sizeof v);
+        *reinterpret_cast<uint4*>(out) = v;
+    } else {
+#pragma unroll
+        for (int i = 0; i < bits_per_writer; ++i)
+            if (decided >> i & 1u)
+                out[i] = b[i];
     }
 }
 
@@ -528,13 +700,17 @@ void launch_quantize(const viterbi_job& job,
                      cudaStream_t s)
 {
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
-    const std::size_t threads = pairs * 32; // a warp per pair
-    prepare_kernel<In, N>
-        <<<unsigned((threads + threads_per_block - 1) / threads_per_block),
-           threads_per_block,
-           0,
-           s>>>(job, inverted, states);
-    GPUTURBO_CUDA_CHECK_LAUNCH();
+    const unsigned blocks = unsigned((pairs + prepare_pairs - 1) / prepare_pairs);
+    auto go = [&](auto kernel) {
+        kernel<<<blocks, prepare_threads, 0, s>>>(job, inverted, states);
+        GPUTURBO_CUDA_CHECK_LAUNCH();
+    };
+    const bool punctured = job.sent_index != nullptr;
+    if (job.circular)
+        return punctured ? go(prepare_kernel<In, N, true, true>)
+                         : go(prepare_kernel<In, N, true, false>);
+    return punctured ? go(prepare_kernel<In, N, false, true>)
+                     : go(prepare_kernel<In, N, false, false>);
 }
 
 template <class In>
@@ -621,6 +797,31 @@ bool launch_preset(const trellis& t,
     return launched;
 }
 
+// The decoding kernel of t's code.
+void launch_decoding(const trellis& t, const viterbi_job& job, cudaStream_t s)
+{
+    if (launch_preset(t, job, s, std::make_integer_sequence<int, preset_count>{}))
+        return;
+    switch (t.constraint) {
+    case 3:
+        return launch_any<3>(t, job, s);
+    case 4:
+        return launch_any<4>(t, job, s);
+    case 5:
+        return launch_any<5>(t, job, s);
+    case 6:
+        return launch_any<6>(t, job, s);
+    case 7:
+        return launch_any<7>(t, job, s);
+    case 8:
+        return launch_any<8>(t, job, s);
+    case 9:
+        return launch_any<9>(t, job, s);
+    }
+    throw std::logic_error("launch_viterbi: constraint length " +
+                           std::to_string(t.constraint));
+}
+
 } // namespace
 
 std::size_t scratch_bytes(const trellis& t, std::size_t segments, int run)
@@ -652,26 +853,23 @@ void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s)
         launch_quantize<std::int8_t>(t, job, s);
     else
         launch_quantize<float>(t, job, s);
-    if (launch_preset(t, job, s, std::make_integer_sequence<int, preset_count>{}))
+    launch_decoding(t, job, s);
+    const std::size_t segments = std::size_t(job.per_window) * job.windows;
+    const scratch_layout l(1 << (t.constraint - 1), t.outputs, segments, job.run);
+    const long long writers =
+        (job.decided_end - job.decided_begin + bits_per_writer - 1) / bits_per_writer *
+        job.windows;
+    if (writers == 0)
         return;
-    switch (t.constraint) {
-    case 3:
-        return launch_any<3>(t, job, s);
-    case 4:
-        return launch_any<4>(t, job, s);
-    case 5:
-        return launch_any<5>(t, job, s);
-    case 6:
-        return launch_any<6>(t, job, s);
-    case 7:
-        return launch_any<7>(t, job, s);
-    case 8:
-        return launch_any<8>(t, job, s);
-    case 9:
-        return launch_any<9>(t, job, s);
-    }
-    throw std::logic_error("launch_viterbi: constraint length " +
-                           std::to_string(t.constraint));
+    write_bits_kernel<<<unsigned((writers + threads_per_block - 1) / threads_per_block),
+                        threads_per_block,
+                        0,
+                        s>>>(job,
+                             reinterpret_cast<const uint2*>(job.scratch + l.bits),
+                             l.pairs,
+                             job.decided_begin,
+                             job.decided_end);
+    GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
 void launch_frame_status(const long long* owned,

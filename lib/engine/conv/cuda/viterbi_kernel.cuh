@@ -16,7 +16,9 @@
 // (core/cuda/s16x2.cuh), so that one instruction serves both. A thread reads the metrics
 // of up to four steps with one load, runs the trellis with every path metric in a
 // register (up to K = 7), writes one decision bit per state, step and segment to the
-// scratch, and traces both segments back from there. The path metrics are the CPU
+// scratch (a row of a step with one store), and traces both segments back from there,
+// gathering the decided bits 32 to a word; a last kernel writes them to the output,
+// consecutive threads on consecutive bits. The path metrics are the CPU
 // decoder's integers (wrapping, or renormalised where an add-max needs them not to) and
 // ties go the same way, so that the decisions are the CPU decoder's, bit for bit. The
 // presets' codes (presets.h) have kernels of their own, whose branch metrics are
@@ -82,7 +84,10 @@ struct viterbi_job
     std::uint8_t* bits;
     std::size_t out_stride;
     long long out_origin;
-    const device_segment* segments; //!< [per_window], the same for every window
+    //! [per_window], the same for every window, sorted by their first decided bit
+    const device_segment* segments;
+    long long decided_begin; //!< the bits a window's segments decide: [begin, end)
+    long long decided_end;
     int per_window;
     int windows;
     int run;                //!< steps of every segment's run
