@@ -297,8 +297,10 @@ __global__ void __launch_bounds__(prepare_threads)
     const scratch_layout l(states, N, segments, job.run);
     const std::size_t first_pair = std::size_t(blockIdx.x) * prepare_pairs;
     const int lane = threadIdx.x % 32;
+    // Each segment's scale, reader and first step.
     __shared__ float scale[2 * prepare_pairs];
-    __shared__ std::size_t index[2 * prepare_pairs]; // job index of each
+    __shared__ read_t reads[2 * prepare_pairs];
+    __shared__ int firsts[2 * prepare_pairs];
     for (int i = threadIdx.x / 32; i < 2 * prepare_pairs; i += prepare_threads / 32) {
         const std::size_t pair = first_pair + i / 2;
         if (pair >= l.pairs)
@@ -308,21 +310,28 @@ __global__ void __launch_bounds__(prepare_threads)
         device_segment seg;
         read_t read;
         segment_of(job, g, seg, read);
+        // The run in three parts, the owned steps in the middle, so that no value needs
+        // a test.
+        const int first = int(seg.first), run = job.run;
+        const int owned_begin = std::clamp(int(seg.begin) - first, 0, run);
+        const int owned_end = std::clamp(int(seg.owned_end) - first, owned_begin, run);
         magnitudes all, own;
-        for (int j = lane; j < job.run * N; j += 32) {
-            const int k = int(seg.first) + j / N;
-            const float v = read(k, j % N, N);
-            all.add(v);
-            if (k >= seg.begin && k < seg.owned_end)
-                own.add(v);
-        }
+        auto measure = [&](int from, int to, magnitudes& m) {
+            for (int j = from * N + lane; j < to * N; j += 32)
+                m.add(read(first + j / N, j % N, N));
+        };
+        measure(0, owned_begin, all);
+        measure(owned_begin, owned_end, own);
+        measure(owned_end, run, all);
+        all.add(own);
         all.total = warp_sum(all.total);
         all.inside = warp_sum(all.inside);
         all.counted = warp_sum(all.counted);
         own.total = warp_sum(own.total);
         if (lane == 0) {
             scale[i] = quantization_scale(all);
-            index[i] = g;
+            reads[i] = read;
+            firsts[i] = first;
             if (job.owned && 2 * pair + i % 2 < segments)
                 job.owned[g] = own.total;
         }
@@ -335,26 +344,26 @@ __global__ void __launch_bounds__(prepare_threads)
         const std::size_t pair = first_pair + p;
         if (pair >= l.pairs)
             continue;
-        device_segment seg[2];
-        read_t read[2];
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-            segment_of(job, index[2 * p + h], seg[h], read[h]);
+        // Only the last group may run past the run: its missing steps are zeros.
+        const int present = std::min(steps, job.run - group * steps);
         unsigned words[4] = {};
 #pragma unroll
-        for (int k = 0; k < steps; ++k) {
-            const int e = group * steps + k;
+        for (int h = 0; h < 2; ++h) {
+            const read_t read = reads[2 * p + h];
+            const int first = firsts[2 * p + h] + group * steps;
+            const float sc = scale[2 * p + h];
 #pragma unroll
-            for (int h = 0; h < 2; ++h)
+            for (int k = 0; k < steps; ++k) {
+                if (present < steps && k >= present)
+                    break;
 #pragma unroll
                 for (int o = 0; o < N; ++o) {
-                    int q = e < job.run ? quantize(read[h](int(seg[h].first) + e, o, N),
-                                                   scale[2 * p + h])
-                                        : 0;
+                    int q = quantize(read(first + k, o, N), sc);
                     q = (inverted >> o) & 1u ? -q : q;
                     const int byte = k * (16 / steps) + 2 * o + h;
                     words[byte / 4] |= (unsigned(q) & 0xffu) << (8 * (byte % 4));
                 }
+            }
         }
         metrics[std::size_t(group) * l.pairs + pair] = {
             words[0], words[1], words[2], words[3]
@@ -433,7 +442,7 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         }
     };
     // One trellis step: metrics in -> out, decisions to step e's words.
-    auto step = [&](const s16x2* in, s16x2* out, const s16x2(&q)[N], int e) {
+    auto step = [&](const s16x2* in, s16x2* out, const s16x2(&q)[N], int e, bool moves) {
         // The metric of every combination c of coded bits: +q where a bit is 0, -q
         // where it is 1; twice that for the symmetric form.
         s16x2 branch[1 << N], twice[1 << N];
@@ -481,16 +490,26 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         };
         if constexpr (Tr::symmetric) {
             // Branches beta (p_0 -> ns), -beta, -beta (p_0 -> ns + S/2), beta, beta's
-            // combination c known when compiling. The metrics do not wrap here
-            // (renormalised below), so max(m0, m1) is one add-max.
+            // combination c known when compiling. The metrics must not wrap here, so
+            // that max(m0, m1) is one add-max: every fourth step moves them all by state
+            // 0's, through the branches. They stay within behind + spread + 4 steps'
+            // growth of it: below 2^14 for K <= 7.
+            s16x2 moved[1 << N];
+#pragma unroll
+            for (int c = 0; c < (1 << N); ++c)
+                moved[c] = moves ? branch[c] - in[0] : branch[c];
             auto butterfly = [&](auto k) {
                 constexpr int ns = decltype(k)::value;
                 constexpr unsigned c = Tr::template branch<ns, 0>(), all = (1u << N) - 1;
                 const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
                 const s16x2 delta = a - b;
                 const s16x2 d0 = delta + twice[c], d1 = delta + twice[c ^ all];
-                out[ns] = core::cuda::add_max(a, branch[c], b + branch[c ^ all]);
-                out[ns + S / 2] = core::cuda::add_max(a, branch[c ^ all], b + branch[c]);
+                // Every other butterfly adds on the ALU, which the packed adds
+                // otherwise leave idle.
+                const s16x2 b1 = ns % 2 ? b + moved[c ^ all]
+                                        : core::cuda::add_on_alu(b, moved[c ^ all]);
+                out[ns] = core::cuda::add_max(a, moved[c], b1);
+                out[ns + S / 2] = core::cuda::add_max(a, moved[c ^ all], b + moved[c]);
                 decide(ns, d0, d1);
             };
             static_for<0, S / 2>(butterfly);
@@ -511,37 +530,27 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
             store_row();
         }
     };
-    // The symmetric form's metrics must not wrap: every 4 steps they are moved by the
-    // same amount, state 0's to 0. They stay within behind + spread + 4 steps' growth of
-    // it: below 2^14 for K <= 7.
-    auto renormalise = [&] {
-        if constexpr (Tr::symmetric) {
-            const s16x2 zero = metric[0];
-#pragma unroll(unroll)
-            for (int s = 0; s < S; ++s)
-                metric[s] = metric[s] - zero;
-        }
-    };
-    // Four steps an iteration, each step's LLRs loaded one step ahead, so that the loads
-    // overlap the arithmetic; then one step at a time.
+    // Four steps an iteration, the first moving the metrics (the symmetric form), each
+    // step's LLRs loaded one step ahead, so that the loads overlap the arithmetic; then
+    // one step at a time.
+    constexpr bool move = true, stay = false;
     s16x2 q[N], q1[N];
     load(0, q);
     int e = 0;
     for (; e + 4 <= run; e += 4) {
         load(e + 1, q1);
-        step(metric, next, q, e);
+        step(metric, next, q, e, move);
         load(e + 2, q);
-        step(next, metric, q1, e + 1);
+        step(next, metric, q1, e + 1, stay);
         load(e + 3, q1);
-        step(metric, next, q, e + 2);
+        step(metric, next, q, e + 2, stay);
         if (e + 4 < run)
             load(e + 4, q);
-        step(next, metric, q1, e + 3);
-        renormalise();
+        step(next, metric, q1, e + 3, stay);
     }
     for (; e < run; ++e) {
         load(e, q);
-        step(metric, next, q, e);
+        step(metric, next, q, e, move);
 #pragma unroll(unroll)
         for (int s = 0; s < S; ++s)
             metric[s] = next[s];
@@ -618,8 +627,8 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
 
 // A thread per 16 bits of a window's output, each from the word of the segment that
 // decides it (the segments sorted by their first decided bit; bits no segment decides
-// are left alone), written 16 bytes at once where aligned: consecutive threads write
-// consecutive bits.
+// are left alone): consecutive threads write consecutive bits, 16 bytes at once where
+// aligned.
 constexpr int bits_per_writer = 16;
 
 __global__ void write_bits_kernel(const __grid_constant__ viterbi_job job,
@@ -646,33 +655,40 @@ __global__ void write_bits_kernel(const __grid_constant__ viterbi_job job,
     }
     int s = lo;
     device_segment seg = job.segments[s];
-    unsigned char b[bits_per_writer];
-    unsigned decided = 0;
+    std::uint8_t* const out = job.bits + w * job.out_stride + (k0 - job.out_origin);
+    const long long k1 = k0 + bits_per_writer;
+    if (k0 >= seg.begin && k1 <= seg.end && k1 <= span_end) {
+        // The common case: all from one segment, from one or two words; each 4 bits
+        // spread to the low bits of 4 bytes by one multiply.
+        const std::size_t g = w * job.per_window + s;
+        const long long r = k0 - seg.first;
+        const uint2 a = words[std::size_t(r / 32) * pairs + g / 2];
+        const uint2 b =
+            words[std::size_t((r + bits_per_writer - 1) / 32) * pairs + g / 2];
+        const unsigned bits =
+            __funnelshift_r(g % 2 ? a.y : a.x, g % 2 ? b.y : b.x, r % 32);
+        unsigned v[4];
 #pragma unroll
+        for (int i = 0; i < 4; ++i)
+            v[i] = ((bits >> 4 * i) & 0xfu) * 0x00204081u & 0x01010101u;
+        if (reinterpret_cast<std::uintptr_t>(out) % 16 == 0)
+            *reinterpret_cast<uint4*>(out) = { v[0], v[1], v[2], v[3] };
+        else
+            for (int i = 0; i < bits_per_writer; ++i)
+                out[i] = std::uint8_t(v[i / 4] >> 8 * (i % 4));
+        return;
+    }
+    // Bits of several segments, or some no segment decides: one at a time.
     for (int i = 0; i < bits_per_writer; ++i) {
         const long long k = k0 + i;
         while (k >= seg.end && s + 1 < job.per_window)
             seg = job.segments[++s];
-        const std::size_t g = w * job.per_window + s;
-        const long long r = k - seg.first;
-        b[i] = 0;
         if (k >= seg.begin && k < seg.end && k < span_end) {
+            const std::size_t g = w * job.per_window + s;
+            const long long r = k - seg.first;
             const uint2 both = words[std::size_t(r / 32) * pairs + g / 2];
-            b[i] = ((g % 2 ? both.y : both.x) >> (r % 32)) & 1u;
-            decided |= 1u << i;
+            out[i] = ((g % 2 ? both.y : both.x) >> (r % 32)) & 1u;
         }
-    }
-    std::uint8_t* const out = job.bits + w * job.out_stride + (k0 - job.out_origin);
-    if (decided == (1u << bits_per_writer) - 1 &&
-        reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
-        uint4 v;
-        memcpy(&v, b, sizeof v);
-        *reinterpret_cast<uint4*>(out) = v;
-    } else {
-#pragma unroll
-        for (int i = 0; i < bits_per_writer; ++i)
-            if (decided >> i & 1u)
-                out[i] = b[i];
     }
 }
 

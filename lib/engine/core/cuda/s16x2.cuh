@@ -34,6 +34,13 @@ __device__ __forceinline__ s16x2 add_max(s16x2 a, s16x2 b, s16x2 c)
     return { __viaddmax_s16x2(a.v, b.v, c.v) };
 }
 
+//! a + b per half on Hopper's ALU (an add-max with the least int16, where a + b does
+//! not wrap), so that adds can be shared between it and the pipe of the packed add.
+__device__ __forceinline__ s16x2 add_on_alu(s16x2 a, s16x2 b)
+{
+    return { __viaddmax_s16x2(a.v, b.v, 0x80008000u) };
+}
+
 //! floor((a + b) / 2) per half, which never overflows: (a & b) + (a ^ b) / 2, the
 //! halving an arithmetic shift of each half (__vavgs2 takes a dozen more instructions).
 __device__ __forceinline__ s16x2 half_sum(s16x2 a, s16x2 b)
