@@ -53,8 +53,19 @@ struct magnitudes
     GPUTURBO_CONV_HD void add(float v)
     {
         const float a = std::fabs(v);
-        const std::int32_t fixed = std::int32_t(a * magnitude_unit); // < 2^31
-        const std::int32_t in = a > 0.0f && a < core::llr_limit;
+        add(fixed_magnitude(a), a > 0.0f && a < core::llr_limit);
+    }
+
+    //! |L| in units of 1 / magnitude_unit, truncated: below 2^31.
+    GPUTURBO_CONV_HD static std::int32_t fixed_magnitude(float a)
+    {
+        return std::int32_t(a * magnitude_unit);
+    }
+
+    //! An LLR of fixed magnitude \p fixed that carries information unclamped or not
+    //! (\p in: 1 or 0), as a table of them gives it.
+    GPUTURBO_CONV_HD void add(std::int32_t fixed, std::int32_t in)
+    {
         total += fixed;
         inside += fixed & -in;
         counted += in;

@@ -124,22 +124,45 @@ struct reader
     float unit; // int8: the LLR of q = 1
     bool invert;
 
-    __device__ float operator()(int step, int o, int outputs) const
+    // Where coded bit o of a step is: its LLR's index, -1 where punctured.
+    __device__ int index(int step, int o, int outputs) const
     {
         if constexpr (Circular) {
             step %= steps;
             if (step < 0)
                 step += steps;
         }
-        int c = step * outputs + o;
-        if constexpr (Punctured) {
-            c = __ldg(sent_index + c);
-            if (c < 0)
-                return 0.0f; // punctured: an erasure
-        }
+        const int c = step * outputs + o;
+        if constexpr (Punctured)
+            return __ldg(sent_index + c);
+        return c;
+    }
+
+    __device__ float operator()(int step, int o, int outputs) const
+    {
+        const int c = index(step, o, outputs);
+        if (Punctured && c < 0)
+            return 0.0f; // an erasure
         const float raw = std::is_same_v<In, float> ? float(__ldg(llrs + c))
                                                     : float(__ldg(llrs + c)) * unit;
         return core::cuda::sanitize(raw, invert);
+    }
+
+    // int8 LLRs take one of 256 values, and an erasure makes 257: codes into tables of
+    // what each value gives.
+    static constexpr int codes = 257;
+
+    __device__ int code(int step, int o, int outputs) const
+    {
+        const int c = index(step, o, outputs);
+        return Punctured && c < 0 ? 256 : std::uint8_t(__ldg(llrs + c));
+    }
+
+    __device__ float value_of_code(int code) const
+    {
+        return code == 256
+                   ? 0.0f
+                   : core::cuda::sanitize(float(std::int8_t(code)) * unit, invert);
     }
 };
 
@@ -287,7 +310,8 @@ constexpr int prepare_threads = 256;
 // quantise the metrics, an inverted output's negated (its branches are the uninverted
 // code's), into the decoding threads' layout, a thread a group of steps of a pair and
 // consecutive threads on consecutive pairs, so that the stores are contiguous; the
-// LLRs come the second time from the cache.
+// LLRs come the second time from the cache. int8 LLRs are measured and quantised by
+// table (a code's magnitude, a segment's metric of each code).
 template <class In, int N, bool Circular, bool Punctured>
 __global__ void __launch_bounds__(prepare_threads)
     prepare_kernel(const __grid_constant__ viterbi_job job, unsigned inverted, int states)
@@ -301,6 +325,25 @@ __global__ void __launch_bounds__(prepare_threads)
     __shared__ float scale[2 * prepare_pairs];
     __shared__ read_t reads[2 * prepare_pairs];
     __shared__ int firsts[2 * prepare_pairs];
+    // int8: each code's fixed magnitude and whether it counts, then each segment's
+    // metric of each code.
+    constexpr bool by_code = std::is_same_v<In, std::int8_t>;
+    constexpr int codes = by_code ? read_t::codes : 1;
+    __shared__ float value_of[codes];
+    __shared__ int fixed_of[codes], counts_of[codes];
+    __shared__ signed char metric_of[by_code ? 2 * prepare_pairs : 1][codes];
+    if constexpr (by_code) {
+        read_t read;
+        device_segment seg;
+        segment_of(job, 0, seg, read); // unit and sign, the same for all
+        for (int c = threadIdx.x; c < codes; c += prepare_threads) {
+            value_of[c] = read.value_of_code(c);
+            const float a = std::fabs(value_of[c]);
+            fixed_of[c] = magnitudes::fixed_magnitude(a);
+            counts_of[c] = a > 0.0f && a < core::llr_limit;
+        }
+        __syncthreads();
+    }
     for (int i = threadIdx.x / 32; i < 2 * prepare_pairs; i += prepare_threads / 32) {
         const std::size_t pair = first_pair + i / 2;
         if (pair >= l.pairs)
@@ -317,8 +360,13 @@ __global__ void __launch_bounds__(prepare_threads)
         const int owned_end = std::clamp(int(seg.owned_end) - first, owned_begin, run);
         magnitudes all, own;
         auto measure = [&](int from, int to, magnitudes& m) {
-            for (int j = from * N + lane; j < to * N; j += 32)
-                m.add(read(first + j / N, j % N, N));
+            for (unsigned j = from * N + lane; j < unsigned(to * N); j += 32)
+                if constexpr (by_code) {
+                    const int c = read.code(first + int(j / N), int(j % N), N);
+                    m.add(fixed_of[c], counts_of[c]);
+                } else {
+                    m.add(read(first + int(j / N), int(j % N), N));
+                }
         };
         measure(0, owned_begin, all);
         measure(owned_begin, owned_end, own);
@@ -337,6 +385,13 @@ __global__ void __launch_bounds__(prepare_threads)
         }
     }
     __syncthreads();
+    if constexpr (by_code) {
+        for (int i = threadIdx.x / 32; i < 2 * prepare_pairs; i += prepare_threads / 32)
+            if (first_pair + i / 2 < l.pairs)
+                for (int c = lane; c < codes; c += 32)
+                    metric_of[i][c] = quantize(value_of[c], scale[i]);
+        __syncthreads();
+    }
     uint4* metrics = reinterpret_cast<uint4*>(job.scratch + l.metrics);
     constexpr int steps = N <= 2 ? 4 : 2; // l.group_steps
     for (int t = threadIdx.x; t < prepare_pairs * l.groups; t += prepare_threads) {
@@ -349,16 +404,20 @@ __global__ void __launch_bounds__(prepare_threads)
         unsigned words[4] = {};
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const read_t read = reads[2 * p + h];
-            const int first = firsts[2 * p + h] + group * steps;
-            const float sc = scale[2 * p + h];
+            const int i = 2 * p + h;
+            const read_t read = reads[i];
+            const int first = firsts[i] + group * steps;
 #pragma unroll
             for (int k = 0; k < steps; ++k) {
                 if (present < steps && k >= present)
                     break;
 #pragma unroll
                 for (int o = 0; o < N; ++o) {
-                    int q = quantize(read(first + k, o, N), sc);
+                    int q;
+                    if constexpr (by_code)
+                        q = metric_of[i][read.code(first + k, o, N)];
+                    else
+                        q = quantize(read(first + k, o, N), scale[i]);
                     q = (inverted >> o) & 1u ? -q : q;
                     const int byte = k * (16 / steps) + 2 * o + h;
                     words[byte / 4] |= (unsigned(q) & 0xffu) << (8 * (byte % 4));
