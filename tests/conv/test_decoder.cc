@@ -448,6 +448,38 @@ TEST(Viterbi, CudaDecidesAsTheCpuBitForBit)
     EXPECT_GT(wrong, compared / 1000); // noisy enough that decisions are close
 }
 
+// A batch bigger than the GPU's memory is refused with a clear error before its input
+// is read, and the decoder goes on working.
+TEST(Viterbi, CudaBatchTooBigForTheGpuIsAClearErrorAndHarmless)
+{
+    if (!have_cuda())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    std::mt19937_64 rng(test::test_seed());
+    std::mt19937 bit_rng{ unsigned(rng()) };
+    viterbi_config c;
+    c.generator = preset("ccsds");
+    const int frame_bits = 65536, frames = 3;
+    const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
+    const auto llrs = awgn_llrs(sent_bits(c, frame_bits, bits), sigma_at(2.0, 0.5), rng);
+    const auto dec = make_viterbi_decoder(c, "cuda");
+    std::vector<std::uint8_t> want(bits.size()), again(bits.size(), 7);
+    dec->decode(frame_bits, llrs.data(), frames, want.data(), nullptr);
+    // 50 million frames need 26 TB of LLRs alone; only the first 3 exist.
+    try {
+        dec->submit(frame_bits, llrs.data(), 50'000'000);
+        ADD_FAILURE() << "an impossible batch was accepted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("needs more memory"), std::string::npos)
+            << e.what();
+    }
+    dec->decode(frame_bits, llrs.data(), frames, again.data(), nullptr);
+    EXPECT_EQ(again, want);
+    const auto t = dec->submit(frame_bits, llrs.data(), frames);
+    std::fill(again.begin(), again.end(), 7);
+    dec->collect(t, again.data(), nullptr);
+    EXPECT_EQ(again, want);
+}
+
 TEST(Viterbi, EveryInstructionSetDecodesAlike)
 {
     // The SIMD kernels differ only in how many frames share a group, and each lane
