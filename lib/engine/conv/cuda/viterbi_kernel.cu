@@ -168,6 +168,24 @@ struct reader
     }
 };
 
+// The count values at p, a 4-byte word a load where p is aligned to one.
+template <class In, int count>
+__device__ __forceinline__ void load_values(const In* p, In (&x)[count])
+{
+    constexpr int per_word = 4 / sizeof(In);
+    if (count % per_word == 0 && reinterpret_cast<std::uintptr_t>(p) % 4 == 0) {
+#pragma unroll
+        for (int w = 0; w < count / per_word; ++w) {
+            const unsigned v = __ldg(reinterpret_cast<const unsigned*>(p) + w);
+            memcpy(x + w * per_word, &v, 4);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < count; ++j)
+            x[j] = __ldg(p + j);
+    }
+}
+
 // f(j, values[j]) for j in [0, count) over a warp's lanes, 16 bytes a lane a load: the
 // aligned blocks inside the range whole, the values before and after them one by one.
 template <class In, class F>
@@ -449,26 +467,46 @@ __global__ void __launch_bounds__(prepare_threads)
         // Only the last group may run past the run: its missing steps are zeros.
         const int present = std::min(steps, job.run - group * steps);
         unsigned words[4] = {};
+        auto put = [&](int k, int o, int h, int q) {
+            q = (inverted >> o) & 1u ? -q : q;
+            const int byte = k * (16 / steps) + 2 * o + h;
+            words[byte / 4] |= (unsigned(q) & 0xffu) << (8 * (byte % 4));
+        };
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const int i = 2 * p + h;
             const read_t read = reads[i];
             const int first = firsts[i] + group * steps;
+            if constexpr (!Circular && !Punctured) {
+                // The common window's whole groups: their values side by side, read
+                // a word at a time where aligned.
+                if (present == steps) {
+                    In x[steps * N];
+                    load_values(read.llrs + std::size_t(first) * N, x);
+#pragma unroll
+                    for (int k = 0; k < steps; ++k)
+#pragma unroll
+                        for (int o = 0; o < N; ++o)
+                            if constexpr (by_code)
+                                put(k, o, h, metric_of[i][std::uint8_t(x[k * N + o])]);
+                            else
+                                put(k,
+                                    o,
+                                    h,
+                                    quantize(read.value(x[k * N + o]), scale[i]));
+                    continue;
+                }
+            }
 #pragma unroll
             for (int k = 0; k < steps; ++k) {
                 if (present < steps && k >= present)
                     break;
 #pragma unroll
-                for (int o = 0; o < N; ++o) {
-                    int q;
+                for (int o = 0; o < N; ++o)
                     if constexpr (by_code)
-                        q = metric_of[i][read.code(first + k, o, N)];
+                        put(k, o, h, metric_of[i][read.code(first + k, o, N)]);
                     else
-                        q = quantize(read(first + k, o, N), scale[i]);
-                    q = (inverted >> o) & 1u ? -q : q;
-                    const int byte = k * (16 / steps) + 2 * o + h;
-                    words[byte / 4] |= (unsigned(q) & 0xffu) << (8 * (byte % 4));
-                }
+                        put(k, o, h, quantize(read(first + k, o, N), scale[i]));
             }
         }
         metrics[std::size_t(group) * l.pairs + pair] = {
