@@ -65,6 +65,11 @@ std::vector<cli::option> options(const std::string& code)
           "skip the remaining points after one without any bit error" },
         cli::parameter_option(batch_parameter),
         { "seed", "N", "1", "random seed; frame i of a point depends only on (seed, i)" },
+        { "llr-bits",
+          "B",
+          "8",
+          "with --input int8: the LLRs saturated to +-(2^(B-1) - 1), the values a B-bit "
+          "format carries (2 ... 8), to measure what a narrower format costs" },
         cli::section(
             "Output (the table always goes to stdout; progress to stderr on a terminal)"),
         { "json", "FILE", "", "write the configuration and the points as JSON" },
@@ -339,6 +344,11 @@ int ber_main(int argc, char** argv)
     run.seed = cli::to_count("seed", a.get("seed"));
     run.batch = std::size_t(cli::number(a, batch_parameter));
     run.int8 = cli::int8_input(a);
+    run.llr_bits = int(cli::to_count("llr-bits", a.get("llr-bits")));
+    if (run.llr_bits < 2 || run.llr_bits > 8)
+        throw cli::usage_error("--llr-bits must be 2 ... 8");
+    if (run.llr_bits != 8 && !run.int8)
+        throw cli::usage_error("--llr-bits narrows int8 LLRs: give --input int8 too");
     for (const char* f : { "json", "csv", "plot" })
         if (a.given(f))
             cli::check_output_path(f, a.get(f));
@@ -361,6 +371,7 @@ int ber_main(int argc, char** argv)
         .set("min_frame_errors", run.min_frame_errors)
         .set("max_frames", run.max_frames)
         .set("seed", run.seed)
+        .set("llr_bits", run.llr_bits)
         .set("backend_requested", backend_requested)
         .set("backend", f.backend)
         .set("device", f.device)

@@ -610,6 +610,13 @@ TEST(Int8, QuantizeRoundsAndSaturates)
     const std::int8_t expected[] = { 0, 0, 1, -1, 8, -8, 127, 127, -127, 127, 0 };
     for (std::size_t i = 0; i < sizeof in / sizeof in[0]; ++i)
         EXPECT_EQ(out[i], expected[i]) << "input " << in[i];
+    // A 4-bit format: the same rounding, saturated to +-7.
+    quantize_llrs(in, sizeof in / sizeof in[0], out, 8.0f, 4);
+    const std::int8_t four_bits[] = { 0, 0, 1, -1, 7, -7, 7, 7, -7, 7, 0 };
+    for (std::size_t i = 0; i < sizeof in / sizeof in[0]; ++i)
+        EXPECT_EQ(out[i], four_bits[i]) << "input " << in[i];
+    EXPECT_THROW(quantize_llrs(in, 1, out, 8.0f, 1), std::invalid_argument);
+    EXPECT_THROW(quantize_llrs(in, 1, out, 8.0f, 9), std::invalid_argument);
 }
 
 // int8 input decodes exactly like the float values q / int8_scale it stands for.

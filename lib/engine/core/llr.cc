@@ -6,13 +6,21 @@
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
 
+#include <stdexcept>
+#include <string>
+
 namespace gputurbo::core {
 
-void quantize_llrs(const float* llrs, std::size_t n, std::int8_t* out, float scale)
+void quantize_llrs(
+    const float* llrs, std::size_t n, std::int8_t* out, float scale, int bits)
 {
+    if (bits < 2 || bits > 8)
+        throw std::invalid_argument("quantize_llrs: " + std::to_string(bits) +
+                                    "-bit LLRs (2 ... 8 bits)");
+    const float most = float((1 << (bits - 1)) - 1);
     for (std::size_t i = 0; i < n; ++i) { // plain arithmetic: the compiler vectorises it
         float v = llrs[i] * scale;
-        v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);
+        v = v > most ? most : (v < -most ? -most : v);
         v = v == v ? v : 0.0f;
         out[i] = std::int8_t(int(v + (v >= 0.0f ? 0.5f : -0.5f)));
     }

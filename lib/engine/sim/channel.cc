@@ -186,7 +186,8 @@ ber_point measure(
             std::min<std::uint64_t>(batch, run.max_frames - point.frames);
         make(point.frames, n, sent.data(), llrs.data());
         if (run.int8)
-            core::quantize_llrs(llrs.data(), n * len, quantized.data(), int8_scale);
+            core::quantize_llrs(
+                llrs.data(), n * len, quantized.data(), int8_scale, run.llr_bits);
         const auto start = std::chrono::steady_clock::now();
         if (run.int8)
             dec.decode(block, quantized.data(), n, decoded.data(), status.data());
@@ -378,7 +379,8 @@ ber_point measure_ber(conv::stream_decoder& dec,
         make_noisy_frames(setup, sent_frames, n, sent.data(), llrs.data(), threads);
         truth.insert(truth.end(), sent.begin(), sent.begin() + n * frame);
         if (run.int8)
-            core::quantize_llrs(llrs.data(), n * len, quantized.data(), int8_scale);
+            core::quantize_llrs(
+                llrs.data(), n * len, quantized.data(), int8_scale, run.llr_bits);
         decoded.resize(dec.output_bound(n * len));
         const std::size_t written = time([&] {
             return run.int8 ? dec.decode(quantized.data(), n * len, decoded.data())

@@ -52,9 +52,12 @@ constexpr float information_floor = 0.01f;
 
 /*!
  * \brief Quantises float LLRs to int8: round(L * scale) (halves away from zero),
- * saturated to [-127, 127]; NaN becomes 0.
+ * saturated to [-127, 127]; NaN becomes 0. With \p bits below 8 (2 … 8), saturated to
+ * +-(2^(bits-1) - 1) instead: the values a narrower LLR format carries. Throws
+ * std::invalid_argument for other widths.
  */
-void quantize_llrs(const float* llrs, std::size_t n, std::int8_t* out, float scale);
+void quantize_llrs(
+    const float* llrs, std::size_t n, std::int8_t* out, float scale, int bits = 8);
 
 //! The float LLRs q / scale of n int8 values.
 void dequantize_llrs(const std::int8_t* llrs, std::size_t n, float* out, float scale);

@@ -82,6 +82,7 @@ struct ber_run
     std::uint64_t seed = 1;
     std::size_t batch = 0; //!< codewords per decode call; 0: default_batch(K)
     bool int8 = false;     //!< quantise the LLRs (decoder_config::int8_scale) first
+    int llr_bits = 8;      //!< int8: saturated to the range of this many bits (2 … 8)
 };
 
 //! Codewords per decode call when ber_run::batch is 0: about 400k LLRs, 64 … 1024.
