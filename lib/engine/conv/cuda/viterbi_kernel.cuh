@@ -9,9 +9,10 @@
 
 // Host launchers of the CUDA Viterbi kernel (viterbi_kernel.cu) and their contract.
 //
-// Work layout: a kernel measures each segment (conv/segments.h) and one quantises its
-// LLRs as the CPU decoder does (conv/quantize.h) into int8 metrics laid out for the
-// decoding kernel, both coalesced and at full occupancy. The decoding kernel has one
+// Work layout: a preparing kernel measures each segment (conv/segments.h) and quantises
+// its LLRs as the CPU decoder does (conv/quantize.h; int8 LLRs by table) into int8
+// metrics laid out for the decoding kernel, a block per 32 pairs of segments, its loads
+// and stores coalesced. The decoding kernel has one
 // thread per pair of segments, the two in the halves of packed int16 registers
 // (core/cuda/s16x2.cuh), so that one instruction serves both. A thread reads the metrics
 // of up to four steps with one load, runs the trellis with every path metric in a
