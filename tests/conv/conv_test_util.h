@@ -112,6 +112,20 @@ inline double sigma_at(double ebn0_db, double rate)
     return std::sqrt(1.0 / (2.0 * rate * std::pow(10.0, ebn0_db / 10.0)));
 }
 
+// The sent bits of frames through white Gaussian noise at Eb/N0 (dB), at the code's
+// rate with its puncturing: frame_bits over the sent bits of a frame.
+inline std::vector<float> noisy_llrs(const viterbi_config& c,
+                                     int frame_bits,
+                                     const std::vector<std::uint8_t>& bits,
+                                     double ebn0_db,
+                                     std::mt19937_64& rng)
+{
+    const double rate =
+        double(frame_bits) /
+        double(punctured_length(c.generator, c.punctured, c.mode, frame_bits));
+    return awgn_llrs(sent_bits(c, frame_bits, bits), sigma_at(ebn0_db, rate), rng);
+}
+
 inline std::string message_of(const std::function<void()>& f)
 {
     try {

@@ -323,12 +323,8 @@ TEST(Viterbi, SimdDecoderAgainstTheReferenceOnNoisyFrames)
                 c.mode = mode;
                 c.punctured = p;
                 const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
-                const double rate =
-                    double(frame_bits) /
-                    double(punctured_length(c.generator, p, mode, frame_bits));
-                const auto llrs = awgn_llrs(sent_bits(c, frame_bits, bits),
-                                            sigma_at(p.none() ? 1.5 : 3.0, rate),
-                                            rng);
+                const auto llrs =
+                    noisy_llrs(c, frame_bits, bits, p.none() ? 1.5 : 3.0, rng);
                 std::vector<std::uint8_t> ref(bits.size()), simd(bits.size());
                 make_viterbi_decoder(c, "reference")
                     ->decode(frame_bits, llrs.data(), frames, ref.data(), nullptr);
@@ -405,12 +401,8 @@ TEST(Viterbi, CudaDecidesAsTheCpuBitForBit)
                     const int frames = long_frames ? 5 : 67; // an odd segment count
                     const auto bits =
                         random_bits(std::size_t(frame_bits) * frames, bit_rng);
-                    const double rate =
-                        double(frame_bits) /
-                        double(punctured_length(c.generator, p, mode, frame_bits));
-                    const auto llrs = awgn_llrs(sent_bits(c, frame_bits, bits),
-                                                sigma_at(p.none() ? 1.0 : 2.5, rate),
-                                                rng);
+                    const auto llrs =
+                        noisy_llrs(c, frame_bits, bits, p.none() ? 1.0 : 2.5, rng);
                     std::vector<std::int8_t> q(llrs.size());
                     core::quantize_llrs(llrs.data(), q.size(), q.data(), c.int8_scale);
                     const auto cpu = make_viterbi_decoder(c, "cpu");
@@ -460,7 +452,7 @@ TEST(Viterbi, CudaBatchTooBigForTheGpuIsAClearErrorAndHarmless)
     c.generator = preset("ccsds");
     const int frame_bits = 65536, frames = 3;
     const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
-    const auto llrs = awgn_llrs(sent_bits(c, frame_bits, bits), sigma_at(2.0, 0.5), rng);
+    const auto llrs = noisy_llrs(c, frame_bits, bits, 2.0, rng);
     const auto dec = make_viterbi_decoder(c, "cuda");
     std::vector<std::uint8_t> want(bits.size()), again(bits.size(), 7);
     dec->decode(frame_bits, llrs.data(), frames, want.data(), nullptr);
@@ -493,11 +485,7 @@ TEST(Viterbi, EveryInstructionSetDecodesAlike)
         c.mode = mode;
         c.punctured = parse_puncturing("2/3", c.generator);
         const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
-        const double rate =
-            double(frame_bits) /
-            double(punctured_length(c.generator, c.punctured, mode, frame_bits));
-        const auto llrs =
-            awgn_llrs(sent_bits(c, frame_bits, bits), sigma_at(2.5, rate), rng);
+        const auto llrs = noisy_llrs(c, frame_bits, bits, 2.5, rng);
         std::vector<std::uint8_t> first;
         for (const char* isa : { "generic", "avx2", "avx512" }) {
             ::setenv("GPUTURBO_CPU_KERNEL", isa, 1);
@@ -534,7 +522,6 @@ TEST(Viterbi, BitErrorRateOfTheK7Code)
     c.generator = preset("802.11");
     const int frame_bits = 1000;
     const auto dec = make_viterbi_decoder(c, "reference");
-    const double rate = double(frame_bits) / double(dec->input_length(frame_bits));
     std::mt19937 rng(2026);
     std::mt19937_64 noise(2026);
     struct point
@@ -546,8 +533,7 @@ TEST(Viterbi, BitErrorRateOfTheK7Code)
     for (const point p :
          { point{ 3.0, 500, 1.5e-4, 7e-4 }, point{ 4.0, 2000, 5e-6, 6e-5 } }) {
         const auto bits = random_bits(std::size_t(p.frames) * frame_bits, rng);
-        const auto llrs =
-            awgn_llrs(sent_bits(c, frame_bits, bits), sigma_at(p.ebn0_db, rate), noise);
+        const auto llrs = noisy_llrs(c, frame_bits, bits, p.ebn0_db, noise);
         std::vector<std::uint8_t> out(bits.size());
         dec->decode(frame_bits, llrs.data(), p.frames, out.data(), nullptr);
         std::size_t errors = 0;
