@@ -72,34 +72,42 @@ TEST_P(ViterbiBackend, NoiselessRoundTripEveryPresetTerminationPuncturing)
         }
 }
 
-TEST_P(ViterbiBackend, Int8InputIsReadAsQOverScale)
+TEST_P(ViterbiBackend, Int8LlrsAreTheirOwnMetrics)
 {
-    // Noisy frames: int8 decodes exactly as its dequantised float, and a noiseless
-    // frame survives quantisation.
+    // Noisy frames of one segment: int8 LLRs decode exactly as the reference decodes
+    // them (exact Viterbi; tail-biting frames are decoded by wrap-around, so there only
+    // where they are noiseless), whatever their scale; -128 is read as -127.
     std::mt19937 rng(8);
     std::mt19937_64 noise(8);
     for (const termination mode : frame_modes) {
         viterbi_config c;
         c.mode = mode;
         c.int8_scale = 4.0f;
-        const auto dec = make_viterbi_decoder(c, GetParam());
         const int frame_bits = 120, frames = 6;
         const auto bits = random_bits(frames * frame_bits, rng);
-        const auto llrs = awgn_llrs(sent_bits(c, frame_bits, bits), 0.9, noise);
+        const auto llrs = noisy_llrs(c, frame_bits, bits, 1.0, noise);
         std::vector<std::int8_t> q(llrs.size());
         core::quantize_llrs(llrs.data(), llrs.size(), q.data(), c.int8_scale);
-        std::vector<float> dequantized(q.size());
-        core::dequantize_llrs(q.data(), q.size(), dequantized.data(), c.int8_scale);
-        std::vector<std::uint8_t> from_int8(bits.size()), from_float(bits.size());
-        dec->decode(frame_bits, q.data(), frames, from_int8.data(), nullptr);
-        dec->decode(frame_bits, dequantized.data(), frames, from_float.data(), nullptr);
-        EXPECT_EQ(from_int8, from_float) << to_string(mode);
+        q[3] = -128;
+        std::vector<std::int8_t> symmetric(q);
+        symmetric[3] = -127;
+        std::vector<std::uint8_t> want(bits.size()), out(bits.size());
+        make_viterbi_decoder(c, "reference")
+            ->decode(frame_bits, symmetric.data(), frames, want.data(), nullptr);
+        for (const float scale : { 4.0f, 0.5f }) {
+            c.int8_scale = scale;
+            make_viterbi_decoder(c, GetParam())
+                ->decode(frame_bits, q.data(), frames, out.data(), nullptr);
+            if (mode != termination::tail_biting)
+                EXPECT_EQ(out, want) << to_string(mode) << " scale " << scale;
+        }
 
         std::mt19937 magnitudes(1);
         const auto clean = noiseless_llrs(c, frame_bits, bits, magnitudes);
         core::quantize_llrs(clean.data(), clean.size(), q.data(), c.int8_scale);
-        dec->decode(frame_bits, q.data(), frames, from_int8.data(), nullptr);
-        EXPECT_EQ(from_int8, bits) << to_string(mode);
+        make_viterbi_decoder(c, GetParam())
+            ->decode(frame_bits, q.data(), frames, out.data(), nullptr);
+        EXPECT_EQ(out, bits) << to_string(mode);
     }
 
     // The scale sets the magnitudes, so whether a frame carries information: q = +-1 is
@@ -397,8 +405,11 @@ TEST(Viterbi, CudaDecidesAsTheCpuBitForBit)
                     c.punctured = p;
                     if (long_frames) // about ten segments a frame
                         c.geometry = { 60 * p.period(), 0, 0 };
-                    const int frame_bits = long_frames ? 600 * p.period() : 97;
-                    const int frames = long_frames ? 5 : 67; // an odd segment count
+                    // Odd segment counts; int8 LLRs in words (read by the decoding
+                    // kernel) where unpunctured at rates 1/2 and 1/4 in long frames
+                    // with K - 1 even.
+                    const int frame_bits = long_frames ? 530 * p.period() : 97;
+                    const int frames = long_frames ? 5 : 67;
                     const auto bits =
                         random_bits(std::size_t(frame_bits) * frames, bit_rng);
                     const auto llrs =

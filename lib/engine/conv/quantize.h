@@ -7,8 +7,9 @@
 #ifndef INCLUDED_GPUTURBO_CONV_QUANTIZE_H
 #define INCLUDED_GPUTURBO_CONV_QUANTIZE_H
 
-// How the fast Viterbi decoders (CPU and CUDA) turn a segment's sanitised LLRs into
-// integer metrics, compiled for the host and the device alike. The scale maps the mean
+// How the fast Viterbi decoders (CPU and CUDA) turn a segment's sanitised float LLRs into
+// integer metrics (int8 LLRs are metrics already, -128 read as -max_metric), compiled for
+// the host and the device alike. The scale maps the mean
 // magnitude of the segment's LLRs that carry information and are not clamped to
 // mean_metric (Viterbi decisions do not depend on a common scale; values beyond four
 // times that mean are clipped, and saturated ones cost the others no precision).

@@ -50,6 +50,10 @@ struct window
     bool invert;       //!< values have the other sign convention
     std::uint8_t* out; //!< bit k of the window goes to out[k - out_origin]
     std::int64_t out_origin;
+    //! int8 LLRs instead of values (then nullptr): each q is its own metric (-128 read as
+    //! -127; no scale), and q * unit its LLR for the magnitudes
+    const std::int8_t* codes = nullptr;
+    float unit = 1.0f;
 };
 
 //! A backend's Viterbi over segments: runs of the trellis decoded side by side.

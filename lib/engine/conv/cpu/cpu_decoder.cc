@@ -35,23 +35,27 @@ const viterbi_kernel& kernel_for(isa i)
     }
 }
 
-// Sanitises the coded bits [c, c + count) of a window into out, adding their
-// magnitudes to m; one loop for each kind of window, so that neither tests the kind per
-// value.
-template <bool indexed>
+// Sanitises the coded bits [c, c + count) of a window into out (int8: their metrics),
+// adding their magnitudes to m; one loop for each kind of window, so that none tests the
+// kind per value.
+template <bool indexed, bool int8>
 void gather_values(
     const window& w, std::int64_t c, std::int64_t count, float* out, magnitudes& sums)
 {
     magnitudes m; // local: out might alias sums
     for (std::int64_t i = 0; i < count; ++i) {
-        float v;
-        if constexpr (indexed) {
-            const std::int32_t j = w.sent_index[c + i];
-            v = j < 0 ? 0.0f : core::sanitize_llr(w.values[j], w.invert);
-        } else {
-            v = core::sanitize_llr(w.values[c + i], w.invert);
+        const std::int64_t j = indexed ? w.sent_index[c + i] : c + i;
+        float v = 0.0f, metric = 0.0f;
+        if (j >= 0) {
+            if constexpr (int8) {
+                const int q = std::max<int>(w.codes[j], -max_metric);
+                v = core::sanitize_llr(float(w.codes[j]) * w.unit, w.invert);
+                metric = float(w.invert ? -q : q);
+            } else {
+                v = metric = core::sanitize_llr(w.values[j], w.invert);
+            }
         }
-        out[i] = v;
+        out[i] = metric;
         m.add(v);
     }
     sums.add(m);
@@ -60,10 +64,12 @@ void gather_values(
 void gather(
     const window& w, std::int64_t c, std::int64_t count, float* out, magnitudes& m)
 {
-    if (w.sent_index)
-        gather_values<true>(w, c, count, out, m);
+    if (w.codes)
+        w.sent_index ? gather_values<true, true>(w, c, count, out, m)
+                     : gather_values<false, true>(w, c, count, out, m);
     else
-        gather_values<false>(w, c, count, out, m);
+        w.sent_index ? gather_values<true, false>(w, c, count, out, m)
+                     : gather_values<false, false>(w, c, count, out, m);
 }
 
 } // namespace
@@ -149,7 +155,8 @@ void segment_decoder::decode(const std::vector<window>& windows,
                     owned[first + l] = magnitude(own.total);
                 magnitudes all = own;
                 all.add(others);
-                const float scale = quantization_scale(all);
+                // int8 LLRs are gathered as their metrics.
+                const float scale = w.codes ? 1.0f : quantization_scale(all);
                 std::int16_t* lane = metrics.data() + l;
                 for (std::size_t i = 0; i < values.size(); ++i)
                     lane[i * W] = quantize(values[i], scale);
@@ -216,7 +223,6 @@ void cpu_decoder::decode_batch(const batch& b,
                                std::uint8_t* bits,
                                core::codeword_status* status)
 {
-    const float* llrs = as_float(b, d_config.int8_scale);
     const code& c = d_config.generator;
     const termination mode = d_config.mode;
     const int frame = b.block;
@@ -229,13 +235,15 @@ void cpu_decoder::decode_batch(const batch& b,
     d_windows.clear();
     d_cut.clear();
     for (std::size_t f = 0; f < b.count; ++f) {
-        d_windows.push_back(window{ llrs + f * in_len,
+        d_windows.push_back(window{ b.f32 ? b.f32 + f * in_len : nullptr,
                                     d_sent_index.empty() ? nullptr : d_sent_index.data(),
                                     T,
                                     mode == termination::tail_biting,
                                     d_config.invert_llr,
                                     bits + f * std::size_t(frame),
-                                    0 });
+                                    0,
+                                    b.f32 ? nullptr : b.i8 + f * in_len,
+                                    1.0f / d_config.int8_scale });
         cut_frame(d_geometry, mode, frame, T, f, d_cut);
     }
     d_owned.assign(d_cut.size(), 0.0);

@@ -24,10 +24,11 @@ const viterbi_kernel& best_kernel();
 /*!
  * \brief The SIMD Viterbi over segments (conv/segments.h), the work both CPU decoders
  * share: groups of kernel.lanes segments, one per lane, on the shared thread pool. Each
- * segment's LLRs are quantised to -127 … 127 at the scale that maps the mean magnitude of
- * its nonzero LLRs below the clamp (core::llr_limit) to 32: Viterbi decisions do not
- * depend on a common scale, values beyond four times that mean are clipped, and
- * saturated ones (+-Inf) cost the others no precision.
+ * segment's float LLRs are quantised to -127 … 127 at the scale that maps the mean
+ * magnitude of its nonzero LLRs below the clamp (core::llr_limit) to 32: Viterbi
+ * decisions do not depend on a common scale, values beyond four times that mean are
+ * clipped, and saturated ones (+-Inf) cost the others no precision. int8 LLRs are
+ * metrics as they are (window::codes).
  */
 class segment_decoder final : public segment_engine
 {

@@ -93,7 +93,8 @@ private:
     {
         std::int64_t steps = 0;
         int run = 0;
-        int per_frame = 0; // segments
+        int per_frame = 0;           // segments
+        bool firsts_aligned = false; // see viterbi_job
         std::int64_t decided_begin = 0, decided_end = 0;
         core::cuda::device_array<device_segment> segments;
         core::cuda::device_array<int> sent_index; // empty when unpunctured
@@ -129,8 +130,11 @@ private:
         p->decided_begin = s.segments.front().begin;
         p->decided_end = s.segments.back().end;
         std::vector<device_segment> segments;
-        for (const segment& seg : s.segments)
+        p->firsts_aligned = true;
+        for (const segment& seg : s.segments) {
             segments.push_back(to_device(seg));
+            p->firsts_aligned &= seg.first * d_trellis.outputs % 4 == 0;
+        }
         core::cuda::upload(
             p->segments.reserve(segments.size()), segments.data(), segments.size());
         const std::vector<std::int32_t> index = sent_index(d_config, frame_bits);
@@ -187,6 +191,7 @@ private:
         job.per_window = p.per_frame;
         job.windows = int(n);
         job.run = p.run;
+        job.firsts_aligned = p.firsts_aligned;
         job.scratch = b.workspace;
         job.owned = owned;
         launch_viterbi(d_trellis, job, s);

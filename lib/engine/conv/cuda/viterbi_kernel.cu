@@ -232,6 +232,17 @@ __device__ __forceinline__ unsigned sign_extend_pair(unsigned x)
     return r;
 }
 
+// Byte \p byte of \p a and of \p b, sign-extended to the low and the high half of a
+// packed int16 pair.
+__device__ __forceinline__ unsigned sign_extend_pair(unsigned a, unsigned b, int byte)
+{
+    const unsigned selector =
+        byte | (8u | byte) << 4 | (4u + byte) << 8 | (12u + byte) << 12;
+    unsigned r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(selector));
+    return r;
+}
+
 // The sign bits of the halves of \p a and \p b (bits 15, 31, 47, 63 of b:a) as bytes of
 // all ones or all zeros: byte 0 a's low half, 1 a's high, 2 b's low, 3 b's high.
 __device__ __forceinline__ unsigned sign_bytes(unsigned a, unsigned b)
@@ -350,42 +361,41 @@ constexpr int prepare_pairs = 32; // segment pairs a preparing block
 constexpr int prepare_threads = 256;
 
 // A block per 32 pairs of segments. First its warps measure the segments, a warp a
-// segment with the lanes along it: the magnitudes of its run give its quantisation scale
-// (as the CPU decoder's), those of its owned steps the frame status. Then its threads
-// quantise the metrics, an inverted output's negated (its branches are the uninverted
-// code's), into the decoding threads' layout, a thread a group of steps of a pair and
-// consecutive threads on consecutive pairs, so that the stores are contiguous; the
-// LLRs come the second time from the cache. int8 LLRs are measured and quantised by
-// table (a code's magnitude, a segment's metric of each code).
-template <class In, int N, bool Circular, bool Punctured>
+// segment with the lanes along it: the magnitudes of its owned steps give the frame
+// status, those of its whole run (float) its quantisation scale, as the CPU decoder's.
+// int8 LLRs are metrics already: a table of their fixed magnitudes, and of their
+// metrics (the same for every segment). Then, unless the decoding kernel reads the
+// LLRs itself (!Quantise), its threads quantise the metrics, an inverted output's
+// negated (its branches are the uninverted code's), into the decoding threads' layout,
+// a thread a group of steps of a pair and consecutive threads on consecutive pairs, so
+// that the stores are contiguous; the LLRs come the second time from the cache.
+template <class In, int N, bool Circular, bool Punctured, bool Quantise>
 __global__ void __launch_bounds__(prepare_threads)
     prepare_kernel(const __grid_constant__ viterbi_job job, unsigned inverted, int states)
 {
+    constexpr bool by_code = std::is_same_v<In, std::int8_t>;
+    static_assert(Quantise || (by_code && !Circular && !Punctured));
     using read_t = reader<In, Circular, Punctured>;
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const scratch_layout l(states, N, segments, job.run);
     const std::size_t first_pair = std::size_t(blockIdx.x) * prepare_pairs;
     const int lane = threadIdx.x % 32;
-    // Each segment's scale, reader and first step.
+    // Each segment's scale (float), reader and first step.
     __shared__ float scale[2 * prepare_pairs];
     __shared__ read_t reads[2 * prepare_pairs];
     __shared__ int firsts[2 * prepare_pairs];
-    // int8: each code's fixed magnitude and whether it counts, then each segment's
-    // metric of each code.
-    constexpr bool by_code = std::is_same_v<In, std::int8_t>;
+    // int8: each code's fixed magnitude and metric.
     constexpr int codes = by_code ? read_t::codes : 1;
-    __shared__ float value_of[codes];
-    __shared__ int fixed_of[codes], counts_of[codes];
-    __shared__ signed char metric_of[by_code ? 2 * prepare_pairs : 1][codes];
+    __shared__ int fixed_of[codes];
+    __shared__ signed char metric_of[codes];
     if constexpr (by_code) {
         read_t read;
         device_segment seg;
         segment_of(job, 0, seg, read); // unit and sign, the same for all
         for (int c = threadIdx.x; c < codes; c += prepare_threads) {
-            value_of[c] = read.value_of_code(c);
-            const float a = std::fabs(value_of[c]);
-            fixed_of[c] = magnitudes::fixed_magnitude(a);
-            counts_of[c] = a > 0.0f && a < core::llr_limit;
+            fixed_of[c] = magnitudes::fixed_magnitude(std::fabs(read.value_of_code(c)));
+            const int q = c == 256 ? 0 : std::max<int>(std::int8_t(c), -max_metric);
+            metric_of[c] = read.invert ? -q : q;
         }
         __syncthreads();
     }
@@ -398,49 +408,50 @@ __global__ void __launch_bounds__(prepare_threads)
         device_segment seg;
         read_t read;
         segment_of(job, g, seg, read);
-        // The run's magnitudes, its owned steps' apart.
         const int first = int(seg.first), run = job.run;
         const int owned_begin = std::clamp(int(seg.begin) - first, 0, run);
         const int owned_end = std::clamp(int(seg.owned_end) - first, owned_begin, run);
         magnitudes all, own;
-        // The common window: the run's values side by side, read 16 bytes a lane.
-        if constexpr (!Circular && !Punctured) {
+        auto measure = [&](int from, int to, magnitudes& m) { // a value at a time
+            for (unsigned j = from * N + lane; j < unsigned(to * N); j += 32)
+                if constexpr (by_code)
+                    m.total += fixed_of[read.code(first + int(j / N), int(j % N), N)];
+                else
+                    m.add(read(first + int(j / N), int(j % N), N));
+        };
+        if constexpr (by_code) {
+            // The owned steps alone; in the common window side by side, read 16 bytes a
+            // lane.
+            if constexpr (!Circular && !Punctured)
+                for_each_value(
+                    read.llrs + std::size_t(first + owned_begin) * N,
+                    (owned_end - owned_begin) * N,
+                    lane,
+                    [&](int, In x) { own.total += fixed_of[std::uint8_t(x)]; });
+            else
+                measure(owned_begin, owned_end, own);
+        } else if constexpr (!Circular && !Punctured) {
+            // The run's values side by side, read 16 bytes a lane.
             const int owned_from = owned_begin * N, owned_to = owned_end * N;
             for_each_value(
                 read.llrs + std::size_t(first) * N, run * N, lane, [&](int j, In x) {
-                    const bool owned = j >= owned_from && j < owned_to;
-                    if constexpr (by_code) {
-                        const int c = std::uint8_t(x);
-                        if (owned)
-                            own.add(fixed_of[c], counts_of[c]);
-                        else
-                            all.add(fixed_of[c], counts_of[c]);
-                    } else {
-                        if (owned)
-                            own.add(read.value(x));
-                        else
-                            all.add(read.value(x));
-                    }
+                    if (j >= owned_from && j < owned_to)
+                        own.add(read.value(x));
+                    else
+                        all.add(read.value(x));
                 });
-        } else { // a value at a time, the owned steps in the middle: no test a value
-            auto measure = [&](int from, int to, magnitudes& m) {
-                for (unsigned j = from * N + lane; j < unsigned(to * N); j += 32)
-                    if constexpr (by_code) {
-                        const int c = read.code(first + int(j / N), int(j % N), N);
-                        m.add(fixed_of[c], counts_of[c]);
-                    } else {
-                        m.add(read(first + int(j / N), int(j % N), N));
-                    }
-            };
+        } else { // the owned steps in the middle: no test a value
             measure(0, owned_begin, all);
             measure(owned_begin, owned_end, own);
             measure(owned_end, run, all);
         }
-        all.add(own);
-        all.total = warp_sum(all.total);
-        all.inside = warp_sum(all.inside);
-        all.counted = warp_sum(all.counted);
         own.total = warp_sum(own.total);
+        if constexpr (!by_code) {
+            all.add(own);
+            all.total = warp_sum(all.total);
+            all.inside = warp_sum(all.inside);
+            all.counted = warp_sum(all.counted);
+        }
         if (lane == 0) {
             scale[i] = quantization_scale(all);
             reads[i] = read;
@@ -449,14 +460,9 @@ __global__ void __launch_bounds__(prepare_threads)
                 job.owned[g] = own.total;
         }
     }
+    if constexpr (!Quantise)
+        return;
     __syncthreads();
-    if constexpr (by_code) {
-        for (int i = threadIdx.x / 32; i < 2 * prepare_pairs; i += prepare_threads / 32)
-            if (first_pair + i / 2 < l.pairs)
-                for (int c = lane; c < codes; c += 32)
-                    metric_of[i][c] = quantize(value_of[c], scale[i]);
-        __syncthreads();
-    }
     uint4* metrics = reinterpret_cast<uint4*>(job.scratch + l.metrics);
     constexpr int steps = N <= 2 ? 4 : 2; // l.group_steps
     for (int t = threadIdx.x; t < prepare_pairs * l.groups; t += prepare_threads) {
@@ -488,7 +494,7 @@ __global__ void __launch_bounds__(prepare_threads)
 #pragma unroll
                         for (int o = 0; o < N; ++o)
                             if constexpr (by_code)
-                                put(k, o, h, metric_of[i][std::uint8_t(x[k * N + o])]);
+                                put(k, o, h, metric_of[std::uint8_t(x[k * N + o])]);
                             else
                                 put(k,
                                     o,
@@ -504,7 +510,7 @@ __global__ void __launch_bounds__(prepare_threads)
 #pragma unroll
                 for (int o = 0; o < N; ++o)
                     if constexpr (by_code)
-                        put(k, o, h, metric_of[i][read.code(first + k, o, N)]);
+                        put(k, o, h, metric_of[read.code(first + k, o, N)]);
                     else
                         put(k, o, h, quantize(read(first + k, o, N), scale[i]));
             }
@@ -515,14 +521,25 @@ __global__ void __launch_bounds__(prepare_threads)
     }
 }
 
+// Whether the decoding kernel reads the job's LLRs itself (viterbi_kernel.cuh).
+bool reads_llrs(const trellis& t, const viterbi_job& job)
+{
+    return job.int8 && !job.circular && !job.sent_index && job.firsts_aligned &&
+           (t.outputs == 2 || t.outputs == 4) && job.window_stride % 4 == 0 &&
+           reinterpret_cast<std::uintptr_t>(job.llrs) % 4 == 0;
+}
+
 // The Viterbi of two segments (A, B), each over its window, in the halves of packed
-// registers: segment g of the job is half g % 2 of thread g / 2.
-template <class Tr>
+// registers: segment g of the job is half g % 2 of thread g / 2. Its metrics come
+// prepared, or (Direct) from the int8 LLRs themselves, a group of steps two words a
+// segment.
+template <class Tr, bool Direct>
 __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     viterbi_kernel(const __grid_constant__ trellis t,
                    const __grid_constant__ viterbi_job job)
 {
     constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
+    static_assert(!Direct || N == 2 || N == 4);
     constexpr int words = words_for(S), per_word = butterflies_per_word(S);
     using row = decision_row<S>;
     constexpr int unroll = S <= unrolled_states ? S : 1;
@@ -561,10 +578,43 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                w % row::width;
     };
     const uint4* metrics = reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
+    // Direct: each segment's LLRs as words, a group of steps two words; the metric of
+    // an int8 LLR q is q (-128 read as -127), negated where the output is inverted or
+    // the LLRs have the other sign.
+    const unsigned* llr_words[2];
+    unsigned flip = 0;
+    if constexpr (Direct) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            llr_words[h] = reinterpret_cast<const unsigned*>(
+                static_cast<const std::int8_t*>(job.llrs) +
+                g[h] / job.per_window * job.window_stride + seg[h].first * N);
+        flip = t.inverted ^ (job.invert ? (1u << N) - 1 : 0u);
+    }
     // The metrics of a group of steps (one load), then each step's, both segments in one
     // register per coded bit: bytes A_o and B_o sign-extended to the halves.
     uint4 group{};
     auto load = [&](int e, s16x2(&q)[N]) {
+        if constexpr (Direct) { // group: A's two words, then B's
+            static_assert(4 * 2 == N * (N <= 2 ? 4 : 2)); // l.group_steps
+            if (e % l.group_steps == 0) {
+                const int w = e * N / 4;
+                group = { __ldg(llr_words[0] + w),
+                          __ldg(llr_words[0] + w + 1),
+                          __ldg(llr_words[1] + w),
+                          __ldg(llr_words[1] + w + 1) };
+            }
+            const int byte = e * N % 8; // of the group, at step e's first LLR
+            const unsigned a = byte < 4 ? group.x : group.y,
+                           b = byte < 4 ? group.z : group.w;
+#pragma unroll
+            for (int o = 0; o < N; ++o) {
+                q[o].v = __vmaxs2(sign_extend_pair(a, b, byte % 4 + o), 0xff81ff81u);
+                if ((flip >> o) & 1u)
+                    q[o] = s16x2{ 0u } - q[o];
+            }
+            return;
+        }
         if (e % l.group_steps == 0)
             group = __ldg(metrics + std::size_t(e / l.group_steps) * pairs);
         const int k = e % l.group_steps;
@@ -853,11 +903,11 @@ __global__ void frame_status_kernel(const long long* owned,
     passed[w] = sent > 0 && magnitude(sum) / double(sent) >= core::information_floor;
 }
 
+// The preparing kernel: quantising, or (the decoding kernel reading the LLRs itself)
+// measuring the owned steps where the frame status needs them.
 template <class In, int N>
-void launch_quantize(const viterbi_job& job,
-                     unsigned inverted,
-                     int states,
-                     cudaStream_t s)
+void launch_prepare(
+    const viterbi_job& job, unsigned inverted, int states, bool direct, cudaStream_t s)
 {
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     const unsigned blocks = unsigned((pairs + prepare_pairs - 1) / prepare_pairs);
@@ -865,48 +915,60 @@ void launch_quantize(const viterbi_job& job,
         kernel<<<blocks, prepare_threads, 0, s>>>(job, inverted, states);
         GPUTURBO_CUDA_CHECK_LAUNCH();
     };
+    if (direct) {
+        if constexpr (std::is_same_v<In, std::int8_t>)
+            if (job.owned)
+                go(prepare_kernel<In, N, false, false, false>);
+        return;
+    }
     const bool punctured = job.sent_index != nullptr;
     if (job.circular)
-        return punctured ? go(prepare_kernel<In, N, true, true>)
-                         : go(prepare_kernel<In, N, true, false>);
-    return punctured ? go(prepare_kernel<In, N, false, true>)
-                     : go(prepare_kernel<In, N, false, false>);
+        return punctured ? go(prepare_kernel<In, N, true, true, true>)
+                         : go(prepare_kernel<In, N, true, false, true>);
+    return punctured ? go(prepare_kernel<In, N, false, true, true>)
+                     : go(prepare_kernel<In, N, false, false, true>);
 }
 
 template <class In>
-void launch_quantize(const trellis& t, const viterbi_job& job, cudaStream_t s)
+void launch_prepare(const trellis& t, const viterbi_job& job, bool direct, cudaStream_t s)
 {
     const int states = 1 << (t.constraint - 1);
     switch (t.outputs) {
     case 2:
-        return launch_quantize<In, 2>(job, t.inverted, states, s);
+        return launch_prepare<In, 2>(job, t.inverted, states, direct, s);
     case 3:
-        return launch_quantize<In, 3>(job, t.inverted, states, s);
+        return launch_prepare<In, 3>(job, t.inverted, states, direct, s);
     case 4:
-        return launch_quantize<In, 4>(job, t.inverted, states, s);
+        return launch_prepare<In, 4>(job, t.inverted, states, direct, s);
     }
     throw std::logic_error("launch_viterbi: " + std::to_string(t.outputs) + " outputs");
 }
 
 template <class Tr>
-void launch(const trellis& t, const viterbi_job& job, cudaStream_t s)
+void launch(const trellis& t, const viterbi_job& job, bool direct, cudaStream_t s)
 {
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     const unsigned blocks = unsigned((pairs + threads_per_block - 1) / threads_per_block);
-    viterbi_kernel<Tr><<<blocks, threads_per_block, 0, s>>>(t, job);
+    if constexpr (Tr::N == 2 || Tr::N == 4)
+        if (direct) {
+            viterbi_kernel<Tr, true><<<blocks, threads_per_block, 0, s>>>(t, job);
+            GPUTURBO_CUDA_CHECK_LAUNCH();
+            return;
+        }
+    viterbi_kernel<Tr, false><<<blocks, threads_per_block, 0, s>>>(t, job);
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
 template <int K>
-void launch_any(const trellis& t, const viterbi_job& job, cudaStream_t s)
+void launch_any(const trellis& t, const viterbi_job& job, bool direct, cudaStream_t s)
 {
     switch (t.outputs) {
     case 2:
-        return launch<any_trellis<K, 2>>(t, job, s);
+        return launch<any_trellis<K, 2>>(t, job, direct, s);
     case 3:
-        return launch<any_trellis<K, 3>>(t, job, s);
+        return launch<any_trellis<K, 3>>(t, job, direct, s);
     case 4:
-        return launch<any_trellis<K, 4>>(t, job, s);
+        return launch<any_trellis<K, 4>>(t, job, direct, s);
     }
     throw std::logic_error("launch_viterbi: " + std::to_string(t.outputs) + " outputs");
 }
@@ -945,12 +1007,13 @@ bool is_preset(const trellis& t)
 template <int... P>
 bool launch_preset(const trellis& t,
                    const viterbi_job& job,
+                   bool direct,
                    cudaStream_t s,
                    std::integer_sequence<int, P...>)
 {
     bool launched = false;
     ((!launched && has_own_kernel<P>() && is_preset<P>(t)
-          ? (launch<preset_trellis<(has_own_kernel<P>() ? P : 0)>>(t, job, s),
+          ? (launch<preset_trellis<(has_own_kernel<P>() ? P : 0)>>(t, job, direct, s),
              launched = true)
           : false),
      ...);
@@ -958,25 +1021,28 @@ bool launch_preset(const trellis& t,
 }
 
 // The decoding kernel of t's code.
-void launch_decoding(const trellis& t, const viterbi_job& job, cudaStream_t s)
+void launch_decoding(const trellis& t,
+                     const viterbi_job& job,
+                     bool direct,
+                     cudaStream_t s)
 {
-    if (launch_preset(t, job, s, std::make_integer_sequence<int, preset_count>{}))
+    if (launch_preset(t, job, direct, s, std::make_integer_sequence<int, preset_count>{}))
         return;
     switch (t.constraint) {
     case 3:
-        return launch_any<3>(t, job, s);
+        return launch_any<3>(t, job, direct, s);
     case 4:
-        return launch_any<4>(t, job, s);
+        return launch_any<4>(t, job, direct, s);
     case 5:
-        return launch_any<5>(t, job, s);
+        return launch_any<5>(t, job, direct, s);
     case 6:
-        return launch_any<6>(t, job, s);
+        return launch_any<6>(t, job, direct, s);
     case 7:
-        return launch_any<7>(t, job, s);
+        return launch_any<7>(t, job, direct, s);
     case 8:
-        return launch_any<8>(t, job, s);
+        return launch_any<8>(t, job, direct, s);
     case 9:
-        return launch_any<9>(t, job, s);
+        return launch_any<9>(t, job, direct, s);
     }
     throw std::logic_error("launch_viterbi: constraint length " +
                            std::to_string(t.constraint));
@@ -1009,11 +1075,12 @@ void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s)
 {
     if (job.per_window == 0 || job.windows == 0)
         return;
+    const bool direct = reads_llrs(t, job);
     if (job.int8)
-        launch_quantize<std::int8_t>(t, job, s);
+        launch_prepare<std::int8_t>(t, job, direct, s);
     else
-        launch_quantize<float>(t, job, s);
-    launch_decoding(t, job, s);
+        launch_prepare<float>(t, job, direct, s);
+    launch_decoding(t, job, direct, s);
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const scratch_layout l(1 << (t.constraint - 1), t.outputs, segments, job.run);
     const long long writers =

@@ -12,10 +12,14 @@
 // Work layout: a preparing kernel measures each segment (conv/segments.h) and quantises
 // its LLRs as the CPU decoder does (conv/quantize.h; int8 LLRs by table) into int8
 // metrics laid out for the decoding kernel, a block per 32 pairs of segments, its loads
-// and stores coalesced. The decoding kernel has one
+// and stores coalesced. int8 LLRs are metrics already; where they lie side by side in
+// words (one per coded bit, not circular, two or four outputs, every segment's first
+// on a 4-byte boundary), the decoding kernel reads them itself and the preparing kernel
+// only measures the owned steps (for the frame status). The decoding kernel has one
 // thread per pair of segments, the two in the halves of packed int16 registers
 // (core/cuda/s16x2.cuh), so that one instruction serves both. A thread reads the metrics
-// of up to four steps with one load, runs the trellis with every path metric in a
+// of up to four steps with one load per segment (two words each when it reads the LLRs
+// itself), runs the trellis with every path metric in a
 // register (up to K = 7), writes one decision bit per state, step and segment to the
 // scratch (a row of a step with one store), and traces both segments back from there,
 // gathering the decided bits 32 to a word; a last kernel writes them to the output,
@@ -72,10 +76,12 @@ trellis make_trellis(const code& c);
  */
 struct viterbi_job
 {
-    const void* llrs; //!< window w's LLRs start at llrs + w * window_stride
-    bool int8;        //!< llrs holds int8 values, read as q * int8_unit
-    float int8_unit;  //!< 1 / int8_scale
-    bool invert;      //!< the LLRs are ln P(1)/P(0)
+    //! window w's LLRs start at llrs + w * window_stride; int8: the buffer is readable
+    //! core::cuda::llr_padding bytes past the last window
+    const void* llrs;
+    bool int8; //!< llrs holds int8 values: metrics, whose magnitudes are q * int8_unit
+    float int8_unit; //!< 1 / int8_scale
+    bool invert;     //!< the LLRs are ln P(1)/P(0)
     std::size_t window_stride;
     const int* sent_index; //!< [steps * outputs]: the index of each coded bit's LLR,
                            //!< -1 where punctured; nullptr: one LLR per coded bit
@@ -91,7 +97,9 @@ struct viterbi_job
     long long decided_end;
     int per_window;
     int windows;
-    int run;                //!< steps of every segment's run
+    int run; //!< steps of every segment's run
+    //! every segment's first LLR lies a multiple of 4 bytes from its window's start
+    bool firsts_aligned;
     unsigned char* scratch; //!< scratch_bytes() bytes, 16-byte aligned
     long long* owned;       //!< [windows * per_window] fixed-point |L| sums of the
                             //!< owned steps (conv/quantize.h), or nullptr

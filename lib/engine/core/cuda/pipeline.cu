@@ -223,7 +223,7 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     // reservation leaves the slot empty for the next call.
     batch_buffers buffers{};
     try {
-        buffers.llrs = sl.llrs.reserve(in_bytes);
+        buffers.llrs = sl.llrs.reserve(in_bytes + llr_padding);
         buffers.workspace = sl.workspace.reserve(d_kernels.workspace_bytes(b.block, n));
         buffers.bits = sl.bits.reserve(n * block);
         buffers.iterations = sl.iterations.reserve(n);

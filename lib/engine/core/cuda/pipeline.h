@@ -21,10 +21,15 @@
 
 namespace gputurbo::core::cuda {
 
+//! Bytes past a batch's LLRs that its kernels may read (and must not use): whole words
+//! may be loaded where the last ones end mid-word.
+constexpr std::size_t llr_padding = 16;
+
 //! The device buffers of one batch, reserved by the pipeline for the family's kernels.
 struct batch_buffers
 {
-    const void* llrs;         //!< [n][input_length(block)] as given: float or int8
+    const void* llrs;         //!< [n][input_length(block)] as given: float or int8,
+                              //!< then llr_padding bytes
     bool int8;                //!< llrs holds int8 values
     std::uint8_t* bits;       //!< [n][block] hard decisions out, one byte per bit
     int* iterations;          //!< [n] out

@@ -57,7 +57,10 @@ struct viterbi_config
     puncturing punctured;      //!< none by default
     segment_geometry geometry; //!< 0s: derived_geometry()
     bool invert_llr = false;   //!< true: the input is L = ln P(1)/P(0)
-    float int8_scale = 8.0f;   //!< int8 input: L = q / int8_scale
+    //! int8 input: L = q / int8_scale. The fast decoders (CPU and CUDA) take each q of a
+    //! frame as its metric as it is (-128 as -127): the scale sets only the magnitudes
+    //! behind the frame status. A stream's int8 LLRs are read as L, as floats.
+    float int8_scale = 8.0f;
     int threads = 0;           //!< CPU worker threads, 0 = all cores
     std::string devices = "0"; //!< CUDA devices: "0", "0,1" or "all"
 
