@@ -166,7 +166,10 @@ int conv_bench(const cli::args& a)
     if (mode != "end-to-end" && mode != "kernel")
         throw cli::usage_error("--mode: unknown mode '" + mode +
                                "': use end-to-end or kernel");
-    const bool int8 = cli::int8_input(a);
+    // --input int4 too: the int8 values saturated to +-7, two to a byte (frames).
+    const bool int4 = a.get("input-type") == "int4";
+    const bool int8 = int4 || cli::int8_input(a);
+    const std::string input = int4 ? "int4" : int8 ? "int8" : "float";
     const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
     const double seconds = cli::to_double("seconds", a.get("seconds"));
     if (seconds < 0.0 || seconds > 86400.0)
@@ -182,6 +185,8 @@ int conv_bench(const cli::args& a)
     const bool locked = host_memory == "page-locked";
 
     const bool streaming = config.mode == conv::termination::streaming;
+    if (int4 && streaming)
+        throw cli::usage_error("--input int4: frames only (a stream takes float or int8)");
     std::unique_ptr<core::batch_decoder> dec;
     std::unique_ptr<conv::stream_decoder> stream;
     if (streaming)
@@ -213,8 +218,11 @@ int conv_bench(const cli::args& a)
     std::vector<std::uint8_t> sent(batch * frame_bits);
     host_array<std::uint8_t> bits(batch * frame_bits, locked);
     host_array<float> llrs(batch * len, locked && !int8);
-    host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked);
-    const bool input_locked = int8 ? quantized.page_locked() : llrs.page_locked();
+    host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked && !int4);
+    host_array<int4_pair> packed(int4 ? int4_bytes(llrs.size()) : 0, locked);
+    const bool input_locked = int4   ? packed.page_locked()
+                              : int8 ? quantized.page_locked()
+                                     : llrs.page_locked();
     std::vector<codeword_status> status(batch);
     // At most distinct_frames different frames, repeated to fill the batch: a GPU's
     // batches are large, and what the frames hold does not change the speed. A stream's
@@ -228,7 +236,13 @@ int conv_bench(const cli::args& a)
         std::copy_n(llrs.data() + (f % distinct) * len, len, llrs.data() + f * len);
     }
     if (int8)
-        quantize_llrs(llrs.data(), llrs.size(), quantized.data(), config.int8_scale);
+        quantize_llrs(llrs.data(),
+                      llrs.size(),
+                      quantized.data(),
+                      config.int8_scale,
+                      int4 ? 4 : 8);
+    if (int4)
+        pack_int4(quantized.data(), quantized.size(), packed.data());
     // A stream: the batch's frames are a piece of it; the timed calls feed that piece
     // again and again as the stream goes on, and count the bits that come out.
     std::uint64_t stream_bits = 0;
@@ -241,7 +255,9 @@ int conv_bench(const cli::args& a)
         if (streaming) {
             out.resize(stream->output_bound(llrs.size()));
             stream_bits += feed(out.data());
-        } else if (int8)
+        } else if (int4)
+            dec->decode(frame_bits, packed.data(), batch, bits.data(), status.data());
+        else if (int8)
             dec->decode(frame_bits, quantized.data(), batch, bits.data(), status.data());
         else
             dec->decode(frame_bits, llrs.data(), batch, bits.data(), status.data());
@@ -278,7 +294,8 @@ int conv_bench(const cli::args& a)
         .set("host_memory",
              input_locked && bits.page_locked() ? "page-locked" : "pageable");
     cli::add_parameters(r, a, config, frame_bits, int8);
-    r.set(batch_parameter.name, batch)
+    r.set("input_type", input)
+        .set(batch_parameter.name, batch)
         .set(std::string(batch_parameter.name) + "_requested", batch_requested)
         .set("ebn0_db", ebn0)
         .set("bit_errors", bit_errors)
@@ -290,8 +307,8 @@ int conv_bench(const cli::args& a)
         .set("timestamp", cli::utc_timestamp());
 
     std::cout << "# gputurbo-bench: backend " << backend << ": " << device << "; "
-              << cli::geometry_text(config) << "; mode " << mode << ", input "
-              << (int8 ? "int8" : "float") << ", Eb/N0 " << ebn0 << " dB; commit "
+              << cli::geometry_text(config) << "; mode " << mode << ", input " << input
+              << ", Eb/N0 " << ebn0 << " dB; commit "
               << cli::source_commit() << "\n";
     cli::print_table(
         std::cout,

@@ -129,6 +129,40 @@ TEST_P(ViterbiBackend, Int8LlrsAreTheirOwnMetrics)
     }
 }
 
+TEST_P(ViterbiBackend, Int4InputEqualsInt8OfTheSameValues)
+{
+    // Rate 1/3 frames of an odd LLR count (so that frames start mid-byte), decode() and
+    // submit(): int4 decodes bit for bit as int8 of the values it carries.
+    std::mt19937 rng(9);
+    std::mt19937_64 noise(9);
+    viterbi_config c;
+    c.generator = preset("lte");
+    c.mode = termination::terminated;
+    const int frame_bits = 97, frames = 9;
+    ASSERT_EQ(punctured_length(c.generator, c.punctured, c.mode, frame_bits) % 2, 1u);
+    const auto bits = random_bits(frames * frame_bits, rng);
+    const auto llrs = noisy_llrs(c, frame_bits, bits, 1.5, noise);
+    std::vector<std::int8_t> q(llrs.size());
+    core::quantize_llrs(llrs.data(), llrs.size(), q.data(), 1.0f, 4);
+    std::vector<core::int4_pair> packed(core::int4_bytes(q.size()));
+    core::pack_int4(q.data(), q.size(), packed.data());
+    const auto dec = make_viterbi_decoder(c, GetParam());
+    std::vector<std::uint8_t> want(bits.size()), got(bits.size()), later(bits.size());
+    std::vector<core::codeword_status> sw(frames), sg(frames);
+    dec->decode(frame_bits, q.data(), frames, want.data(), sw.data());
+    dec->decode(frame_bits, packed.data(), frames, got.data(), sg.data());
+    dec->collect(dec->submit(frame_bits, packed.data(), frames), later.data(), nullptr);
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(later, want);
+    for (int f = 0; f < frames; ++f)
+        EXPECT_EQ(sg[f].passed, sw[f].passed) << f;
+    std::size_t errors = 0;
+    for (std::size_t i = 0; i < bits.size(); ++i)
+        errors += want[i] != bits[i];
+    EXPECT_GT(errors, 0u); // noisy enough to tell decoders apart
+    EXPECT_LT(errors, bits.size() / 10);
+}
+
 TEST_P(ViterbiBackend, InvertLlrTakesTheOtherSign)
 {
     std::mt19937 rng(4);

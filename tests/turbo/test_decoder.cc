@@ -623,6 +623,52 @@ TEST(Int8, QuantizeRoundsAndSaturates)
 // int8 input decodes as its dequantised float values q / int8_scale. log-map and the
 // mean-llr rule are not scale-invariant (scaled max-log with a CRC stop is), so a wrong
 // scale shows in their decisions and iterations.
+TEST(Int4, PackedTwoToAByteSaturatedToSeven)
+{
+    const std::vector<std::int8_t> q = { 0, 1, -1, 7, -7, 8, -8, 127, -128, 3, -5 };
+    std::vector<int4_pair> packed(int4_bytes(q.size()), int4_pair{ 0xee });
+    pack_int4(q.data(), q.size(), packed.data());
+    EXPECT_EQ(packed[0].nibbles, 0x10); // LLR 0 in the low nibble
+    EXPECT_EQ(packed[5].nibbles, 0x0b); // an odd count: the last high nibble 0
+    std::vector<std::int8_t> back(q.size());
+    unpack_int4(packed.data(), q.size(), back.data());
+    EXPECT_EQ(back, (std::vector<std::int8_t>{ 0, 1, -1, 7, -7, 7, -7, 7, -7, 3, -5 }));
+    // -8, which pack_int4 never writes, is read as -7.
+    const int4_pair minus_eight{ 0x88 };
+    unpack_int4(&minus_eight, 2, back.data());
+    EXPECT_EQ(back[0], -7);
+    EXPECT_EQ(back[1], -7);
+}
+
+// int4 input decodes bit for bit as int8 input of the same values, on every backend (the
+// CUDA one unpacks on the GPU), with decode() and submit(), whatever the batch.
+TEST_P(Backend, Int4InputEqualsInt8OfTheSameValues)
+{
+    decoder_config c;
+    c.K = 1024;
+    c.iterations = 5;
+    c.subblocks = 16;
+    c.int8_scale = 2.0f;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    const auto b = make_batch(c.K, 0.7, 19, 72, layout::interleaved, lte::crc24::a);
+    std::vector<std::int8_t> q(b.llrs.size());
+    quantize_llrs(b.llrs.data(), b.llrs.size(), q.data(), c.int8_scale, 4);
+    std::vector<int4_pair> packed(int4_bytes(q.size()));
+    pack_int4(q.data(), q.size(), packed.data());
+    std::vector<std::uint8_t> x(19 * c.K), y(19 * c.K), z(19 * c.K);
+    std::vector<codeword_status> sx(19), sy(19), sz(19);
+    dec->decode(q.data(), 19, x.data(), sx.data());
+    dec->decode(packed.data(), 19, y.data(), sy.data());
+    dec->collect(dec->submit(packed.data(), 19), z.data(), sz.data());
+    EXPECT_EQ(y, x);
+    EXPECT_EQ(z, x);
+    for (std::size_t i = 0; i < 19; ++i) {
+        EXPECT_EQ(sy[i].iterations, sx[i].iterations);
+        EXPECT_EQ(sz[i].passed, sx[i].passed);
+    }
+    EXPECT_LT(bit_errors(x, b.bits), x.size() / 20);
+}
+
 TEST_P(Backend, Int8InputEqualsDequantizedFloat)
 {
     for (const algorithm a : { algorithm::scaled_max_log, algorithm::log_map })

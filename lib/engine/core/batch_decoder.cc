@@ -31,6 +31,10 @@ llr_batch batch_of(int block, const std::int8_t* llrs, std::size_t n)
 {
     return { block, n, nullptr, llrs };
 }
+llr_batch batch_of(int block, const int4_pair* llrs, std::size_t n)
+{
+    return { block, n, nullptr, nullptr, llrs };
+}
 
 std::string unknown_ticket(batch_decoder::ticket t)
 {
@@ -65,23 +69,34 @@ void batch_decoder::decode_checked(const llr_batch& b,
     check_block(b.block);
     if (b.count == 0)
         return;
-    if ((!b.f32 && !b.i8) || !bits)
+    if ((!b.f32 && !b.i8 && !b.i4) || !bits)
         throw std::invalid_argument("decode: null input or output buffer");
+    const llr_batch in = readable(b);
     if (format != bit_format::packed) {
-        decode_batch(b, bits, status);
+        decode_batch(in, bits, status);
         return;
     }
     d_unpacked.resize(b.count * std::size_t(b.block));
-    decode_batch(b, d_unpacked.data(), status);
+    decode_batch(in, d_unpacked.data(), status);
     pack_bits(d_unpacked.data(), b.block, b.count, bits);
+}
+
+llr_batch batch_decoder::readable(const llr_batch& b)
+{
+    if (!b.i4 || reads_int4())
+        return b;
+    const std::size_t n = b.count * input_length(b.block);
+    d_int8.resize(n);
+    unpack_int4(b.i4, n, d_int8.data());
+    return batch_of(b.block, d_int8.data(), b.count);
 }
 
 batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
 {
     check_block(b.block);
-    if (!b.f32 && !b.i8 && b.count > 0)
+    if (!b.f32 && !b.i8 && !b.i4 && b.count > 0)
         throw std::invalid_argument("submit: null input buffer");
-    const ticket t = submit_batch(b);
+    const ticket t = submit_batch(b.count > 0 ? readable(b) : b);
     d_submitted[t] = { b.block, b.count, nullptr, nullptr };
     return t;
 }
@@ -114,6 +129,22 @@ batch_decoder::submit(int block, const float* llrs, std::size_t n_codewords)
 
 batch_decoder::ticket
 batch_decoder::submit(int block, const std::int8_t* llrs, std::size_t n_codewords)
+{
+    return submit_checked(batch_of(block, llrs, n_codewords));
+}
+
+void batch_decoder::decode(int block,
+                           const int4_pair* llrs,
+                           std::size_t n_codewords,
+                           std::uint8_t* bits,
+                           codeword_status* status,
+                           bit_format format)
+{
+    decode_checked(batch_of(block, llrs, n_codewords), bits, status, format);
+}
+
+batch_decoder::ticket
+batch_decoder::submit(int block, const int4_pair* llrs, std::size_t n_codewords)
 {
     return submit_checked(batch_of(block, llrs, n_codewords));
 }

@@ -26,6 +26,22 @@ void quantize_llrs(
     }
 }
 
+void pack_int4(const std::int8_t* q, std::size_t n, int4_pair* out)
+{
+    auto nibble = [&](std::size_t i) {
+        const int v = i < n ? q[i] : 0;
+        return unsigned(v > 7 ? 7 : (v < -7 ? -7 : v)) & 15u;
+    };
+    for (std::size_t i = 0; i < int4_bytes(n); ++i)
+        out[i].nibbles = std::uint8_t(nibble(2 * i) | nibble(2 * i + 1) << 4);
+}
+
+void unpack_int4(const int4_pair* in, std::size_t n, std::int8_t* out)
+{
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = std::int8_t(int4_value(in[i / 2].nibbles >> 4 * (i % 2)));
+}
+
 void dequantize_llrs(const std::int8_t* llrs, std::size_t n, float* out, float scale)
 {
     const float inverse = 1.0f / scale;

@@ -199,6 +199,8 @@ private:
             owned, p.per_frame, int(n), job.window_stride, b.iterations, b.passed, s);
     }
 
+    bool reads_int4() const override { return true; } // the pipeline unpacks it
+
     void decode_batch(const batch& b,
                       std::uint8_t* bits,
                       core::codeword_status* status) override

@@ -49,6 +49,24 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes)
     });
 }
 
+// int4 LLRs unpacked to int8 (core/llr.h), a thread per 8 of them.
+__global__ void unpack_int4_kernel(const int4_pair* in, std::size_t n, std::int8_t* out)
+{
+    const std::size_t first = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) * 8;
+    if (first >= n)
+        return;
+    if (first + 8 <= n) {
+        const unsigned w = *reinterpret_cast<const unsigned*>(in + first / 2);
+        unsigned q[2] = {};
+        for (int i = 0; i < 8; ++i)
+            q[i / 4] |= unsigned(std::uint8_t(int4_value(w >> 4 * i))) << 8 * (i % 4);
+        *reinterpret_cast<uint2*>(out + first) = { q[0], q[1] };
+        return;
+    }
+    for (std::size_t i = first; i < n; ++i)
+        out[i] = std::int8_t(int4_value(in[i / 2].nibbles >> 4 * (i % 2)));
+}
+
 std::string version(int v)
 {
     return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
@@ -63,11 +81,12 @@ struct pipeline::slot
 {
     stream queue;
     event kernels_start, kernels_end, input_read;
-    pinned_array<unsigned char> host_llrs; // float or int8 LLRs
+    pinned_array<unsigned char> host_llrs; // float, int8 or int4 LLRs
     pinned_array<std::uint8_t> host_bits;
     pinned_array<int> host_iterations;
     pinned_array<unsigned char> host_passed;
-    device_array<unsigned char> llrs; // float or int8 LLRs
+    device_array<unsigned char> llrs;   // float or int8 LLRs
+    device_array<int4_pair> int4_llrs; // int4 input, before unpacking into llrs
     device_array<unsigned char> workspace;
     device_array<std::uint8_t> bits;
     device_array<int> iterations;
@@ -157,8 +176,9 @@ void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* s
 {
     GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
     const std::size_t len = d_kernels.input_length(b.block);
-    const std::size_t chunk =
-        std::max<std::size_t>(1, d_kernels.chunk_codewords(b.block));
+    std::size_t chunk = std::max<std::size_t>(1, d_kernels.chunk_codewords(b.block));
+    if (b.i4 && len % 2)
+        chunk += chunk % 2; // every chunk starts on a whole byte of int4 LLRs
     const std::size_t chunks = (b.count + chunk - 1) / chunk;
     const std::size_t block = std::size_t(b.block);
     double seconds = 0.0;
@@ -172,8 +192,10 @@ void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* s
                 part.count = std::min(chunk, b.count - first);
                 if (part.f32)
                     part.f32 += first * len;
-                else
+                else if (part.i8)
                     part.i8 += first * len;
+                else
+                    part.i4 += first * len / 2; // whole bytes: see chunk
                 current = &free_slot();
                 current->id = taken_by_decode;
                 enqueue(*current, part, bits + first * block);
@@ -212,9 +234,13 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     if (b.count == 0)
         return; // an empty batch: nothing to enqueue, nothing to collect
     const std::size_t n = b.count, block = std::size_t(b.block);
-    const void* llrs = b.f32 ? static_cast<const void*>(b.f32) : b.i8;
-    const std::size_t in_bytes = n * d_kernels.input_length(b.block) *
-                                 (b.f32 ? sizeof(float) : sizeof(std::int8_t));
+    const void* llrs = b.f32 ? static_cast<const void*>(b.f32)
+                       : b.i8 ? static_cast<const void*>(b.i8)
+                              : static_cast<const void*>(b.i4);
+    const std::size_t values = n * d_kernels.input_length(b.block);
+    const std::size_t in_bytes = b.f32 ? values * sizeof(float)
+                                 : b.i8 ? values
+                                        : int4_bytes(values);
     sl.reads_caller = page_locked(llrs, in_bytes);
     if (bits_out && page_locked(bits_out, n * block))
         sl.direct_bits = bits_out;
@@ -223,7 +249,10 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     // reservation leaves the slot empty for the next call.
     batch_buffers buffers{};
     try {
-        buffers.llrs = sl.llrs.reserve(in_bytes + llr_padding);
+        // int4 is unpacked on the GPU: the kernels read int8.
+        buffers.llrs = sl.llrs.reserve((b.i4 ? values : in_bytes) + llr_padding);
+        if (b.i4)
+            sl.int4_llrs.reserve(in_bytes);
         buffers.workspace = sl.workspace.reserve(d_kernels.workspace_bytes(b.block, n));
         buffers.bits = sl.bits.reserve(n * block);
         buffers.iterations = sl.iterations.reserve(n);
@@ -245,7 +274,7 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
             " (or page-locked host memory) has: submit smaller batches (decode() "
             "splits any batch by itself)");
     }
-    buffers.int8 = b.i8 != nullptr;
+    buffers.int8 = !b.f32;
     const void* source = llrs;
     if (!sl.reads_caller) {
         parallel_copy(sl.host_llrs.get(), llrs, in_bytes);
@@ -254,10 +283,18 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     std::uint8_t* bits_host = sl.direct_bits ? sl.direct_bits : sl.host_bits.get();
 
     const cudaStream_t s = sl.queue;
+    void* const device_input = b.i4 ? static_cast<void*>(sl.int4_llrs.get()) : sl.llrs.get();
     GPUTURBO_CUDA_TRY(
-        cudaMemcpyAsync(sl.llrs.get(), source, in_bytes, cudaMemcpyHostToDevice, s));
+        cudaMemcpyAsync(device_input, source, in_bytes, cudaMemcpyHostToDevice, s));
     GPUTURBO_CUDA_TRY(cudaEventRecord(sl.input_read, s));
     GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_start, s));
+    if (b.i4) {
+        constexpr unsigned threads = 256;
+        const std::size_t groups = (values + 7) / 8;
+        unpack_int4_kernel<<<unsigned((groups + threads - 1) / threads), threads, 0, s>>>(
+            sl.int4_llrs.get(), values, reinterpret_cast<std::int8_t*>(sl.llrs.get()));
+        GPUTURBO_CUDA_CHECK_LAUNCH();
+    }
     d_kernels.launch(b.block, n, buffers, s);
     GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_end, s));
     GPUTURBO_CUDA_TRY(

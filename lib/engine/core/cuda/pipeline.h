@@ -57,7 +57,9 @@ public:
  * \brief Batches of one family on one GPU. decode() cuts a batch into chunks that go
  * through two slots in turn (while the GPU decodes one chunk, the host copies the next
  * one in and the previous one out); submit() takes a slot of its own until collected.
- * Page-locked input and output are moved by DMA with no staging copy.
+ * Page-locked input and output are moved by DMA with no staging copy. int4 input is
+ * copied as it is and unpacked to int8 on the GPU (a kernel counted in the device time),
+ * so the family's kernels see int8.
  */
 class pipeline
 {

@@ -164,6 +164,8 @@ private:
         launch_decode(k, buffers, int(n), s);
     }
 
+    bool reads_int4() const override { return true; } // the pipeline unpacks it
+
     void
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) override
     {

@@ -19,6 +19,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/core/backend.h>
+#include <gnuradio/gputurbo/engine/core/llr.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -57,13 +58,14 @@ struct codeword_status
     bool passed = false;
 };
 
-//! One batch's LLRs (exactly one of the two pointers is set) and its shape.
+//! One batch's LLRs (exactly one of the pointers is set) and its shape.
 struct llr_batch
 {
     int block = 0;         //!< information bits per codeword
     std::size_t count = 0; //!< codewords
     const float* f32 = nullptr;
     const std::int8_t* i8 = nullptr;
+    const int4_pair* i4 = nullptr; //!< one int4 sequence: codeword c from LLR c * length
 };
 
 /*!
@@ -103,6 +105,14 @@ public:
                 std::uint8_t* bits,
                 codeword_status* status,
                 bit_format format = bit_format::unpacked);
+    //! int4 LLRs (core/llr.h): int4_bytes(n_codewords * input_length(block)) bytes, the
+    //! codewords one after another, nibble by nibble.
+    void decode(int block,
+                const int4_pair* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status,
+                bit_format format = bit_format::unpacked);
 
     /*!
      * \brief Asynchronous decoding. submit() starts decoding a batch and returns a ticket
@@ -116,6 +126,7 @@ public:
      */
     ticket submit(int block, const float* llrs, std::size_t n_codewords);
     ticket submit(int block, const std::int8_t* llrs, std::size_t n_codewords);
+    ticket submit(int block, const int4_pair* llrs, std::size_t n_codewords);
     void collect(ticket t,
                  std::uint8_t* bits,
                  codeword_status* status,
@@ -142,6 +153,9 @@ protected:
     batch_decoder(const batch_decoder&) = delete;
     batch_decoder& operator=(const batch_decoder&) = delete;
 
+    //! Whether decode_batch() takes int4 batches; else decode() unpacks them to int8.
+    virtual bool reads_int4() const { return false; }
+
     //! What a backend implements; decode() has checked the pointers, the block size, and
     //! that count > 0.
     virtual void
@@ -167,6 +181,9 @@ private:
                         codeword_status* status,
                         bit_format format);
     ticket submit_checked(const llr_batch& b);
+    //! b, or its int4 LLRs unpacked to int8 (into d_int8) for a backend that does not
+    //! read int4.
+    llr_batch readable(const llr_batch& b);
 
     struct finished
     {
@@ -176,6 +193,7 @@ private:
     std::map<ticket, finished> d_finished; // decoded by submit_batch(), not yet collected
     ticket d_last_ticket = 0;
     std::vector<float> d_dequantized;
+    std::vector<std::int8_t> d_int8; // int4 batches unpacked, for backends that want int8
     // Shape of each batch submitted and not yet collected (its LLR pointers unset): what
     // collect() packs.
     std::map<ticket, llr_batch> d_submitted;

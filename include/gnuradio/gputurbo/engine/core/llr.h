@@ -20,6 +20,10 @@
  *
  * int8 LLRs: q = round(L * scale) saturated to +-127 (quantize_llrs()), read back as
  * L = q / scale. They carry a quarter of float's bytes over the bus.
+ *
+ * int4 LLRs (int4_pair): the same q saturated to +-7, two to a byte, an eighth of
+ * float's bytes. The decoders unpack them to int8 (the CUDA ones on the GPU, after the
+ * copy) and decode those, bit for bit as int8 input of the same values.
  */
 
 #include <cstddef>
@@ -61,6 +65,27 @@ void quantize_llrs(
 
 //! The float LLRs q / scale of n int8 values.
 void dequantize_llrs(const std::int8_t* llrs, std::size_t n, float* out, float scale);
+
+//! Two int4 LLRs in a byte: LLR 2i of a sequence in the low nibble of byte i, LLR 2i + 1
+//! in the high one, each a two's complement q (-8 is read as -7).
+struct int4_pair
+{
+    std::uint8_t nibbles;
+};
+
+//! Bytes that hold n int4 LLRs.
+constexpr std::size_t int4_bytes(std::size_t n) { return (n + 1) / 2; }
+
+//! Packs n int8 LLRs, saturated to +-7, as int4 (an odd n leaves the last high nibble 0).
+void pack_int4(const std::int8_t* q, std::size_t n, int4_pair* out);
+//! The n int8 LLRs of int4 ones (-8 as -7).
+void unpack_int4(const int4_pair* in, std::size_t n, std::int8_t* out);
+//! The int4 of a nibble (its low four bits), as it is read: -7 … 7.
+constexpr int int4_value(unsigned nibble)
+{
+    const int q = int(nibble & 15u) - (nibble & 8u ? 16 : 0);
+    return q < -7 ? -7 : q;
+}
 
 } // namespace gputurbo::core
 

@@ -166,11 +166,24 @@ public:
     {
         decode(d_config.K, llrs, n_codewords, bits, status, format);
     }
+    //! int4 LLRs (core/llr.h), unpacked to int8: on the GPU by the CUDA backend.
+    void decode(const core::int4_pair* llrs,
+                std::size_t n_codewords,
+                std::uint8_t* bits,
+                codeword_status* status,
+                core::bit_format format = core::bit_format::unpacked)
+    {
+        decode(d_config.K, llrs, n_codewords, bits, status, format);
+    }
     ticket submit(const float* llrs, std::size_t n_codewords)
     {
         return submit(d_config.K, llrs, n_codewords);
     }
     ticket submit(const std::int8_t* llrs, std::size_t n_codewords)
+    {
+        return submit(d_config.K, llrs, n_codewords);
+    }
+    ticket submit(const core::int4_pair* llrs, std::size_t n_codewords)
     {
         return submit(d_config.K, llrs, n_codewords);
     }
