@@ -80,6 +80,16 @@ struct magnitudes
     }
 };
 
+//! The fixed magnitude of an int8 LLR of 1, whose LLR is \p unit: 128 of them stay within
+//! core::llr_limit. An int8 LLR q has |q| of them (q = -128 too), so that a sum of
+//! magnitudes is the sum of |q| times this one.
+GPUTURBO_CONV_HD std::int32_t int8_fixed_unit(float unit)
+{
+    const std::int32_t most = magnitudes::fixed_magnitude(core::llr_limit) / 128;
+    const std::int32_t u = magnitudes::fixed_magnitude(unit);
+    return u < most ? u : most;
+}
+
 //! The sum of |L| of \p fixed, a magnitude sum.
 GPUTURBO_CONV_HD double magnitude(std::int64_t fixed)
 {

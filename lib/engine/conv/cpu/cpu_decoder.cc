@@ -43,20 +43,19 @@ void gather_values(
     const window& w, std::int64_t c, std::int64_t count, float* out, magnitudes& sums)
 {
     magnitudes m; // local: out might alias sums
+    const std::int32_t unit = int8 ? int8_fixed_unit(w.unit) : 0;
     for (std::int64_t i = 0; i < count; ++i) {
         const std::int64_t j = indexed ? w.sent_index[c + i] : c + i;
-        float v = 0.0f, metric = 0.0f;
-        if (j >= 0) {
-            if constexpr (int8) {
-                const int q = std::max<int>(w.codes[j], -max_metric);
-                v = core::sanitize_llr(float(w.codes[j]) * w.unit, w.invert);
-                metric = float(w.invert ? -q : q);
-            } else {
-                v = metric = core::sanitize_llr(w.values[j], w.invert);
-            }
+        if constexpr (int8) {
+            const int q = j >= 0 ? w.codes[j] : 0;
+            const int metric = std::max(q, -max_metric);
+            out[i] = float(w.invert ? -metric : metric);
+            m.add(std::abs(q) * unit, q != 0);
+        } else {
+            const float v = j >= 0 ? core::sanitize_llr(w.values[j], w.invert) : 0.0f;
+            out[i] = v;
+            m.add(v);
         }
-        out[i] = metric;
-        m.add(v);
     }
     sums.add(m);
 }

@@ -161,11 +161,6 @@ struct reader
         const int c = index(step, o, outputs);
         return Punctured && c < 0 ? 256 : std::uint8_t(__ldg(llrs + c));
     }
-
-    __device__ float value_of_code(int code) const
-    {
-        return code == 256 ? 0.0f : value(In(code));
-    }
 };
 
 // The count values at p, a 4-byte word a load where p is aligned to one.
@@ -364,17 +359,16 @@ constexpr int prepare_threads = 256;
 // segment with the lanes along it: the magnitudes of its owned steps give the frame
 // status, those of its whole run (float) its quantisation scale, as the CPU decoder's.
 // int8 LLRs are metrics already: a table of their fixed magnitudes, and of their
-// metrics (the same for every segment). Then, unless the decoding kernel reads the
-// LLRs itself (!Quantise), its threads quantise the metrics, an inverted output's
-// negated (its branches are the uninverted code's), into the decoding threads' layout,
-// a thread a group of steps of a pair and consecutive threads on consecutive pairs, so
-// that the stores are contiguous; the LLRs come the second time from the cache.
-template <class In, int N, bool Circular, bool Punctured, bool Quantise>
+// metrics (the same for every segment). Then its threads quantise the metrics, an
+// inverted output's negated (its branches are the uninverted code's), into the decoding
+// threads' layout, a thread a group of steps of a pair and consecutive threads on
+// consecutive pairs, so that the stores are contiguous; the LLRs come the second time
+// from the cache. (Not launched where the decoding kernel reads the LLRs itself.)
+template <class In, int N, bool Circular, bool Punctured>
 __global__ void __launch_bounds__(prepare_threads)
     prepare_kernel(const __grid_constant__ viterbi_job job, unsigned inverted, int states)
 {
     constexpr bool by_code = std::is_same_v<In, std::int8_t>;
-    static_assert(Quantise || (by_code && !Circular && !Punctured));
     using read_t = reader<In, Circular, Punctured>;
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const scratch_layout l(states, N, segments, job.run);
@@ -392,10 +386,12 @@ __global__ void __launch_bounds__(prepare_threads)
         read_t read;
         device_segment seg;
         segment_of(job, 0, seg, read); // unit and sign, the same for all
+        const std::int32_t unit = int8_fixed_unit(read.unit);
         for (int c = threadIdx.x; c < codes; c += prepare_threads) {
-            fixed_of[c] = magnitudes::fixed_magnitude(std::fabs(read.value_of_code(c)));
-            const int q = c == 256 ? 0 : std::max<int>(std::int8_t(c), -max_metric);
-            metric_of[c] = read.invert ? -q : q;
+            const int q = c == 256 ? 0 : std::int8_t(c);
+            fixed_of[c] = std::abs(q) * unit;
+            metric_of[c] =
+                read.invert ? -std::max(q, -max_metric) : std::max(q, -max_metric);
         }
         __syncthreads();
     }
@@ -460,8 +456,6 @@ __global__ void __launch_bounds__(prepare_threads)
                 job.owned[g] = own.total;
         }
     }
-    if constexpr (!Quantise)
-        return;
     __syncthreads();
     uint4* metrics = reinterpret_cast<uint4*>(job.scratch + l.metrics);
     constexpr int steps = N <= 2 ? 4 : 2; // l.group_steps
@@ -578,46 +572,74 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                w % row::width;
     };
     const uint4* metrics = reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
+    constexpr int group_steps = N <= 2 ? 4 : 2; // l.group_steps
     // Direct: each segment's LLRs as words, a group of steps two words; the metric of
     // an int8 LLR q is q (-128 read as -127), negated where the output is inverted or
-    // the LLRs have the other sign.
-    const unsigned* llr_words[2];
-    unsigned flip = 0;
+    // the LLRs have the other sign (flipped: all ones). The sum of |q| over the owned
+    // steps (the frame status) is taken here too: whole groups as they are loaded, the
+    // steps of partly owned ones at the end.
+    const std::int8_t* llr_bytes[2];
+    unsigned flipped[N];
+    unsigned owned_sum[2] = { 0u, 0u };
+    int owned_from[2], owned_to[2], full_from[2], full_groups[2]; // steps; groups
     if constexpr (Direct) {
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
-            llr_words[h] = reinterpret_cast<const unsigned*>(
-                static_cast<const std::int8_t*>(job.llrs) +
-                g[h] / job.per_window * job.window_stride + seg[h].first * N);
-        flip = t.inverted ^ (job.invert ? (1u << N) - 1 : 0u);
+        for (int h = 0; h < 2; ++h) {
+            llr_bytes[h] = static_cast<const std::int8_t*>(job.llrs) +
+                           g[h] / job.per_window * job.window_stride + seg[h].first * N;
+            owned_from[h] = std::clamp(int(seg[h].begin - seg[h].first), 0, run);
+            owned_to[h] =
+                std::clamp(int(seg[h].owned_end - seg[h].first), owned_from[h], run);
+            full_from[h] = (owned_from[h] + group_steps - 1) / group_steps;
+            full_groups[h] = std::max(owned_to[h] / group_steps - full_from[h], 0);
+        }
+        const unsigned flip = t.inverted ^ (job.invert ? (1u << N) - 1 : 0u);
+#pragma unroll
+        for (int o = 0; o < N; ++o)
+            flipped[o] = (flip >> o) & 1u ? ~0u : 0u;
     }
-    // The metrics of a group of steps (one load), then each step's, both segments in one
+    // sum plus the |q| of the four int8 of w: w times its signs.
+    auto add_magnitudes = [](unsigned w, unsigned sum) {
+        unsigned signs;
+        asm("prmt.b32 %0, %1, 0, 0xBA98;" : "=r"(signs) : "r"(w));
+        return unsigned(__dp4a(int(w), int(signs | 0x01010101u), int(sum)));
+    };
+    // The metrics of step e, the k-th of its group (k = e % group_steps, a constant
+    // where the caller knows it; the first step loads the group), both segments in one
     // register per coded bit: bytes A_o and B_o sign-extended to the halves.
     uint4 group{};
-    auto load = [&](int e, s16x2(&q)[N]) {
+    auto load = [&](int k, int e, s16x2(&q)[N]) {
         if constexpr (Direct) { // group: A's two words, then B's
-            static_assert(4 * 2 == N * (N <= 2 ? 4 : 2)); // l.group_steps
-            if (e % l.group_steps == 0) {
-                const int w = e * N / 4;
-                group = { __ldg(llr_words[0] + w),
-                          __ldg(llr_words[0] + w + 1),
-                          __ldg(llr_words[1] + w),
-                          __ldg(llr_words[1] + w + 1) };
+            static_assert(4 * 2 == N * group_steps);
+            if (k == 0) {
+                const unsigned* a = reinterpret_cast<const unsigned*>(llr_bytes[0]);
+                const unsigned* b = reinterpret_cast<const unsigned*>(llr_bytes[1]);
+                const std::size_t w = std::size_t(e) * N / 4;
+                group = {
+                    __ldg(a + w), __ldg(a + w + 1), __ldg(b + w), __ldg(b + w + 1)
+                };
+                const int at = e / group_steps;
+                if (unsigned(at - full_from[0]) < unsigned(full_groups[0]))
+                    owned_sum[0] =
+                        add_magnitudes(group.y, add_magnitudes(group.x, owned_sum[0]));
+                if (unsigned(at - full_from[1]) < unsigned(full_groups[1]))
+                    owned_sum[1] =
+                        add_magnitudes(group.w, add_magnitudes(group.z, owned_sum[1]));
             }
-            const int byte = e * N % 8; // of the group, at step e's first LLR
+            const int byte = k * N % 8; // of the group, at step e's first LLR
             const unsigned a = byte < 4 ? group.x : group.y,
                            b = byte < 4 ? group.z : group.w;
 #pragma unroll
             for (int o = 0; o < N; ++o) {
-                q[o].v = __vmaxs2(sign_extend_pair(a, b, byte % 4 + o), 0xff81ff81u);
-                if ((flip >> o) & 1u)
-                    q[o] = s16x2{ 0u } - q[o];
+                const s16x2 x{ __vmaxs2(sign_extend_pair(a, b, byte % 4 + o),
+                                        0xff81ff81u) };
+                const s16x2 m{ flipped[o] };
+                q[o] = s16x2{ x.v ^ m.v } - m; // -x where flipped
             }
             return;
         }
-        if (e % l.group_steps == 0)
-            group = __ldg(metrics + std::size_t(e / l.group_steps) * pairs);
-        const int k = e % l.group_steps;
+        if (k == 0)
+            group = __ldg(metrics + std::size_t(e / group_steps) * pairs);
         if constexpr (N <= 2) { // 4 bytes a step: word k
             const unsigned w = k == 0   ? group.x
                                : k == 1 ? group.y
@@ -727,27 +749,50 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     // Four steps an iteration, the first moving the metrics (the symmetric form), each
     // step's LLRs loaded one step ahead, so that the loads overlap the arithmetic; then
     // one step at a time.
+    // (Every group is loaded once, at its first step.)
     constexpr bool move = true, stay = false;
     s16x2 q[N], q1[N];
-    load(0, q);
+    load(0, 0, q);
     int e = 0;
     for (; e + 4 <= run; e += 4) {
-        load(e + 1, q1);
+        load(1 % group_steps, e + 1, q1);
         step(metric, next, q, e, move);
-        load(e + 2, q);
+        load(2 % group_steps, e + 2, q);
         step(next, metric, q1, e + 1, stay);
-        load(e + 3, q1);
+        load(3 % group_steps, e + 3, q1);
         step(metric, next, q, e + 2, stay);
         if (e + 4 < run)
-            load(e + 4, q);
+            load(0, e + 4, q);
         step(next, metric, q1, e + 3, stay);
     }
     for (; e < run; ++e) {
-        load(e, q);
         step(metric, next, q, e, move);
 #pragma unroll(unroll)
         for (int s = 0; s < S; ++s)
             metric[s] = next[s];
+        if (e + 1 < run)
+            load((e + 1) % group_steps, e + 1, q);
+    }
+    // The owned steps outside whole owned groups, then each segment's magnitude sum (as
+    // conv/quantize.h's int8_magnitude() has it; segment B of an odd count's last pair
+    // repeats A and writes nothing).
+    if constexpr (Direct) {
+        if (job.owned) {
+            const std::int32_t unit = int8_fixed_unit(job.int8_unit);
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int full_begin = full_from[h] * group_steps,
+                          full_end = full_begin + full_groups[h] * group_steps;
+                auto add_steps = [&](int from, int to) {
+                    for (int j = from * N; j < to * N; ++j)
+                        owned_sum[h] += unsigned(std::abs(int(__ldg(llr_bytes[h] + j))));
+                };
+                add_steps(owned_from[h], std::min(owned_to[h], full_begin));
+                add_steps(std::max(full_end, owned_from[h]), owned_to[h]);
+                if (2 * pair + h < segments)
+                    job.owned[g[h]] = (long long)owned_sum[h] * unit;
+            }
+        }
     }
 
     // End states: 0 after a tail, else the best (by int16 difference; ties to the
@@ -903,30 +948,25 @@ __global__ void frame_status_kernel(const long long* owned,
     passed[w] = sent > 0 && magnitude(sum) / double(sent) >= core::information_floor;
 }
 
-// The preparing kernel: quantising, or (the decoding kernel reading the LLRs itself)
-// measuring the owned steps where the frame status needs them.
+// The preparing kernel, unless the decoding kernel reads the LLRs itself.
 template <class In, int N>
 void launch_prepare(
     const viterbi_job& job, unsigned inverted, int states, bool direct, cudaStream_t s)
 {
+    if (direct)
+        return;
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     const unsigned blocks = unsigned((pairs + prepare_pairs - 1) / prepare_pairs);
     auto go = [&](auto kernel) {
         kernel<<<blocks, prepare_threads, 0, s>>>(job, inverted, states);
         GPUTURBO_CUDA_CHECK_LAUNCH();
     };
-    if (direct) {
-        if constexpr (std::is_same_v<In, std::int8_t>)
-            if (job.owned)
-                go(prepare_kernel<In, N, false, false, false>);
-        return;
-    }
     const bool punctured = job.sent_index != nullptr;
     if (job.circular)
-        return punctured ? go(prepare_kernel<In, N, true, true, true>)
-                         : go(prepare_kernel<In, N, true, false, true>);
-    return punctured ? go(prepare_kernel<In, N, false, true, true>)
-                     : go(prepare_kernel<In, N, false, false, true>);
+        return punctured ? go(prepare_kernel<In, N, true, true>)
+                         : go(prepare_kernel<In, N, true, false>);
+    return punctured ? go(prepare_kernel<In, N, false, true>)
+                     : go(prepare_kernel<In, N, false, false>);
 }
 
 template <class In>
