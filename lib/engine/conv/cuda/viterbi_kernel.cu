@@ -604,28 +604,36 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         asm("prmt.b32 %0, %1, 0, 0xBA98;" : "=r"(signs) : "r"(w));
         return unsigned(__dp4a(int(w), int(signs | 0x01010101u), int(sum)));
     };
+    // The group of step e (Direct: its owned sums taken).
+    auto fetch = [&](int e) -> uint4 {
+        if constexpr (Direct) { // A's two words, then B's
+            static_assert(4 * 2 == N * group_steps);
+            const unsigned* a = reinterpret_cast<const unsigned*>(llr_bytes[0]);
+            const unsigned* b = reinterpret_cast<const unsigned*>(llr_bytes[1]);
+            const std::size_t w = std::size_t(e) * N / 4;
+            const uint4 fetched = {
+                __ldg(a + w), __ldg(a + w + 1), __ldg(b + w), __ldg(b + w + 1)
+            };
+            const int at = e / group_steps;
+            if (unsigned(at - full_from[0]) < unsigned(full_groups[0]))
+                owned_sum[0] =
+                    add_magnitudes(fetched.y, add_magnitudes(fetched.x, owned_sum[0]));
+            if (unsigned(at - full_from[1]) < unsigned(full_groups[1]))
+                owned_sum[1] =
+                    add_magnitudes(fetched.w, add_magnitudes(fetched.z, owned_sum[1]));
+            return fetched;
+        } else {
+            return __ldg(metrics + std::size_t(e / group_steps) * pairs);
+        }
+    };
     // The metrics of step e, the k-th of its group (k = e % group_steps, a constant
     // where the caller knows it; the first step loads the group), both segments in one
     // register per coded bit: bytes A_o and B_o sign-extended to the halves.
     uint4 group{};
     auto load = [&](int k, int e, s16x2(&q)[N]) {
-        if constexpr (Direct) { // group: A's two words, then B's
-            static_assert(4 * 2 == N * group_steps);
-            if (k == 0) {
-                const unsigned* a = reinterpret_cast<const unsigned*>(llr_bytes[0]);
-                const unsigned* b = reinterpret_cast<const unsigned*>(llr_bytes[1]);
-                const std::size_t w = std::size_t(e) * N / 4;
-                group = {
-                    __ldg(a + w), __ldg(a + w + 1), __ldg(b + w), __ldg(b + w + 1)
-                };
-                const int at = e / group_steps;
-                if (unsigned(at - full_from[0]) < unsigned(full_groups[0]))
-                    owned_sum[0] =
-                        add_magnitudes(group.y, add_magnitudes(group.x, owned_sum[0]));
-                if (unsigned(at - full_from[1]) < unsigned(full_groups[1]))
-                    owned_sum[1] =
-                        add_magnitudes(group.w, add_magnitudes(group.z, owned_sum[1]));
-            }
+        if (k == 0)
+            group = fetch(e);
+        if constexpr (Direct) {
             const int byte = k * N % 8; // of the group, at step e's first LLR
             const unsigned a = byte < 4 ? group.x : group.y,
                            b = byte < 4 ? group.z : group.w;
@@ -638,8 +646,6 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
             }
             return;
         }
-        if (k == 0)
-            group = __ldg(metrics + std::size_t(e / group_steps) * pairs);
         if constexpr (N <= 2) { // 4 bytes a step: word k
             const unsigned w = k == 0   ? group.x
                                : k == 1 ? group.y
@@ -818,19 +824,23 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         for (int h = 0; h < 2; ++h)
             state[h] = seg[h].end_zero ? 0 : best[h];
     }
-    // Both tracebacks at once, the rows of the next steps loaded ahead (their addresses
-    // do not depend on the states); each segment's decided bits gathered 32 to a word,
-    // bit r % 32 of word r / 32 the bit of run step r, for the writing kernel.
+    // Both tracebacks at once; each segment's decided bits gathered 32 to a word, bit
+    // r % 32 of word r / 32 the bit of run step r, for the writing kernel. After a head
+    // of single steps, blocks of `ahead` steps, each step's row loaded `ahead` steps
+    // before it is traced (the addresses do not depend on the states), into the slot
+    // its block-mate just freed: a word ends only at a block's last step.
     uint2* const bit_words = reinterpret_cast<uint2*>(job.scratch + l.bits) + pair;
     constexpr int ahead = words <= 4 ? 8 : 32 / words;
+    const std::size_t row_stride = std::size_t(row::vectors) * pairs * row::width;
+    const unsigned* const first_row = word_at(0, 0);
     unsigned acc[2] = { 0u, 0u };
-    auto load_row = [&](int e, unsigned* words_of_row) {
+    auto load_row = [&](const unsigned* row, unsigned* words_of_row) {
 #pragma unroll
         for (int v = 0; v < row::vectors; ++v)
             load_words<row::width>(words_of_row + v * row::width,
-                                   word_at(e, v * row::width));
+                                   row + std::size_t(v) * pairs * row::width);
     };
-    auto trace = [&](int e, const unsigned* words_of_row) {
+    auto trace = [&](const unsigned* words_of_row) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             acc[h] = acc[h] << 1 | unsigned(state[h]) >> (memory - 1);
@@ -842,25 +852,35 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
             const int d = (word >> decision_bit<S>(state[h], h)) & 1u;
             state[h] = ((state[h] << 1) & (S - 1)) | d;
         }
-        if (e % 32 == 0) {
-            bit_words[std::size_t(e / 32) * pairs] = { acc[0], acc[1] };
-            acc[0] = acc[1] = 0u;
-        }
+    };
+    auto store = [&](int e) { // e: the first step of a word
+        bit_words[std::size_t(e / 32) * pairs] = { acc[0], acc[1] };
+        acc[0] = acc[1] = 0u;
     };
     int r = run - 1;
     for (; r >= 0 && (r + 1) % ahead != 0; --r) { // down to a whole number of blocks
         unsigned words_of_row[words];
-        load_row(r, words_of_row);
-        trace(r, words_of_row);
+        load_row(first_row + std::size_t(r) * row_stride, words_of_row);
+        trace(words_of_row);
+        if (r % 32 == 0)
+            store(r);
     }
-    for (; r >= 0; r -= ahead) {
+    if (r >= 0) {
         unsigned rows[ahead][words];
+        const unsigned* next = first_row + std::size_t(r) * row_stride;
 #pragma unroll
-        for (int i = 0; i < ahead; ++i)
-            load_row(r - i, rows[i]);
+        for (int i = 0; i < ahead; ++i, next -= row_stride)
+            load_row(next, rows[i]);
+        for (; r >= 0; r -= ahead) {
 #pragma unroll
-        for (int i = 0; i < ahead; ++i)
-            trace(r - i, rows[i]);
+            for (int i = 0; i < ahead; ++i, next -= row_stride) {
+                trace(rows[i]);
+                if (r - ahead - i >= 0)
+                    load_row(next, rows[i]);
+            }
+            if ((r - ahead + 1) % 32 == 0)
+                store(r - ahead + 1);
+        }
     }
 }
 
