@@ -485,6 +485,51 @@ TEST(Viterbi, CudaDecidesAsTheCpuBitForBit)
     EXPECT_GT(wrong, compared / 1000); // noisy enough that decisions are close
 }
 
+// Several GPUs (or one GPU twice): the batch cut into shares decodes exactly as on one,
+// float, int8 and int4 (which the several-GPU decoder unpacks on the host).
+TEST(Viterbi, CudaSplittingABatchOverDevicesChangesNothing)
+{
+    if (!have_cuda())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    std::mt19937 rng(12);
+    std::mt19937_64 noise(12);
+    viterbi_config c;
+    const int frame_bits = 700, frames = 45;
+    const auto bits = random_bits(std::size_t(frame_bits) * frames, rng);
+    const auto llrs = noisy_llrs(c, frame_bits, bits, 2.0, noise);
+    std::vector<std::int8_t> q(llrs.size());
+    core::quantize_llrs(llrs.data(), q.size(), q.data(), 1.0f, 4);
+    std::vector<core::int4_pair> packed(core::int4_bytes(q.size()));
+    core::pack_int4(q.data(), q.size(), packed.data());
+    auto decode_all = [&](core::batch_decoder& dec) {
+        std::vector<std::uint8_t> out(3 * bits.size());
+        std::vector<core::codeword_status> status(3 * frames);
+        dec.decode(frame_bits, llrs.data(), frames, out.data(), status.data());
+        dec.decode(frame_bits,
+                   q.data(),
+                   frames,
+                   out.data() + bits.size(),
+                   status.data() + frames);
+        dec.decode(frame_bits,
+                   packed.data(),
+                   frames,
+                   out.data() + 2 * bits.size(),
+                   status.data() + 2 * frames);
+        std::vector<std::uint8_t> passed;
+        for (const auto& s : status)
+            passed.push_back(s.passed);
+        return std::make_pair(out, passed);
+    };
+    const auto one = decode_all(*make_viterbi_decoder(c, "cuda"));
+    for (const char* devices : { "0,0", "all" }) {
+        c.devices = devices;
+        const auto dec = make_viterbi_decoder(c, "cuda");
+        const auto many = decode_all(*dec);
+        EXPECT_EQ(many.first, one.first) << devices << ": " << dec->device();
+        EXPECT_EQ(many.second, one.second) << devices;
+    }
+}
+
 // A batch bigger than the GPU's memory is refused with a clear error before its input
 // is read, and the decoder goes on working.
 TEST(Viterbi, CudaBatchTooBigForTheGpuIsAClearErrorAndHarmless)
