@@ -14,12 +14,12 @@
 // metrics laid out for the decoding kernel, a block per 32 pairs of segments, its loads
 // and stores coalesced. int8 LLRs are metrics already; where they lie side by side in
 // words (one per coded bit, not circular, two or four outputs, every segment's first
-// on a 4-byte boundary), the decoding kernel reads them itself and the preparing kernel
-// only measures the owned steps (for the frame status). The decoding kernel has one
-// thread per pair of segments, the two in the halves of packed int16 registers
-// (core/cuda/s16x2.cuh), so that one instruction serves both. A thread reads the metrics
-// of up to four steps with one load per segment (two words each when it reads the LLRs
-// itself), runs the trellis with every path metric in a
+// on a 4-byte boundary), the decoding kernel reads them itself, sums the owned steps'
+// magnitudes (for the frame status) as it goes, and no preparing kernel runs. The
+// decoding kernel has one thread per pair of segments, the two in the halves of packed
+// int16 registers (core/cuda/s16x2.cuh), so that one instruction serves both. A thread
+// reads the metrics of up to four steps with one load (two words a segment when it
+// reads the LLRs itself), runs the trellis with every path metric in a
 // register (up to K = 7), writes one decision bit per state, step and segment to the
 // scratch (a row of a step with one store), and traces both segments back from there,
 // gathering the decided bits 32 to a word; a last kernel writes them to the output,
