@@ -76,6 +76,37 @@ class qa_conv_decode_round_trip(gr_unittest.TestCase):
         for termination in TERMINATIONS:
             self.check("802.11", termination, "3/4")
 
+    def test_004_int4(self):
+        # int4 (two LLRs a byte) decodes as int8 of the same values; an odd LLR count a
+        # frame (rate 1/3, 41 bits and a tail of 6: 141) puts frames mid-byte.
+        rng = np.random.default_rng(13)
+        code = gputurbo.conv_code("lte")
+        bits = rng.integers(0, 2, (7, 41), dtype=np.uint8)
+        sent = code.encode(bits).astype(np.float32)
+        self.assertEqual(sent.shape[1] % 2, 1)
+        llrs = 2.0 * (2.0 * sent - 1.0) + rng.normal(0.0, 2.0, sent.shape)
+        q = np.clip(np.rint(llrs), -7, 7).astype(np.int8)
+        engine = gputurbo.viterbi_engine(code, int8_scale=1.0)
+        packed = gputurbo.pack_int4(q)
+        self.assertEqual(packed.dtype, np.uint8)
+        self.assertEqual(packed.shape, ((q.size + 1) // 2,))
+        want, want_passed = engine.decode(q, 41)
+        got, passed = engine.decode_int4(packed, 41)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(passed, want_passed)
+        got, _ = engine.decode_int4(packed, 41, packed=True)
+        np.testing.assert_array_equal(got, np.packbits(want, axis=1))
+        # Saturated to +-7; the byte layout: LLR 0 in the low nibble.
+        np.testing.assert_array_equal(
+            gputurbo.pack_int4(np.array([1, -1, 9, -128, 3], np.int8)),
+            np.array([0xF1, 0x97, 0x03], np.uint8))
+        with self.assertRaisesRegex(ValueError, "not a whole number of frames"):
+            engine.decode_int4(packed[:-3], 41)
+        with self.assertRaisesRegex(ValueError, "1-D uint8"):
+            engine.decode_int4(q, 41)
+        with self.assertRaisesRegex(ValueError, "q must be int8"):
+            gputurbo.pack_int4(llrs)
+
     def test_003_signs_and_int8(self):
         rng = np.random.default_rng(12)
         code = gputurbo.conv_code("802.11")

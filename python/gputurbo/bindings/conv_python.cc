@@ -197,6 +197,43 @@ public:
         return py::make_tuple(bits, passed);
     }
 
+    py::tuple decode_int4(const py::object& llrs, int frame_bits, bool packed)
+    {
+        const std::size_t width =
+            punctured_length(d_code, frame_bits, d_termination, d_puncturing);
+        const py::array a = py::array::ensure(llrs, engine_layout);
+        if (!a || !holds<std::uint8_t>(a) || a.ndim() != 1)
+            throw py::value_error(
+                "llrs must be the 1-D uint8 array of pack_int4() of frames of " +
+                std::to_string(width) + " LLRs; got " + given_text(llrs, a));
+        // The frames the bytes hold: int4_bytes(n * width) of them for some n.
+        const std::size_t bytes = a.shape(0);
+        const std::size_t n = 2 * bytes / width;
+        if (::gputurbo::core::int4_bytes(n * width) != bytes)
+            throw py::value_error("llrs: " + std::to_string(bytes) +
+                                  " bytes are not a whole number of frames of " +
+                                  std::to_string(width) + " int4 LLRs (" +
+                                  frame_text(frame_bits, d_termination, d_puncturing) +
+                                  ")");
+        const auto format = bit_format_of(packed);
+        py::array_t<std::uint8_t> bits(std::vector<py::ssize_t>{
+            py::ssize_t(n),
+            py::ssize_t(::gputurbo::core::output_bytes(format, frame_bits)) });
+        py::array_t<bool> passed{ py::ssize_t(n) };
+        std::vector<::gputurbo::core::codeword_status> status(n);
+        {
+            const auto* in = static_cast<const ::gputurbo::core::int4_pair*>(a.data());
+            std::uint8_t* out = bits.mutable_data();
+            py::gil_scoped_release release;
+            std::lock_guard<std::mutex> guard(d_mutex);
+            d_decoder->decode(frame_bits, in, n, out, status.data(), format);
+        }
+        auto ok = passed.mutable_data();
+        for (std::size_t i = 0; i < n; ++i)
+            ok[i] = status[i].passed;
+        return py::make_tuple(bits, passed);
+    }
+
     const conv::code& code() const { return d_code; }
     const std::string& termination() const { return d_termination; }
     const std::string& puncturing() const { return d_puncturing; }
@@ -279,14 +316,17 @@ viterbi_engine(code, termination="terminated", puncturing="", backend="auto",
 code: a conv_code.
 termination, puncturing: as in conv_code, what the frames were encoded with;
   "streaming" is refused (it needs state across calls).
-backend: "auto" or "cpu" (the SIMD decoder: int16 metrics, one frame per lane), or
+backend: "auto" (CUDA where a GPU can run it, else the CPU), "cuda" (two segments a
+  thread in int16), "cpu" (the SIMD decoder: int16 metrics, one segment per lane), or
   "reference" (the exact float Viterbi; tail-biting by maximum likelihood over every
-  start state); the backend property says which one runs. There is no CUDA decoder yet.
+  start state); the backend property says which one runs.
 llr_sign: the sign convention of the input LLRs.
   "positive-one" (default): GNU Radio's, a positive LLR means bit 1; for BPSK
   0 -> -1, 1 -> +1 over AWGN, LLR = 2y/sigma^2.
   "positive-zero": L = ln P(0)/P(1), a positive LLR means bit 0 (the engine's own).
-int8_scale: int8 input: the value q means the LLR q / int8_scale.
+int8_scale: int8 and int4 input: the value q means the LLR q / int8_scale (the cpu and
+  cuda decoders take q as its path metric as it is, so the scale sets only which frames
+  pass).
 threads: CPU worker threads, 0 = all cores.
 A bad value raises ValueError naming the parameter.
 
@@ -309,6 +349,39 @@ Returns (bits, passed): bits uint8 of shape (n, frame_bits), each 0 or 1 (packed
   (n, ceil(frame_bits / 8))); passed bool (n,): false only where the frame carries no
   information (the mean |LLR| of its sent values is about zero). For a 1-D input: bits
   (frame_bits,) (packed: (ceil(frame_bits / 8),)) and a 0-d passed.)";
+
+const char* viterbi_decode_int4_doc =
+    R"(Decodes frames of int4 LLRs (half of int8's bytes), as decode() does int8 ones of
+the same values.
+
+llrs: the 1-D uint8 array pack_int4() makes of an int8 array of shape
+  (n, code.punctured_length(frame_bits, termination, puncturing)): n is taken from its
+  length. Values q in -7 ... 7 (pack_int4 saturates), q meaning q / int8_scale.
+frame_bits, packed: as in decode().
+Returns (bits, passed) as decode() for n frames (always with the row axis). A length
+that is not a whole number of frames raises ValueError.)";
+
+const char* pack_int4_doc =
+    R"(Packs int8 LLRs as int4, two to a byte: LLR 2i in the low nibble of byte i, LLR
+2i + 1 in the high one (rows one after another, nibble by nibble), each saturated to
+-7 ... 7. For example
+  q = numpy.clip(numpy.rint(llrs * scale), -7, 7).astype(numpy.int8)
+  engine.decode_int4(gputurbo.pack_int4(q), frame_bits)
+q: int8 array of any shape. Returns uint8 of shape (ceil(q.size / 2),).)";
+
+py::array_t<std::uint8_t> pack_int4(const py::object& q)
+{
+    const py::array a = py::array::ensure(q, engine_layout);
+    if (!a || !holds<std::int8_t>(a))
+        throw py::value_error("q must be int8; got " + given_text(q, a));
+    const std::size_t n = a.size();
+    py::array_t<std::uint8_t> out{ py::ssize_t(::gputurbo::core::int4_bytes(n)) };
+    ::gputurbo::core::pack_int4(
+        static_cast<const std::int8_t*>(a.data()),
+        n,
+        reinterpret_cast<::gputurbo::core::int4_pair*>(out.mutable_data()));
+    return out;
+}
 
 } // namespace
 
@@ -382,18 +455,25 @@ void bind_conv(py::module& m)
              py::arg("frame_bits"),
              py::arg("packed") = false,
              viterbi_decode_doc)
+        .def("decode_int4",
+             &viterbi_engine::decode_int4,
+             py::arg("llrs"),
+             py::arg("frame_bits"),
+             py::arg("packed") = false,
+             viterbi_decode_int4_doc)
         .def_property_readonly("code", &viterbi_engine::code, "The conv_code.")
         .def_property_readonly("termination", &viterbi_engine::termination)
         .def_property_readonly("puncturing", &viterbi_engine::puncturing)
         .def_property_readonly("llr_sign", &viterbi_engine::llr_sign)
         .def_property_readonly("backend",
                                &viterbi_engine::backend,
-                               "The backend in use: \"cpu\" or \"reference\".")
+                               "The backend in use: \"cuda\", \"cpu\" or \"reference\".")
         .def_property_readonly("device",
                                &viterbi_engine::device,
                                "A description of the device the backend runs on.")
         .def("__repr__", &viterbi_engine::repr);
 
+    m.def("pack_int4", &pack_int4, py::arg("q"), pack_int4_doc);
     m.def("conv_presets",
           &conv::preset_names,
           "The names conv_code() takes as preset, as a list.");
