@@ -186,7 +186,8 @@ int conv_bench(const cli::args& a)
 
     const bool streaming = config.mode == conv::termination::streaming;
     if (int4 && streaming)
-        throw cli::usage_error("--input int4: frames only (a stream takes float or int8)");
+        throw cli::usage_error(
+            "--input int4: frames only (a stream takes float or int8)");
     std::unique_ptr<core::batch_decoder> dec;
     std::unique_ptr<conv::stream_decoder> stream;
     if (streaming)
@@ -236,11 +237,8 @@ int conv_bench(const cli::args& a)
         std::copy_n(llrs.data() + (f % distinct) * len, len, llrs.data() + f * len);
     }
     if (int8)
-        quantize_llrs(llrs.data(),
-                      llrs.size(),
-                      quantized.data(),
-                      config.int8_scale,
-                      int4 ? 4 : 8);
+        quantize_llrs(
+            llrs.data(), llrs.size(), quantized.data(), config.int8_scale, int4 ? 4 : 8);
     if (int4)
         pack_int4(quantized.data(), quantized.size(), packed.data());
     // A stream: the batch's frames are a piece of it; the timed calls feed that piece
@@ -308,8 +306,7 @@ int conv_bench(const cli::args& a)
 
     std::cout << "# gputurbo-bench: backend " << backend << ": " << device << "; "
               << cli::geometry_text(config) << "; mode " << mode << ", input " << input
-              << ", Eb/N0 " << ebn0 << " dB; commit "
-              << cli::source_commit() << "\n";
+              << ", Eb/N0 " << ebn0 << " dB; commit " << cli::source_commit() << "\n";
     cli::print_table(
         std::cout,
         { "code",

@@ -85,7 +85,7 @@ struct pipeline::slot
     pinned_array<std::uint8_t> host_bits;
     pinned_array<int> host_iterations;
     pinned_array<unsigned char> host_passed;
-    device_array<unsigned char> llrs;   // float or int8 LLRs
+    device_array<unsigned char> llrs;  // float or int8 LLRs
     device_array<int4_pair> int4_llrs; // int4 input, before unpacking into llrs
     device_array<unsigned char> workspace;
     device_array<std::uint8_t> bits;
@@ -234,11 +234,11 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     if (b.count == 0)
         return; // an empty batch: nothing to enqueue, nothing to collect
     const std::size_t n = b.count, block = std::size_t(b.block);
-    const void* llrs = b.f32 ? static_cast<const void*>(b.f32)
+    const void* llrs = b.f32  ? static_cast<const void*>(b.f32)
                        : b.i8 ? static_cast<const void*>(b.i8)
                               : static_cast<const void*>(b.i4);
     const std::size_t values = n * d_kernels.input_length(b.block);
-    const std::size_t in_bytes = b.f32 ? values * sizeof(float)
+    const std::size_t in_bytes = b.f32  ? values * sizeof(float)
                                  : b.i8 ? values
                                         : int4_bytes(values);
     sl.reads_caller = page_locked(llrs, in_bytes);
@@ -283,7 +283,8 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     std::uint8_t* bits_host = sl.direct_bits ? sl.direct_bits : sl.host_bits.get();
 
     const cudaStream_t s = sl.queue;
-    void* const device_input = b.i4 ? static_cast<void*>(sl.int4_llrs.get()) : sl.llrs.get();
+    void* const device_input =
+        b.i4 ? static_cast<void*>(sl.int4_llrs.get()) : sl.llrs.get();
     GPUTURBO_CUDA_TRY(
         cudaMemcpyAsync(device_input, source, in_bytes, cudaMemcpyHostToDevice, s));
     GPUTURBO_CUDA_TRY(cudaEventRecord(sl.input_read, s));
