@@ -80,6 +80,14 @@ struct magnitudes
     }
 };
 
+//! The metric of an int8 LLR \p q: q itself, -128 read as -max_metric (so that the
+//! negated one fits too), negated where the LLRs have the other sign (\p invert).
+GPUTURBO_CONV_HD int int8_metric(int q, bool invert)
+{
+    const int m = q < -max_metric ? -max_metric : q;
+    return invert ? -m : m;
+}
+
 //! The fixed magnitude of an int8 LLR of 1, whose LLR is \p unit: 128 of them stay within
 //! core::llr_limit. An int8 LLR q has |q| of them (q = -128 too), so that a sum of
 //! magnitudes is the sum of |q| times this one.

@@ -48,8 +48,7 @@ void gather_values(
         const std::int64_t j = indexed ? w.sent_index[c + i] : c + i;
         if constexpr (int8) {
             const int q = j >= 0 ? w.codes[j] : 0;
-            const int metric = std::max(q, -max_metric);
-            out[i] = float(w.invert ? -metric : metric);
+            out[i] = float(int8_metric(q, w.invert));
             m.add(std::abs(q) * unit, q != 0);
         } else {
             const float v = j >= 0 ? core::sanitize_llr(w.values[j], w.invert) : 0.0f;

@@ -289,6 +289,14 @@ __device__ __forceinline__ unsigned pack(int a, int b)
     return (unsigned(a) & 0xffffu) | (unsigned(b) << 16);
 }
 
+// Steps whose metrics of a pair of segments make a group of 16 bytes (int8, both
+// segments, padded to an even count of coded bits): two words a segment where the
+// decoding kernel reads int8 LLRs itself.
+__host__ __device__ constexpr int group_steps_of(int outputs)
+{
+    return outputs <= 2 ? 4 : 2;
+}
+
 // A step's decision words (words_for(S)) are stored as vectors of up to four words,
 // [step][vector][pair], so that a thread writes and reads a step with one access a vector
 // and a warp's accesses are contiguous.
@@ -315,7 +323,7 @@ struct scratch_layout
     __host__ __device__
     scratch_layout(int states, int outputs, std::size_t segments, int run)
         : pairs(segment_pairs(segments)),
-          group_steps(outputs <= 2 ? 4 : 2),
+          group_steps(group_steps_of(outputs)),
           bit_words((run + 31) / 32),
           decisions(0)
     {
@@ -390,8 +398,7 @@ __global__ void __launch_bounds__(prepare_threads)
         for (int c = threadIdx.x; c < codes; c += prepare_threads) {
             const int q = c == 256 ? 0 : std::int8_t(c);
             fixed_of[c] = std::abs(q) * unit;
-            metric_of[c] =
-                read.invert ? -std::max(q, -max_metric) : std::max(q, -max_metric);
+            metric_of[c] = int8_metric(q, read.invert);
         }
         __syncthreads();
     }
@@ -458,7 +465,7 @@ __global__ void __launch_bounds__(prepare_threads)
     }
     __syncthreads();
     uint4* metrics = reinterpret_cast<uint4*>(job.scratch + l.metrics);
-    constexpr int steps = N <= 2 ? 4 : 2; // l.group_steps
+    constexpr int steps = group_steps_of(N);
     for (int t = threadIdx.x; t < prepare_pairs * l.groups; t += prepare_threads) {
         const int p = t % prepare_pairs, group = t / prepare_pairs;
         const std::size_t pair = first_pair + p;
@@ -572,7 +579,7 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                w % row::width;
     };
     const uint4* metrics = reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
-    constexpr int group_steps = N <= 2 ? 4 : 2; // l.group_steps
+    constexpr int group_steps = group_steps_of(N);
     // Direct: each segment's LLRs as words, a group of steps two words; the metric of
     // an int8 LLR q is q (-128 read as -127), negated where the output is inverted or
     // the LLRs have the other sign (flipped: all ones). The sum of |q| over the owned
@@ -639,8 +646,9 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                            b = byte < 4 ? group.z : group.w;
 #pragma unroll
             for (int o = 0; o < N; ++o) {
+                // int8_metric(), the sign with the inverted outputs' below.
                 const s16x2 x{ __vmaxs2(sign_extend_pair(a, b, byte % 4 + o),
-                                        0xff81ff81u) };
+                                        pack(-max_metric, -max_metric)) };
                 const s16x2 m{ flipped[o] };
                 q[o] = s16x2{ x.v ^ m.v } - m; // -x where flipped
             }
