@@ -522,6 +522,22 @@ __global__ void __launch_bounds__(prepare_threads)
     }
 }
 
+// Per output, all ones where its int8 LLRs are negated into metrics (an inverted output,
+// or LLRs of the other sign): a kernel parameter, so that it takes no register.
+struct output_signs
+{
+    unsigned negated[max_outputs];
+};
+
+output_signs signs_of(const trellis& t, const viterbi_job& job)
+{
+    output_signs signs{};
+    const unsigned flip = t.inverted ^ (job.invert ? (1u << t.outputs) - 1 : 0u);
+    for (int o = 0; o < t.outputs; ++o)
+        signs.negated[o] = (flip >> o) & 1u ? ~0u : 0u;
+    return signs;
+}
+
 // Whether the decoding kernel reads the job's LLRs itself (viterbi_kernel.cuh).
 bool reads_llrs(const trellis& t, const viterbi_job& job)
 {
@@ -537,7 +553,8 @@ bool reads_llrs(const trellis& t, const viterbi_job& job)
 template <class Tr, bool Direct>
 __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     viterbi_kernel(const __grid_constant__ trellis t,
-                   const __grid_constant__ viterbi_job job)
+                   const __grid_constant__ viterbi_job job,
+                   const __grid_constant__ output_signs signs)
 {
     constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
     static_assert(!Direct || N == 2 || N == 4);
@@ -580,80 +597,85 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     };
     const uint4* metrics = reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
     constexpr int group_steps = group_steps_of(N);
-    // Direct: each segment's LLRs as words, a group of steps two words; the metric of
-    // an int8 LLR q is q (-128 read as -127), negated where the output is inverted or
-    // the LLRs have the other sign (flipped: all ones). The sum of |q| over the owned
-    // steps (the frame status) is taken here too: whole groups as they are loaded, the
-    // steps of partly owned ones at the end.
-    const std::int8_t* llr_bytes[2];
-    unsigned flipped[N];
+    // Direct: each segment's LLRs as words, word w (steps w * word_steps on) in slot
+    // w % 2 of its segment, reloaded with word w + 2 as soon as its last step's metrics
+    // are taken: a load has a word's steps or more to land before it is used (the
+    // padding of the LLR buffers, core::cuda::llr_padding, covers the words loaded past
+    // the end). The metric of an int8 LLR q is q (-128 read as -127), negated as
+    // output_signs says. The sum of |q| over the owned steps (the frame status) is taken
+    // here too: whole words as they are first used, the steps of partly owned ones at
+    // the end.
+    constexpr int word_steps = 4 / N;
+    const unsigned* const llr_words = static_cast<const unsigned*>(job.llrs);
+    unsigned first_word[2]; // of each segment's steps in llr_words (4 bytes a word)
+    unsigned slot[2][2];    // [segment][slot]
     unsigned owned_sum[2] = { 0u, 0u };
-    int owned_from[2], owned_to[2], full_from[2], full_groups[2]; // steps; groups
+    int owned_from[2], owned_to[2], full_from[2], full_words[2]; // steps; words
     if constexpr (Direct) {
+        static_assert(4 % N == 0);
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            llr_bytes[h] = static_cast<const std::int8_t*>(job.llrs) +
-                           g[h] / job.per_window * job.window_stride + seg[h].first * N;
+            first_word[h] = unsigned(
+                (g[h] / job.per_window * job.window_stride + seg[h].first * N) / 4);
             owned_from[h] = std::clamp(int(seg[h].begin - seg[h].first), 0, run);
             owned_to[h] =
                 std::clamp(int(seg[h].owned_end - seg[h].first), owned_from[h], run);
-            full_from[h] = (owned_from[h] + group_steps - 1) / group_steps;
-            full_groups[h] = std::max(owned_to[h] / group_steps - full_from[h], 0);
+            full_from[h] = (owned_from[h] + word_steps - 1) / word_steps;
+            full_words[h] = std::max(owned_to[h] / word_steps - full_from[h], 0);
+            slot[h][0] = __ldg(llr_words + first_word[h]);
+            slot[h][1] = __ldg(llr_words + first_word[h] + 1);
         }
-        const unsigned flip = t.inverted ^ (job.invert ? (1u << N) - 1 : 0u);
-#pragma unroll
-        for (int o = 0; o < N; ++o)
-            flipped[o] = (flip >> o) & 1u ? ~0u : 0u;
     }
-    // sum plus the |q| of the four int8 of w: w times its signs.
-    auto add_magnitudes = [](unsigned w, unsigned sum) {
+    // sum plus the |q| of the four int8 of w where counted: w times its signs.
+    auto add_magnitudes = [](unsigned w, unsigned sum, bool counted) {
         unsigned signs;
         asm("prmt.b32 %0, %1, 0, 0xBA98;" : "=r"(signs) : "r"(w));
-        return unsigned(__dp4a(int(w), int(signs | 0x01010101u), int(sum)));
-    };
-    // The group of step e (Direct: its owned sums taken).
-    auto fetch = [&](int e) -> uint4 {
-        if constexpr (Direct) { // A's two words, then B's
-            static_assert(4 * 2 == N * group_steps);
-            const unsigned* a = reinterpret_cast<const unsigned*>(llr_bytes[0]);
-            const unsigned* b = reinterpret_cast<const unsigned*>(llr_bytes[1]);
-            const std::size_t w = std::size_t(e) * N / 4;
-            const uint4 fetched = {
-                __ldg(a + w), __ldg(a + w + 1), __ldg(b + w), __ldg(b + w + 1)
-            };
-            const int at = e / group_steps;
-            if (unsigned(at - full_from[0]) < unsigned(full_groups[0]))
-                owned_sum[0] =
-                    add_magnitudes(fetched.y, add_magnitudes(fetched.x, owned_sum[0]));
-            if (unsigned(at - full_from[1]) < unsigned(full_groups[1]))
-                owned_sum[1] =
-                    add_magnitudes(fetched.w, add_magnitudes(fetched.z, owned_sum[1]));
-            return fetched;
-        } else {
-            return __ldg(metrics + std::size_t(e / group_steps) * pairs);
-        }
+        const unsigned weights = counted ? signs | 0x01010101u : 0u;
+        return unsigned(__dp4a(int(w), int(weights), int(sum)));
     };
     // The metrics of step e, the k-th of its group (k = e % group_steps, a constant
-    // where the caller knows it; the first step loads the group), both segments in one
-    // register per coded bit: bytes A_o and B_o sign-extended to the halves.
+    // where the caller knows it; prepared: the first step loads the group), both
+    // segments in one register per coded bit: bytes A_o and B_o sign-extended to the
+    // halves.
     uint4 group{};
     auto load = [&](int k, int e, s16x2(&q)[N]) {
-        if (k == 0)
-            group = fetch(e);
         if constexpr (Direct) {
-            const int byte = k * N % 8; // of the group, at step e's first LLR
-            const unsigned a = byte < 4 ? group.x : group.y,
-                           b = byte < 4 ? group.z : group.w;
+            const int s = k * N / 4 % 2, byte = k * N % 4; // of word e * N / 4
+            const int w = e / word_steps;
+            const unsigned a = s ? slot[0][1] : slot[0][0],
+                           b = s ? slot[1][1] : slot[1][0];
+            if (byte == 0) {
+                owned_sum[0] =
+                    add_magnitudes(a,
+                                   owned_sum[0],
+                                   unsigned(w - full_from[0]) < unsigned(full_words[0]));
+                owned_sum[1] =
+                    add_magnitudes(b,
+                                   owned_sum[1],
+                                   unsigned(w - full_from[1]) < unsigned(full_words[1]));
+            }
 #pragma unroll
             for (int o = 0; o < N; ++o) {
                 // int8_metric(), the sign with the inverted outputs' below.
-                const s16x2 x{ __vmaxs2(sign_extend_pair(a, b, byte % 4 + o),
+                const s16x2 x{ __vmaxs2(sign_extend_pair(a, b, byte + o),
                                         pack(-max_metric, -max_metric)) };
-                const s16x2 m{ flipped[o] };
-                q[o] = s16x2{ x.v ^ m.v } - m; // -x where flipped
+                const s16x2 m{ signs.negated[o] };
+                q[o] = s16x2{ x.v ^ m.v } - m; // -x where negated
+            }
+            if (byte + N == 4) { // the word's last step: its slot takes word w + 2
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const unsigned next = __ldg(llr_words + (first_word[h] + w + 2));
+                    if (s)
+                        slot[h][1] = next;
+                    else
+                        slot[h][0] = next;
+                }
             }
             return;
         }
+        if (k == 0)
+            group = __ldg(metrics + std::size_t(e / group_steps) * pairs);
         if constexpr (N <= 2) { // 4 bytes a step: word k
             const unsigned w = k == 0   ? group.x
                                : k == 1 ? group.y
@@ -732,8 +754,12 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                 constexpr int ns = decltype(k)::value;
                 constexpr unsigned c = Tr::template branch<ns, 0>(), all = (1u << N) - 1;
                 const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
-                const s16x2 delta = a - b;
-                const s16x2 d0 = delta + twice[c], d1 = delta + twice[c ^ all];
+                // twice[c ^ all] is -twice[c]: one of the two a register, negated
+                // in the subtraction.
+                constexpr bool low = c < (c ^ all);
+                const s16x2 delta = a - b, twice_low = twice[low ? c : c ^ all];
+                const s16x2 d0 = low ? delta + twice_low : delta - twice_low;
+                const s16x2 d1 = low ? delta - twice_low : delta + twice_low;
                 // Every other butterfly adds on the ALU, which the packed adds
                 // otherwise leave idle.
                 const s16x2 b1 = ns % 2 ? b + moved[c ^ all]
@@ -763,7 +789,6 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     // Four steps an iteration, the first moving the metrics (the symmetric form), each
     // step's LLRs loaded one step ahead, so that the loads overlap the arithmetic; then
     // one step at a time.
-    // (Every group is loaded once, at its first step.)
     constexpr bool move = true, stay = false;
     s16x2 q[N], q1[N];
     load(0, 0, q);
@@ -795,11 +820,13 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
             const std::int32_t unit = int8_fixed_unit(job.int8_unit);
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const int full_begin = full_from[h] * group_steps,
-                          full_end = full_begin + full_groups[h] * group_steps;
+                const int full_begin = full_from[h] * word_steps,
+                          full_end = full_begin + full_words[h] * word_steps;
+                const auto* bytes =
+                    reinterpret_cast<const std::int8_t*>(llr_words + first_word[h]);
                 auto add_steps = [&](int from, int to) {
                     for (int j = from * N; j < to * N; ++j)
-                        owned_sum[h] += unsigned(std::abs(int(__ldg(llr_bytes[h] + j))));
+                        owned_sum[h] += unsigned(std::abs(int(__ldg(bytes + j))));
                 };
                 add_steps(owned_from[h], std::min(owned_to[h], full_begin));
                 add_steps(std::max(full_end, owned_from[h]), owned_to[h]);
@@ -1019,11 +1046,12 @@ void launch(const trellis& t, const viterbi_job& job, bool direct, cudaStream_t 
     const unsigned blocks = unsigned((pairs + threads_per_block - 1) / threads_per_block);
     if constexpr (Tr::N == 2 || Tr::N == 4)
         if (direct) {
-            viterbi_kernel<Tr, true><<<blocks, threads_per_block, 0, s>>>(t, job);
+            viterbi_kernel<Tr, true>
+                <<<blocks, threads_per_block, 0, s>>>(t, job, signs_of(t, job));
             GPUTURBO_CUDA_CHECK_LAUNCH();
             return;
         }
-    viterbi_kernel<Tr, false><<<blocks, threads_per_block, 0, s>>>(t, job);
+    viterbi_kernel<Tr, false><<<blocks, threads_per_block, 0, s>>>(t, job, {});
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
