@@ -30,20 +30,23 @@ constexpr int log2_of(int x) { return x > 1 ? 1 + log2_of(x / 2) : 0; }
 // K = 8 and 9 keep theirs in local memory.
 constexpr int unrolled_states = 64;
 
-// Decisions of one step: a word per 8 butterflies (ns, ns + S/2 from 2 ns, 2 ns + 1),
-// one byte per target half and segment: byte 0 segment A's decisions for ns, byte 1
-// segment B's, bytes 2 and 3 the same for ns + S/2; butterfly ns at bit
-// 8 - per_word + ns % 8 of its bytes (the last one at bit 7).
+// Decisions of one step (a row): the decision of target state s of segment h at bit
+// 31 - p % 32 of word p / 32, p = decision_position<S>(h, s): each segment's S decisions
+// in the order of the states (S >= 32), or for S <= 16 both segments in one word, a byte
+// for each target half and segment (A's low half, A's high, B's low, B's high from the
+// top), as the traceback reads them with one rotation. The butterflies gather them a
+// word per 8 butterflies (or S/2 if fewer; ns, ns + S/2 from 2 ns, 2 ns + 1), one byte
+// per target half and segment (A's for ns, B's, A's for ns + S/2, B's), butterfly ns at
+// bit 7 - ns % 8 of its bytes; then the bytes are regrouped into the row.
 constexpr int butterflies_per_word(int states) { return states / 2 < 8 ? states / 2 : 8; }
 constexpr int words_for(int states) { return (states / 2 + 7) / 8; }
 
-//! The bit of target state \p s's decision for segment \p h in its step's word.
 template <int S>
-__device__ __forceinline__ int decision_bit(int s, int h)
+__host__ __device__ constexpr int decision_position(int h, int s)
 {
-    constexpr int memory = log2_of(S);
-    const int ns = s & (S / 2 - 1), half = s >> (memory - 1);
-    return 8 * (2 * half + h) + (8 - butterflies_per_word(S)) + (ns & 7);
+    if constexpr (S >= 32)
+        return h * S + s;
+    return 16 * h + 8 * (s / (S / 2)) + s % (S / 2);
 }
 
 // The coded bits of register contents \p reg (current input at bit K-1) under
@@ -718,18 +721,44 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         // Butterfly ns: targets ns and ns + S/2 from a = 2 ns and b = 2 ns + 1. d = m0 -
         // m1 per target: its sign is the decision (1: p_1 is strictly better; ties keep
         // p_0), and max(m0, m1) = m1 + max(d, 0) in wrapping arithmetic.
-        unsigned words_of_step[S <= unrolled_states ? words : 1], word = 0;
+        unsigned words_of_step[S <= unrolled_states ? words : 1], gathered[4], word = 0;
+        auto put = [&](int i, unsigned w) { // word i of the row
+            if constexpr (S <= unrolled_states)
+                words_of_step[i] = w;
+            else
+                *word_at(e, i) = w;
+        };
         auto decide = [&](int ns, s16x2 d0, s16x2 d1) {
             // The four signs (bits 15 and 31 of d0, d1) as bytes of all ones or zeros
             // (prmt's sign replication), their bits at the butterfly's into the word.
             const unsigned signs = sign_bytes(d0.v, d1.v);
-            const unsigned mask = 0x01010101u << (8 - per_word + ns % per_word);
-            word = ns % per_word == 0 ? signs & mask : word | (signs & mask);
-            if (ns % per_word == per_word - 1) {
-                if constexpr (S <= unrolled_states)
-                    words_of_step[ns / per_word] = word;
-                else
-                    *word_at(e, ns / per_word) = word;
+            const int j = ns % per_word, i = ns / per_word;
+            const unsigned mask = 0x01010101u << (7 - j);
+            word = j == 0 ? signs & mask : word | (signs & mask);
+            if (j != per_word - 1)
+                return;
+            // Gathered word i done: its bytes to the row's words (decision_position).
+            if constexpr (S <= 16) {
+                put(0, __byte_perm(word, 0, 0x0213));
+            } else if constexpr (S == 32) {
+                gathered[i] = word;
+                if (i == 1) {
+                    put(0, __byte_perm(gathered[0], word, 0x0426));
+                    put(1, __byte_perm(gathered[0], word, 0x1537));
+                }
+            } else { // four gathered words (states 32 k …): a transposition of bytes
+                gathered[i % 4] = word;
+                if (i % 4 == 3) {
+                    const int k = i / 4;
+                    const unsigned lo01 = __byte_perm(gathered[0], gathered[1], 0x1504),
+                                   hi01 = __byte_perm(gathered[0], gathered[1], 0x3726),
+                                   lo23 = __byte_perm(gathered[2], word, 0x1504),
+                                   hi23 = __byte_perm(gathered[2], word, 0x3726);
+                    put(k, __byte_perm(lo23, lo01, 0x5410));          // A, low half
+                    put(S / 64 + k, __byte_perm(hi23, hi01, 0x5410)); // A, high
+                    put(S / 32 + k, __byte_perm(lo23, lo01, 0x7632)); // B, low
+                    put(S / 32 + S / 64 + k, __byte_perm(hi23, hi01, 0x7632)); // B, high
+                }
             }
         };
         // A row kept in registers goes out a vector at a time.
@@ -859,16 +888,21 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         for (int h = 0; h < 2; ++h)
             state[h] = seg[h].end_zero ? 0 : best[h];
     }
-    // Both tracebacks at once; each segment's decided bits gathered 32 to a word, bit
-    // r % 32 of word r / 32 the bit of run step r, for the writing kernel. After a head
-    // of single steps, blocks of `ahead` steps, each step's row loaded `ahead` steps
-    // before it is traced (the addresses do not depend on the states), into the slot
-    // its block-mate just freed: a word ends only at a block's last step.
+    // Both tracebacks at once, each path in one register: its state in the low `memory`
+    // bits, and each row traced shifts in its decision, the path's bit `memory` steps
+    // earlier. So once row r is traced, bit i of the path is the decided bit of step
+    // r - memory + i: the word of steps 32 j … (for the writing kernel) is the path
+    // right after row 32 j + memory, and rows below `memory` are never traced; the end
+    // state is the path as after a row `run`, which gives the last word where its row
+    // would lie past the run. After a head of single rows, blocks of `ahead` rows, each
+    // loaded `ahead` rows before it is traced (the addresses do not depend on the
+    // states), into the slot its block-mate just freed: a word ends only at a block's
+    // last row.
     uint2* const bit_words = reinterpret_cast<uint2*>(job.scratch + l.bits) + pair;
     constexpr int ahead = words <= 4 ? 8 : 32 / words;
     const std::size_t row_stride = std::size_t(row::vectors) * pairs * row::width;
     const unsigned* const first_row = word_at(0, 0);
-    unsigned acc[2] = { 0u, 0u };
+    unsigned path[2] = { unsigned(state[0]), unsigned(state[1]) };
     auto load_row = [&](const unsigned* row, unsigned* words_of_row) {
 #pragma unroll
         for (int v = 0; v < row::vectors; ++v)
@@ -878,43 +912,48 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     auto trace = [&](const unsigned* words_of_row) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            acc[h] = acc[h] << 1 | unsigned(state[h]) >> (memory - 1);
-            const int ns = state[h] & (S / 2 - 1);
-            unsigned word = words_of_row[0];
+            // Rotated left by p % 32, the word has the decision at bit 31 (the funnel
+            // shift takes the amount modulo 32: for S >= 32 p % 32 is the path's).
+            const int s = int(path[h] & (S - 1));
+            unsigned word = words_of_row[decision_position<S>(h, 0) / 32];
+            if constexpr (S > 32)
 #pragma unroll
-            for (int w = 1; w < words; ++w)
-                word = pick(ns / per_word == w, words_of_row[w], word);
-            const int d = (word >> decision_bit<S>(state[h], h)) & 1u;
-            state[h] = ((state[h] << 1) & (S - 1)) | d;
+                for (int w = 1; w < S / 32; ++w)
+                    word = pick(s / 32 == w, words_of_row[(h * S) / 32 + w], word);
+            const unsigned amount = S >= 32 ? path[h] : decision_position<S>(h, s);
+            const unsigned decided = __funnelshift_l(word, word, amount);
+            path[h] = __funnelshift_l(decided, path[h], 1);
         }
     };
-    auto store = [&](int e) { // e: the first step of a word
-        bit_words[std::size_t(e / 32) * pairs] = { acc[0], acc[1] };
-        acc[0] = acc[1] = 0u;
+    auto store = [&](int j, int shift) {
+        bit_words[std::size_t(j) * pairs] = { path[0] >> shift, path[1] >> shift };
     };
+    const int last_word = (run - 1) / 32;
+    if (run > 0 && 32 * last_word + memory >= run)
+        store(last_word, 32 * last_word + memory - run);
     int r = run - 1;
-    for (; r >= 0 && (r + 1) % ahead != 0; --r) { // down to a whole number of blocks
+    for (; r >= memory && (r - memory + 1) % ahead != 0; --r) { // to whole blocks
         unsigned words_of_row[words];
         load_row(first_row + std::size_t(r) * row_stride, words_of_row);
         trace(words_of_row);
-        if (r % 32 == 0)
-            store(r);
+        if ((r - memory) % 32 == 0)
+            store((r - memory) / 32, 0);
     }
-    if (r >= 0) {
+    if (r >= memory) {
         unsigned rows[ahead][words];
         const unsigned* next = first_row + std::size_t(r) * row_stride;
 #pragma unroll
         for (int i = 0; i < ahead; ++i, next -= row_stride)
             load_row(next, rows[i]);
-        for (; r >= 0; r -= ahead) {
+        for (; r >= memory; r -= ahead) {
 #pragma unroll
             for (int i = 0; i < ahead; ++i, next -= row_stride) {
                 trace(rows[i]);
-                if (r - ahead - i >= 0)
+                if (r - ahead - i >= memory)
                     load_row(next, rows[i]);
             }
-            if ((r - ahead + 1) % 32 == 0)
-                store(r - ahead + 1);
+            if ((r - ahead + 1 - memory) % 32 == 0)
+                store((r - ahead + 1 - memory) / 32, 0);
         }
     }
 }
