@@ -13,6 +13,7 @@
 #include "viterbi_kernel.cuh"
 
 #include <algorithm>
+#include <cuda_pipeline.h>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -568,348 +569,17 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     __shared__ unsigned branch_shared[Tr::symmetric ? 1 : 1 << N][threads_per_block];
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const std::size_t pairs = segment_pairs(segments);
-    const std::size_t pair = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (pair >= pairs)
-        return;
     const int run = job.run;
     const scratch_layout l(S, N, segments, run);
-    // Segment B of an odd count's last pair repeats A, its bits never read.
-    const std::size_t g[2] = { 2 * pair, std::min(2 * pair + 1, segments - 1) };
-    device_segment seg[2];
-#pragma unroll
-    for (int h = 0; h < 2; ++h)
-        seg[h] = job.segments[g[h] % job.per_window];
-
-    // Paths not from state 0 start this far behind (conv/cpu/viterbi_kernel_impl.h).
-    const int behind = memory * 2 * N * max_metric + 1;
-    s16x2 metric[S], next[S];
-#pragma unroll(unroll)
-    for (int s = 0; s < S; ++s)
-        metric[s].v = s == 0 ? 0u
-                             : pack(seg[0].start_zero ? -behind : 0,
-                                    seg[1].start_zero ? -behind : 0);
-
-    unsigned* shared_branch = &branch_shared[0][threadIdx.x];
-    // Word w of step e's row: vector w / width of the step, element w % width.
     unsigned* const decided = reinterpret_cast<unsigned*>(job.scratch + l.decisions);
-    auto word_at = [&](int e, int w) -> unsigned* {
-        return decided +
-               ((std::size_t(e) * row::vectors + w / row::width) * pairs + pair) *
-                   row::width +
-               w % row::width;
-    };
-    const uint4* metrics = reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
-    constexpr int group_steps = group_steps_of(N);
-    // Direct: each segment's LLRs as words, word w (steps w * word_steps on) in slot
-    // w % 2 of its segment, reloaded with word w + 2 as soon as its last step's metrics
-    // are taken: a load has a word's steps or more to land before it is used (the
-    // padding of the LLR buffers, core::cuda::llr_padding, covers the words loaded past
-    // the end). The metric of an int8 LLR q is q (-128 read as -127), negated as
-    // output_signs says. The sum of |q| over the owned steps (the frame status) is taken
-    // here too: whole words as they are first used, the steps of partly owned ones at
-    // the end.
-    constexpr int word_steps = 4 / N;
-    const unsigned* const llr_words = static_cast<const unsigned*>(job.llrs);
-    unsigned first_word[2]; // of each segment's steps in llr_words (4 bytes a word)
-    unsigned slot[2][2];    // [segment][slot]
-    unsigned owned_sum[2] = { 0u, 0u };
-    int owned_from[2], owned_to[2], full_from[2], full_words[2]; // steps; words
-    if constexpr (Direct) {
-        static_assert(4 % N == 0);
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            first_word[h] = unsigned(
-                (g[h] / job.per_window * job.window_stride + seg[h].first * N) / 4);
-            owned_from[h] = std::clamp(int(seg[h].begin - seg[h].first), 0, run);
-            owned_to[h] =
-                std::clamp(int(seg[h].owned_end - seg[h].first), owned_from[h], run);
-            full_from[h] = (owned_from[h] + word_steps - 1) / word_steps;
-            full_words[h] = std::max(owned_to[h] / word_steps - full_from[h], 0);
-            slot[h][0] = __ldg(llr_words + first_word[h]);
-            slot[h][1] = __ldg(llr_words + first_word[h] + 1);
-        }
-    }
-    // sum plus the |q| of the four int8 of w where counted: w times its signs.
-    auto add_magnitudes = [](unsigned w, unsigned sum, bool counted) {
-        unsigned signs;
-        asm("prmt.b32 %0, %1, 0, 0xBA98;" : "=r"(signs) : "r"(w));
-        const unsigned weights = counted ? signs | 0x01010101u : 0u;
-        return unsigned(__dp4a(int(w), int(weights), int(sum)));
-    };
-    // The metrics of step e, the k-th of its group (k = e % group_steps, a constant
-    // where the caller knows it; prepared: the first step loads the group), both
-    // segments in one register per coded bit: bytes A_o and B_o sign-extended to the
-    // halves.
-    uint4 group{};
-    auto load = [&](int k, int e, s16x2(&q)[N]) {
-        if constexpr (Direct) {
-            const int s = k * N / 4 % 2, byte = k * N % 4; // of word e * N / 4
-            const int w = e / word_steps;
-            const unsigned a = s ? slot[0][1] : slot[0][0],
-                           b = s ? slot[1][1] : slot[1][0];
-            if (byte == 0) {
-                owned_sum[0] =
-                    add_magnitudes(a,
-                                   owned_sum[0],
-                                   unsigned(w - full_from[0]) < unsigned(full_words[0]));
-                owned_sum[1] =
-                    add_magnitudes(b,
-                                   owned_sum[1],
-                                   unsigned(w - full_from[1]) < unsigned(full_words[1]));
-            }
-#pragma unroll
-            for (int o = 0; o < N; ++o) {
-                // int8_metric(), the sign with the inverted outputs' below.
-                const s16x2 x{ __vmaxs2(sign_extend_pair(a, b, byte + o),
-                                        pack(-max_metric, -max_metric)) };
-                const s16x2 m{ signs.negated[o] };
-                q[o] = s16x2{ x.v ^ m.v } - m; // -x where negated
-            }
-            if (byte + N == 4) { // the word's last step: its slot takes word w + 2
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const unsigned next = __ldg(llr_words + (first_word[h] + w + 2));
-                    if (s)
-                        slot[h][1] = next;
-                    else
-                        slot[h][0] = next;
-                }
-            }
-            return;
-        }
-        if (k == 0)
-            group = __ldg(metrics + std::size_t(e / group_steps) * pairs);
-        if constexpr (N <= 2) { // 4 bytes a step: word k
-            const unsigned w = k == 0   ? group.x
-                               : k == 1 ? group.y
-                               : k == 2 ? group.z
-                                        : group.w;
-            q[0].v = sign_extend_pair<0>(w);
-            q[1].v = sign_extend_pair<2>(w);
-        } else { // 8 bytes a step: k is 0 or 1, words 2k and 2k + 1
-            const unsigned w0 = k == 0 ? group.x : group.z,
-                           w1 = k == 0 ? group.y : group.w;
-            q[0].v = sign_extend_pair<0>(w0);
-            q[1].v = sign_extend_pair<2>(w0);
-            q[2].v = sign_extend_pair<0>(w1);
-            if constexpr (N == 4)
-                q[3].v = sign_extend_pair<2>(w1);
-        }
-    };
-    // One trellis step: metrics in -> out, decisions to step e's words.
-    auto step = [&](const s16x2* in, s16x2* out, const s16x2(&q)[N], int e, bool moves) {
-        // The metric of every combination c of coded bits: +q where a bit is 0, -q
-        // where it is 1; twice that for the symmetric form.
-        s16x2 branch[1 << N], twice[1 << N];
-#pragma unroll
-        for (int c = 0; c < (1 << N); ++c) {
-            s16x2 sum{ 0u };
-#pragma unroll
-            for (int o = 0; o < N; ++o)
-                sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
-            branch[c] = sum;
-            twice[c] = sum + sum;
-            if constexpr (!Tr::symmetric)
-                shared_branch[c * threads_per_block] = sum.v;
-        }
-        auto metric_of = [&](unsigned c) {
-            if constexpr (Tr::symmetric)
-                return branch[c];
-            else
-                return s16x2{ shared_branch[c * threads_per_block] };
-        };
-        // Butterfly ns: targets ns and ns + S/2 from a = 2 ns and b = 2 ns + 1. d = m0 -
-        // m1 per target: its sign is the decision (1: p_1 is strictly better; ties keep
-        // p_0), and max(m0, m1) = m1 + max(d, 0) in wrapping arithmetic.
-        unsigned words_of_step[S <= unrolled_states ? words : 1], gathered[4], word = 0;
-        auto put = [&](int i, unsigned w) { // word i of the row
-            if constexpr (S <= unrolled_states)
-                words_of_step[i] = w;
-            else
-                *word_at(e, i) = w;
-        };
-        auto decide = [&](int ns, s16x2 d0, s16x2 d1) {
-            // The four signs (bits 15 and 31 of d0, d1) as bytes of all ones or zeros
-            // (prmt's sign replication), their bits at the butterfly's into the word.
-            const unsigned signs = sign_bytes(d0.v, d1.v);
-            const int j = ns % per_word, i = ns / per_word;
-            const unsigned mask = 0x01010101u << (7 - j);
-            word = j == 0 ? signs & mask : word | (signs & mask);
-            if (j != per_word - 1)
-                return;
-            // Gathered word i done: its bytes to the row's words (decision_position).
-            if constexpr (S <= 16) {
-                put(0, __byte_perm(word, 0, 0x0213));
-            } else if constexpr (S == 32) {
-                gathered[i] = word;
-                if (i == 1) {
-                    put(0, __byte_perm(gathered[0], word, 0x0426));
-                    put(1, __byte_perm(gathered[0], word, 0x1537));
-                }
-            } else { // four gathered words (states 32 k …): a transposition of bytes
-                gathered[i % 4] = word;
-                if (i % 4 == 3) {
-                    const int k = i / 4;
-                    const unsigned lo01 = __byte_perm(gathered[0], gathered[1], 0x1504),
-                                   hi01 = __byte_perm(gathered[0], gathered[1], 0x3726),
-                                   lo23 = __byte_perm(gathered[2], word, 0x1504),
-                                   hi23 = __byte_perm(gathered[2], word, 0x3726);
-                    put(k, __byte_perm(lo23, lo01, 0x5410));          // A, low half
-                    put(S / 64 + k, __byte_perm(hi23, hi01, 0x5410)); // A, high
-                    put(S / 32 + k, __byte_perm(lo23, lo01, 0x7632)); // B, low
-                    put(S / 32 + S / 64 + k, __byte_perm(hi23, hi01, 0x7632)); // B, high
-                }
-            }
-        };
-        // A row kept in registers goes out a vector at a time.
-        auto store_row = [&] {
-            if constexpr (S <= unrolled_states)
-#pragma unroll
-                for (int v = 0; v < row::vectors; ++v)
-                    store_words<row::width>(word_at(e, v * row::width),
-                                            words_of_step + v * row::width);
-        };
-        if constexpr (Tr::symmetric) {
-            // Branches beta (p_0 -> ns), -beta, -beta (p_0 -> ns + S/2), beta, beta's
-            // combination c known when compiling. The metrics must not wrap here, so
-            // that max(m0, m1) is one add-max: every fourth step moves them all by state
-            // 0's, through the branches. They stay within behind + spread + 4 steps'
-            // growth of it: below 2^14 for K <= 7.
-            s16x2 moved[1 << N];
-#pragma unroll
-            for (int c = 0; c < (1 << N); ++c)
-                moved[c] = moves ? branch[c] - in[0] : branch[c];
-            auto butterfly = [&](auto k) {
-                constexpr int ns = decltype(k)::value;
-                constexpr unsigned c = Tr::template branch<ns, 0>(), all = (1u << N) - 1;
-                const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
-                // twice[c ^ all] is -twice[c]: one of the two a register, negated
-                // in the subtraction.
-                constexpr bool low = c < (c ^ all);
-                const s16x2 delta = a - b, twice_low = twice[low ? c : c ^ all];
-                const s16x2 d0 = low ? delta + twice_low : delta - twice_low;
-                const s16x2 d1 = low ? delta - twice_low : delta + twice_low;
-                // Every other butterfly adds on the ALU, which the packed adds
-                // otherwise leave idle.
-                const s16x2 b1 = ns % 2 ? b + moved[c ^ all]
-                                        : core::cuda::add_on_alu(b, moved[c ^ all]);
-                out[ns] = core::cuda::add_max(a, moved[c], b1);
-                out[ns + S / 2] = core::cuda::add_max(a, moved[c ^ all], b + moved[c]);
-                decide(ns, d0, d1);
-            };
-            static_for<0, S / 2>(butterfly);
-            store_row();
-        } else {
-#pragma unroll(unroll)
-            for (int ns = 0; ns < S / 2; ++ns) {
-                const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
-                const s16x2 m00 = a + metric_of(Tr::branch(t, ns, 0));
-                const s16x2 m01 = b + metric_of(Tr::branch(t, ns, 1));
-                const s16x2 m10 = a + metric_of(Tr::branch(t, ns + S / 2, 0));
-                const s16x2 m11 = b + metric_of(Tr::branch(t, ns + S / 2, 1));
-                const s16x2 d0 = m00 - m01, d1 = m10 - m11;
-                out[ns] = m01 + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
-                out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
-                decide(ns, d0, d1);
-            }
-            store_row();
-        }
-    };
-    // Four steps an iteration, the first moving the metrics (the symmetric form), each
-    // step's LLRs loaded one step ahead, so that the loads overlap the arithmetic; then
-    // one step at a time.
-    constexpr bool move = true, stay = false;
-    s16x2 q[N], q1[N];
-    load(0, 0, q);
-    int e = 0;
-    for (; e + 4 <= run; e += 4) {
-        load(1 % group_steps, e + 1, q1);
-        step(metric, next, q, e, move);
-        load(2 % group_steps, e + 2, q);
-        step(next, metric, q1, e + 1, stay);
-        load(3 % group_steps, e + 3, q1);
-        step(metric, next, q, e + 2, stay);
-        if (e + 4 < run)
-            load(0, e + 4, q);
-        step(next, metric, q1, e + 3, stay);
-    }
-    for (; e < run; ++e) {
-        step(metric, next, q, e, move);
-#pragma unroll(unroll)
-        for (int s = 0; s < S; ++s)
-            metric[s] = next[s];
-        if (e + 1 < run)
-            load((e + 1) % group_steps, e + 1, q);
-    }
-    // The owned steps outside whole owned groups, then each segment's magnitude sum (as
-    // conv/quantize.h's int8_magnitude() has it; segment B of an odd count's last pair
-    // repeats A and writes nothing).
-    if constexpr (Direct) {
-        if (job.owned) {
-            const std::int32_t unit = int8_fixed_unit(job.int8_unit);
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int full_begin = full_from[h] * word_steps,
-                          full_end = full_begin + full_words[h] * word_steps;
-                const auto* bytes =
-                    reinterpret_cast<const std::int8_t*>(llr_words + first_word[h]);
-                auto add_steps = [&](int from, int to) {
-                    for (int j = from * N; j < to * N; ++j)
-                        owned_sum[h] += unsigned(std::abs(int(__ldg(bytes + j))));
-                };
-                add_steps(owned_from[h], std::min(owned_to[h], full_begin));
-                add_steps(std::max(full_end, owned_from[h]), owned_to[h]);
-                if (2 * pair + h < segments)
-                    job.owned[g[h]] = (long long)owned_sum[h] * unit;
-            }
-        }
-    }
-
-    // End states: 0 after a tail, else the best (by int16 difference; ties to the
-    // lowest).
-    int state[2] = { 0, 0 };
-    {
-        int best[2] = { 0, 0 };
-        unsigned best_metric = metric[0].v;
-#pragma unroll(unroll)
-        for (int s = 1; s < S; ++s) {
-            const short lo = short(metric[s].v - best_metric);
-            const short hi = short((metric[s].v >> 16) - (best_metric >> 16));
-            if (lo > 0) {
-                best[0] = s;
-                best_metric = (best_metric & 0xffff0000u) | (metric[s].v & 0xffffu);
-            }
-            if (hi > 0) {
-                best[1] = s;
-                best_metric = (best_metric & 0xffffu) | (metric[s].v & 0xffff0000u);
-            }
-        }
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-            state[h] = seg[h].end_zero ? 0 : best[h];
-    }
-    // Both tracebacks at once, each path in one register: its state in the low `memory`
-    // bits, and each row traced shifts in its decision, the path's bit `memory` steps
-    // earlier. So once row r is traced, bit i of the path is the decided bit of step
-    // r - memory + i: the word of steps 32 j … (for the writing kernel) is the path
-    // right after row 32 j + memory, and rows below `memory` are never traced; the end
-    // state is the path as after a row `run`, which gives the last word where its row
-    // would lie past the run. After a head of single rows, blocks of `ahead` rows, each
-    // loaded `ahead` rows before it is traced (the addresses do not depend on the
-    // states), into the slot its block-mate just freed: a word ends only at a block's
-    // last row.
-    uint2* const bit_words = reinterpret_cast<uint2*>(job.scratch + l.bits) + pair;
-    constexpr int ahead = words <= 4 ? 8 : 32 / words;
+    uint2* const bits_of_pairs = reinterpret_cast<uint2*>(job.scratch + l.bits);
     const std::size_t row_stride = std::size_t(row::vectors) * pairs * row::width;
-    const unsigned* const first_row = word_at(0, 0);
-    unsigned path[2] = { unsigned(state[0]), unsigned(state[1]) };
-    auto load_row = [&](const unsigned* row, unsigned* words_of_row) {
-#pragma unroll
-        for (int v = 0; v < row::vectors; ++v)
-            load_words<row::width>(words_of_row + v * row::width,
-                                   row + std::size_t(v) * pairs * row::width);
+    // Pair p's row r: row r * row_stride + p * width words in.
+    auto row_of = [&](std::size_t p, int r) -> const unsigned* {
+        return decided + std::size_t(r) * row_stride + p * row::width;
     };
-    auto trace = [&](const unsigned* words_of_row) {
+    // Traces one row of both paths (see the traceback below).
+    auto trace = [](const unsigned* words_of_row, unsigned(&path)[2]) {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             // Rotated left by p % 32, the word has the decision at bit 31 (the funnel
@@ -921,41 +591,449 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                 for (int w = 1; w < S / 32; ++w)
                     word = pick(s / 32 == w, words_of_row[(h * S) / 32 + w], word);
             const unsigned amount = S >= 32 ? path[h] : decision_position<S>(h, s);
-            const unsigned decided = __funnelshift_l(word, word, amount);
-            path[h] = __funnelshift_l(decided, path[h], 1);
+            const unsigned decision = __funnelshift_l(word, word, amount);
+            path[h] = __funnelshift_l(decision, path[h], 1);
         }
     };
-    auto store = [&](int j, int shift) {
-        bit_words[std::size_t(j) * pairs] = { path[0] >> shift, path[1] >> shift };
+    // Each thread decodes pairs pair, pair + stride, …, and traces each pair's paths
+    // while it runs the next pair's trellis, a row a step, so that the tracebacks' reads
+    // of memory overlap the arithmetic (they would otherwise all come at once, every
+    // thread's at the end of its run): the previous pair's rows come into shared memory
+    // two steps before they are traced (asynchronous copies, no register waiting), into
+    // four slots a thread.
+    __shared__ __align__(
+        16) unsigned ring[4][row::vectors][threads_per_block][row::width];
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    bool previous = false;
+    unsigned previous_pair = 0, previous_path[2] = { 0u, 0u };
+    const unsigned* previous_row = nullptr; // the previous pair's next row to fetch
+    auto fetch_previous = [&](int slot) {
+#pragma unroll
+        for (int v = 0; v < row::vectors; ++v)
+            __pipeline_memcpy_async(ring[slot][v][threadIdx.x],
+                                    previous_row + std::size_t(v) * pairs * row::width,
+                                    row::width * 4);
+        previous_row -= row_stride;
     };
-    const int last_word = (run - 1) / 32;
-    if (run > 0 && 32 * last_word + memory >= run)
-        store(last_word, 32 * last_word + memory - run);
-    int r = run - 1;
-    for (; r >= memory && (r - memory + 1) % ahead != 0; --r) { // to whole blocks
-        unsigned words_of_row[words];
-        load_row(first_row + std::size_t(r) * row_stride, words_of_row);
-        trace(words_of_row);
-        if ((r - memory) % 32 == 0)
-            store((r - memory) / 32, 0);
-    }
-    if (r >= memory) {
-        unsigned rows[ahead][words];
-        const unsigned* next = first_row + std::size_t(r) * row_stride;
+    auto store_word = [&](std::size_t p, int j, const unsigned(&path)[2], int shift) {
+        bits_of_pairs[std::size_t(j) * pairs + p] = { path[0] >> shift,
+                                                      path[1] >> shift };
+    };
+    for (std::size_t pair = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+         pair < pairs;
+         pair += stride) {
+        // Segment B of an odd count's last pair repeats A, its bits never read.
+        const std::size_t g[2] = { 2 * pair, std::min(2 * pair + 1, segments - 1) };
+        device_segment seg[2];
 #pragma unroll
-        for (int i = 0; i < ahead; ++i, next -= row_stride)
-            load_row(next, rows[i]);
-        for (; r >= memory; r -= ahead) {
+        for (int h = 0; h < 2; ++h)
+            seg[h] = job.segments[g[h] % job.per_window];
+
+        // Paths not from state 0 start this far behind (conv/cpu/viterbi_kernel_impl.h).
+        const int behind = memory * 2 * N * max_metric + 1;
+        s16x2 metric[S], next[S];
+#pragma unroll(unroll)
+        for (int s = 0; s < S; ++s)
+            metric[s].v = s == 0 ? 0u
+                                 : pack(seg[0].start_zero ? -behind : 0,
+                                        seg[1].start_zero ? -behind : 0);
+
+        unsigned* shared_branch = &branch_shared[0][threadIdx.x];
+        // Word w of step e's row: vector w / width of the step, element w % width.
+        auto word_at = [&](int e, int w) -> unsigned* {
+            return decided +
+                   ((std::size_t(e) * row::vectors + w / row::width) * pairs + pair) *
+                       row::width +
+                   w % row::width;
+        };
+        const uint4* metrics =
+            reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
+        constexpr int group_steps = group_steps_of(N);
+        // Direct: each segment's LLRs as words, word w (steps w * word_steps on) in slot
+        // w % 2 of its segment, reloaded with word w + 2 as soon as its last step's
+        // metrics are taken: a load has a word's steps or more to land before it is used
+        // (the padding of the LLR buffers, core::cuda::llr_padding, covers the words
+        // loaded past the end). The metric of an int8 LLR q is q (-128 read as -127),
+        // negated as output_signs says. The sum of |q| over the owned steps (the frame
+        // status) is taken here too: whole words as they are first used, the steps of
+        // partly owned ones at the end.
+        constexpr int word_steps = 4 / N;
+        const unsigned* const llr_words = static_cast<const unsigned*>(job.llrs);
+        unsigned first_word[2]; // of each segment's steps in llr_words (4 bytes a word)
+        unsigned slot[2][2];    // [segment][slot]
+        unsigned owned_sum[2] = { 0u, 0u };
+        int owned_from[2], owned_to[2], full_from[2], full_words[2]; // steps; words
+        if constexpr (Direct) {
+            static_assert(4 % N == 0);
 #pragma unroll
-            for (int i = 0; i < ahead; ++i, next -= row_stride) {
-                trace(rows[i]);
-                if (r - ahead - i >= memory)
-                    load_row(next, rows[i]);
+            for (int h = 0; h < 2; ++h) {
+                first_word[h] = unsigned(
+                    (g[h] / job.per_window * job.window_stride + seg[h].first * N) / 4);
+                owned_from[h] = std::clamp(int(seg[h].begin - seg[h].first), 0, run);
+                owned_to[h] =
+                    std::clamp(int(seg[h].owned_end - seg[h].first), owned_from[h], run);
+                full_from[h] = (owned_from[h] + word_steps - 1) / word_steps;
+                full_words[h] = std::max(owned_to[h] / word_steps - full_from[h], 0);
+                slot[h][0] = __ldg(llr_words + first_word[h]);
+                slot[h][1] = __ldg(llr_words + first_word[h] + 1);
             }
-            if ((r - ahead + 1 - memory) % 32 == 0)
-                store((r - ahead + 1 - memory) / 32, 0);
         }
-    }
+        // sum plus the |q| of the four int8 of w where counted: w times its signs.
+        auto add_magnitudes = [](unsigned w, unsigned sum, bool counted) {
+            unsigned signs;
+            asm("prmt.b32 %0, %1, 0, 0xBA98;" : "=r"(signs) : "r"(w));
+            const unsigned weights = counted ? signs | 0x01010101u : 0u;
+            return unsigned(__dp4a(int(w), int(weights), int(sum)));
+        };
+        // The metrics of step e, the k-th of its group (k = e % group_steps, a constant
+        // where the caller knows it; prepared: the first step loads the group), both
+        // segments in one register per coded bit: bytes A_o and B_o sign-extended to the
+        // halves.
+        uint4 group{};
+        auto load = [&](int k, int e, s16x2(&q)[N]) {
+            if constexpr (Direct) {
+                const int s = k * N / 4 % 2, byte = k * N % 4; // of word e * N / 4
+                const int w = e / word_steps;
+                const unsigned a = s ? slot[0][1] : slot[0][0],
+                               b = s ? slot[1][1] : slot[1][0];
+                if (byte == 0) {
+                    owned_sum[0] = add_magnitudes(a,
+                                                  owned_sum[0],
+                                                  unsigned(w - full_from[0]) <
+                                                      unsigned(full_words[0]));
+                    owned_sum[1] = add_magnitudes(b,
+                                                  owned_sum[1],
+                                                  unsigned(w - full_from[1]) <
+                                                      unsigned(full_words[1]));
+                }
+#pragma unroll
+                for (int o = 0; o < N; ++o) {
+                    // int8_metric(), the sign with the inverted outputs' below.
+                    const s16x2 x{ __vmaxs2(sign_extend_pair(a, b, byte + o),
+                                            pack(-max_metric, -max_metric)) };
+                    const s16x2 m{ signs.negated[o] };
+                    q[o] = s16x2{ x.v ^ m.v } - m; // -x where negated
+                }
+                if (byte + N == 4) { // the word's last step: its slot takes word w + 2
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const unsigned next = __ldg(llr_words + (first_word[h] + w + 2));
+                        if (s)
+                            slot[h][1] = next;
+                        else
+                            slot[h][0] = next;
+                    }
+                }
+                return;
+            }
+            if (k == 0)
+                group = __ldg(metrics + std::size_t(e / group_steps) * pairs);
+            if constexpr (N <= 2) { // 4 bytes a step: word k
+                const unsigned w = k == 0   ? group.x
+                                   : k == 1 ? group.y
+                                   : k == 2 ? group.z
+                                            : group.w;
+                q[0].v = sign_extend_pair<0>(w);
+                q[1].v = sign_extend_pair<2>(w);
+            } else { // 8 bytes a step: k is 0 or 1, words 2k and 2k + 1
+                const unsigned w0 = k == 0 ? group.x : group.z,
+                               w1 = k == 0 ? group.y : group.w;
+                q[0].v = sign_extend_pair<0>(w0);
+                q[1].v = sign_extend_pair<2>(w0);
+                q[2].v = sign_extend_pair<0>(w1);
+                if constexpr (N == 4)
+                    q[3].v = sign_extend_pair<2>(w1);
+            }
+        };
+        // One trellis step: metrics in -> out, decisions to step e's words.
+        auto step = [&](const s16x2* in,
+                        s16x2* out,
+                        const s16x2(&q)[N],
+                        int e,
+                        bool moves) {
+            // The metric of every combination c of coded bits: +q where a bit is 0, -q
+            // where it is 1; twice that for the symmetric form.
+            s16x2 branch[1 << N], twice[1 << N];
+#pragma unroll
+            for (int c = 0; c < (1 << N); ++c) {
+                s16x2 sum{ 0u };
+#pragma unroll
+                for (int o = 0; o < N; ++o)
+                    sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
+                branch[c] = sum;
+                twice[c] = sum + sum;
+                if constexpr (!Tr::symmetric)
+                    shared_branch[c * threads_per_block] = sum.v;
+            }
+            auto metric_of = [&](unsigned c) {
+                if constexpr (Tr::symmetric)
+                    return branch[c];
+                else
+                    return s16x2{ shared_branch[c * threads_per_block] };
+            };
+            // Butterfly ns: targets ns and ns + S/2 from a = 2 ns and b = 2 ns + 1. d =
+            // m0 - m1 per target: its sign is the decision (1: p_1 is strictly better;
+            // ties keep p_0), and max(m0, m1) = m1 + max(d, 0) in wrapping arithmetic.
+            unsigned words_of_step[S <= unrolled_states ? words : 1], gathered[4],
+                word = 0;
+            auto put = [&](int i, unsigned w) { // word i of the row
+                if constexpr (S <= unrolled_states)
+                    words_of_step[i] = w;
+                else
+                    *word_at(e, i) = w;
+            };
+            auto decide = [&](int ns, s16x2 d0, s16x2 d1) {
+                // The four signs (bits 15 and 31 of d0, d1) as bytes of all ones or zeros
+                // (prmt's sign replication), their bits at the butterfly's into the word.
+                const unsigned signs = sign_bytes(d0.v, d1.v);
+                const int j = ns % per_word, i = ns / per_word;
+                const unsigned mask = 0x01010101u << (7 - j);
+                word = j == 0 ? signs & mask : word | (signs & mask);
+                if (j != per_word - 1)
+                    return;
+                // Gathered word i done: its bytes to the row's words (decision_position).
+                if constexpr (S <= 16) {
+                    put(0, __byte_perm(word, 0, 0x0213));
+                } else if constexpr (S == 32) {
+                    gathered[i] = word;
+                    if (i == 1) {
+                        put(0, __byte_perm(gathered[0], word, 0x0426));
+                        put(1, __byte_perm(gathered[0], word, 0x1537));
+                    }
+                } else { // four gathered words (states 32 k …): a transposition of bytes
+                    gathered[i % 4] = word;
+                    if (i % 4 == 3) {
+                        const int k = i / 4;
+                        const unsigned lo01 =
+                                           __byte_perm(gathered[0], gathered[1], 0x1504),
+                                       hi01 =
+                                           __byte_perm(gathered[0], gathered[1], 0x3726),
+                                       lo23 = __byte_perm(gathered[2], word, 0x1504),
+                                       hi23 = __byte_perm(gathered[2], word, 0x3726);
+                        put(k, __byte_perm(lo23, lo01, 0x5410));          // A, low half
+                        put(S / 64 + k, __byte_perm(hi23, hi01, 0x5410)); // A, high
+                        put(S / 32 + k, __byte_perm(lo23, lo01, 0x7632)); // B, low
+                        put(S / 32 + S / 64 + k,
+                            __byte_perm(hi23, hi01, 0x7632)); // B, high
+                    }
+                }
+            };
+            // A row kept in registers goes out a vector at a time.
+            auto store_row = [&] {
+                if constexpr (S <= unrolled_states)
+#pragma unroll
+                    for (int v = 0; v < row::vectors; ++v)
+                        store_words<row::width>(word_at(e, v * row::width),
+                                                words_of_step + v * row::width);
+            };
+            if constexpr (Tr::symmetric) {
+                // Branches beta (p_0 -> ns), -beta, -beta (p_0 -> ns + S/2), beta, beta's
+                // combination c known when compiling. The metrics must not wrap here, so
+                // that max(m0, m1) is one add-max: every fourth step moves them all by
+                // state 0's, through the branches. They stay within behind + spread + 4
+                // steps' growth of it: below 2^14 for K <= 7.
+                s16x2 moved[1 << N];
+#pragma unroll
+                for (int c = 0; c < (1 << N); ++c)
+                    moved[c] = moves ? branch[c] - in[0] : branch[c];
+                auto butterfly = [&](auto k) {
+                    constexpr int ns = decltype(k)::value;
+                    constexpr unsigned c = Tr::template branch<ns, 0>(),
+                                       all = (1u << N) - 1;
+                    const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
+                    // twice[c ^ all] is -twice[c]: one of the two a register, negated
+                    // in the subtraction.
+                    constexpr bool low = c < (c ^ all);
+                    const s16x2 delta = a - b, twice_low = twice[low ? c : c ^ all];
+                    const s16x2 d0 = low ? delta + twice_low : delta - twice_low;
+                    const s16x2 d1 = low ? delta - twice_low : delta + twice_low;
+                    // Every other butterfly adds on the ALU, which the packed adds
+                    // otherwise leave idle.
+                    const s16x2 b1 = ns % 2 ? b + moved[c ^ all]
+                                            : core::cuda::add_on_alu(b, moved[c ^ all]);
+                    out[ns] = core::cuda::add_max(a, moved[c], b1);
+                    out[ns + S / 2] =
+                        core::cuda::add_max(a, moved[c ^ all], b + moved[c]);
+                    decide(ns, d0, d1);
+                };
+                static_for<0, S / 2>(butterfly);
+                store_row();
+            } else {
+#pragma unroll(unroll)
+                for (int ns = 0; ns < S / 2; ++ns) {
+                    const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
+                    const s16x2 m00 = a + metric_of(Tr::branch(t, ns, 0));
+                    const s16x2 m01 = b + metric_of(Tr::branch(t, ns, 1));
+                    const s16x2 m10 = a + metric_of(Tr::branch(t, ns + S / 2, 0));
+                    const s16x2 m11 = b + metric_of(Tr::branch(t, ns + S / 2, 1));
+                    const s16x2 d0 = m00 - m01, d1 = m10 - m11;
+                    out[ns] = m01 + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
+                    out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
+                    decide(ns, d0, d1);
+                }
+                store_row();
+            }
+        };
+        // Four steps an iteration, the first moving the metrics (the symmetric form),
+        // each step's LLRs loaded one step ahead, so that the loads overlap the
+        // arithmetic; then one step at a time. After step e, row run - 1 - e of the
+        // previous pair is traced (its rows below `memory` are not: see the traceback
+        // below), from slot e % 4 (a constant where the caller knows it).
+        auto follow = [&](int e, int slot) {
+            const int r = run - 1 - e;
+            if (!previous || r < memory)
+                return;
+            __pipeline_wait_prior(1); // its row, fetched two steps ago
+            unsigned words_of_row[words];
+#pragma unroll
+            for (int v = 0; v < row::vectors; ++v)
+                load_words<row::width>(words_of_row + v * row::width,
+                                       ring[slot][v][threadIdx.x]);
+            trace(words_of_row, previous_path);
+            if (((r - memory) & 31) == 0)
+                store_word(previous_pair, (r - memory) >> 5, previous_path, 0);
+            if (r - 2 >= memory)
+                fetch_previous((slot + 2) % 4);
+            __pipeline_commit();
+        };
+        if (previous) {
+            previous_row = row_of(previous_pair, run - 1);
+            for (int i = 0; i < 2; ++i) {
+                if (run - 1 - i >= memory)
+                    fetch_previous(i);
+                __pipeline_commit();
+            }
+        }
+        constexpr bool move = true, stay = false;
+        s16x2 q[N], q1[N];
+        load(0, 0, q);
+        int e = 0;
+        for (; e + 4 <= run; e += 4) {
+            load(1 % group_steps, e + 1, q1);
+            step(metric, next, q, e, move);
+            follow(e, 0);
+            load(2 % group_steps, e + 2, q);
+            step(next, metric, q1, e + 1, stay);
+            follow(e + 1, 1);
+            load(3 % group_steps, e + 3, q1);
+            step(metric, next, q, e + 2, stay);
+            follow(e + 2, 2);
+            if (e + 4 < run)
+                load(0, e + 4, q);
+            step(next, metric, q1, e + 3, stay);
+            follow(e + 3, 3);
+        }
+        for (; e < run; ++e) {
+            step(metric, next, q, e, move);
+#pragma unroll(unroll)
+            for (int s = 0; s < S; ++s)
+                metric[s] = next[s];
+            follow(e, e % 4);
+            if (e + 1 < run)
+                load((e + 1) % group_steps, e + 1, q);
+        }
+        // The owned steps outside whole owned groups, then each segment's magnitude sum
+        // (as conv/quantize.h's int8_magnitude() has it; segment B of an odd count's last
+        // pair repeats A and writes nothing).
+        if constexpr (Direct) {
+            if (job.owned) {
+                const std::int32_t unit = int8_fixed_unit(job.int8_unit);
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int full_begin = full_from[h] * word_steps,
+                              full_end = full_begin + full_words[h] * word_steps;
+                    const auto* bytes =
+                        reinterpret_cast<const std::int8_t*>(llr_words + first_word[h]);
+                    auto add_steps = [&](int from, int to) {
+                        for (int j = from * N; j < to * N; ++j)
+                            owned_sum[h] += unsigned(std::abs(int(__ldg(bytes + j))));
+                    };
+                    add_steps(owned_from[h], std::min(owned_to[h], full_begin));
+                    add_steps(std::max(full_end, owned_from[h]), owned_to[h]);
+                    if (2 * pair + h < segments)
+                        job.owned[g[h]] = (long long)owned_sum[h] * unit;
+                }
+            }
+        }
+
+        // End states: 0 after a tail, else the best (by int16 difference; ties to the
+        // lowest).
+        int state[2] = { 0, 0 };
+        {
+            int best[2] = { 0, 0 };
+            unsigned best_metric = metric[0].v;
+#pragma unroll(unroll)
+            for (int s = 1; s < S; ++s) {
+                const short lo = short(metric[s].v - best_metric);
+                const short hi = short((metric[s].v >> 16) - (best_metric >> 16));
+                if (lo > 0) {
+                    best[0] = s;
+                    best_metric = (best_metric & 0xffff0000u) | (metric[s].v & 0xffffu);
+                }
+                if (hi > 0) {
+                    best[1] = s;
+                    best_metric = (best_metric & 0xffffu) | (metric[s].v & 0xffff0000u);
+                }
+            }
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+                state[h] = seg[h].end_zero ? 0 : best[h];
+        }
+        // Both tracebacks at once, each path in one register: its state in the low
+        // `memory` bits, and each row traced shifts in its decision, the path's bit
+        // `memory` steps earlier. So once row r is traced, bit i of the path is the
+        // decided bit of step r - memory + i: the word of steps 32 j … (for the writing
+        // kernel) is the path right after row 32 j + memory, and rows below `memory` are
+        // never traced; the end state is the path as after a row `run`, which gives the
+        // last word where its row would lie past the run.
+        unsigned path[2] = { unsigned(state[0]), unsigned(state[1]) };
+        const int last_word = (run - 1) / 32;
+        if (run > 0 && 32 * last_word + memory >= run)
+            store_word(pair, last_word, path, 32 * last_word + memory - run);
+        if (pair + stride < pairs) { // traced while the next pair runs
+            previous = true;
+            previous_pair = unsigned(pair);
+            previous_path[0] = path[0];
+            previous_path[1] = path[1];
+            continue;
+        }
+        // The thread's last pair, traced alone: after a head of single rows, blocks of
+        // `ahead` rows, each loaded `ahead` rows before it is traced (the addresses do
+        // not depend on the states), into the slot its block-mate just freed: a word ends
+        // only at a block's last row.
+        constexpr int ahead = words <= 4 ? 8 : 32 / words;
+        auto load_row = [&](const unsigned* row, unsigned* words_of_row) {
+#pragma unroll
+            for (int v = 0; v < row::vectors; ++v)
+                load_words<row::width>(words_of_row + v * row::width,
+                                       row + std::size_t(v) * pairs * row::width);
+        };
+        int r = run - 1;
+        for (; r >= memory && (r - memory + 1) % ahead != 0; --r) { // to whole blocks
+            unsigned words_of_row[words];
+            load_row(row_of(pair, r), words_of_row);
+            trace(words_of_row, path);
+            if ((r - memory) % 32 == 0)
+                store_word(pair, (r - memory) / 32, path, 0);
+        }
+        if (r >= memory) {
+            unsigned rows[ahead][words];
+            const unsigned* next = row_of(pair, r);
+#pragma unroll
+            for (int i = 0; i < ahead; ++i, next -= row_stride)
+                load_row(next, rows[i]);
+            for (; r >= memory; r -= ahead) {
+#pragma unroll
+                for (int i = 0; i < ahead; ++i, next -= row_stride) {
+                    trace(rows[i], path);
+                    if (r - ahead - i >= memory)
+                        load_row(next, rows[i]);
+                }
+                if ((r - ahead + 1 - memory) % 32 == 0)
+                    store_word(pair, (r - ahead + 1 - memory) / 32, path, 0);
+            }
+        }
+    } // pair
 }
 
 // A thread per 16 bits of a window's output, each from the word of the segment that
@@ -1078,19 +1156,36 @@ void launch_prepare(const trellis& t, const viterbi_job& job, bool direct, cudaS
     throw std::logic_error("launch_viterbi: " + std::to_string(t.outputs) + " outputs");
 }
 
+// Blocks of \p kernel for \p pairs pairs: no more than the GPU holds at once, whose
+// threads then decode several pairs each (viterbi_kernel).
+template <class Kernel>
+unsigned blocks_for(Kernel kernel, std::size_t pairs)
+{
+    int device = 0, sms = 0, per_sm = 0;
+    GPUTURBO_CUDA_TRY(cudaGetDevice(&device));
+    GPUTURBO_CUDA_TRY(
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GPUTURBO_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, kernel, threads_per_block, 0));
+    const std::size_t needed = (pairs + threads_per_block - 1) / threads_per_block;
+    return unsigned(
+        std::min<std::size_t>(needed, std::size_t(std::max(per_sm, 1)) * sms));
+}
+
 template <class Tr>
 void launch(const trellis& t, const viterbi_job& job, bool direct, cudaStream_t s)
 {
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
-    const unsigned blocks = unsigned((pairs + threads_per_block - 1) / threads_per_block);
     if constexpr (Tr::N == 2 || Tr::N == 4)
         if (direct) {
-            viterbi_kernel<Tr, true>
-                <<<blocks, threads_per_block, 0, s>>>(t, job, signs_of(t, job));
+            const auto kernel = viterbi_kernel<Tr, true>;
+            kernel<<<blocks_for(kernel, pairs), threads_per_block, 0, s>>>(
+                t, job, signs_of(t, job));
             GPUTURBO_CUDA_CHECK_LAUNCH();
             return;
         }
-    viterbi_kernel<Tr, false><<<blocks, threads_per_block, 0, s>>>(t, job, {});
+    const auto kernel = viterbi_kernel<Tr, false>;
+    kernel<<<blocks_for(kernel, pairs), threads_per_block, 0, s>>>(t, job, {});
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
