@@ -601,8 +601,8 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     // thread's at the end of its run): the previous pair's rows come into shared memory
     // two steps before they are traced (asynchronous copies, no register waiting), into
     // four slots a thread.
-    __shared__ __align__(
-        16) unsigned ring[4][row::vectors][threads_per_block][row::width];
+    using vector = unsigned[row::width];
+    __shared__ __align__(16) vector ring[4][row::vectors][threads_per_block];
     const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
     bool previous = false;
     unsigned previous_pair = 0, previous_path[2] = { 0u, 0u };
