@@ -20,13 +20,14 @@
 namespace gputurbo::conv::cuda {
 namespace {
 
-// Workspace of one pipeline chunk, at most (two chunks are in flight): an eighth of the
-// GPU's memory, and no more than this.
-constexpr std::size_t chunk_workspace_limit = std::size_t(4) << 30;
+// Workspace of one pipeline chunk, at most: two chunks are in flight. (Larger chunks
+// let the kernel overlap more of its tracebacks, but leave a synchronous call a longer
+// tail of kernel and copy out that nothing overlaps.)
+constexpr std::size_t chunk_workspace_bytes = std::size_t(2) << 30;
 // Segments of one chunk: two waves of the GPU's resident threads (at 128 registers a
-// thread, 512 threads an SM), each thread decoding two pairs of segments, the second's
-// trellis while it traces the first's paths (viterbi_kernel); the copies of one chunk
-// overlap the kernel of another.
+// thread, 512 threads an SM; then each thread decodes two pairs of segments, the second's
+// trellis while it traces the first's paths: viterbi_kernel), so that the copies of one
+// chunk overlap the kernel of another.
 constexpr std::size_t chunk_segments_per_sm = 2 * 2 * 512;
 
 device_segment to_device(const segment& s)
@@ -147,12 +148,10 @@ private:
             workspace_layout(d_trellis, std::size_t(p->per_frame) * 2, p->run).bytes / 2;
         const std::size_t chunk_segments =
             chunk_segments_per_sm * d_pipeline.properties().multiProcessorCount;
-        const std::size_t workspace_limit =
-            std::min(chunk_workspace_limit, d_pipeline.properties().totalGlobalMem / 8);
         p->chunk = std::clamp<std::size_t>(
             chunk_segments / p->per_frame,
             1,
-            std::max<std::size_t>(1, workspace_limit / frame_bytes));
+            std::max<std::size_t>(1, chunk_workspace_bytes / frame_bytes));
         return *p;
     }
 
