@@ -585,11 +585,12 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
             // Rotated left by p % 32, the word has the decision at bit 31 (the funnel
             // shift takes the amount modulo 32: for S >= 32 p % 32 is the path's).
             const int s = int(path[h] & (S - 1));
-            unsigned word = words_of_row[decision_position<S>(h, 0) / 32];
+            const int first = decision_position<S>(h, 0) / 32; // the segment's words
+            unsigned word = words_of_row[first];
             if constexpr (S > 32)
 #pragma unroll
                 for (int w = 1; w < S / 32; ++w)
-                    word = pick(s / 32 == w, words_of_row[(h * S) / 32 + w], word);
+                    word = pick(s / 32 == w, words_of_row[first + w], word);
             const unsigned amount = S >= 32 ? path[h] : decision_position<S>(h, s);
             const unsigned decision = __funnelshift_l(word, word, amount);
             path[h] = __funnelshift_l(decision, path[h], 1);
