@@ -94,7 +94,7 @@ std::string code_family(int argc, char** argv);
 option code_option();
 
 //! Most codewords per decode call the apps accept.
-constexpr long max_batch = 1 << 20;
+constexpr long max_batch = 1 << 22;
 
 //! The option of a parameter: --name with '-' for '_', its default and help followed by
 //! its range; \p list: takes a comma-separated list.

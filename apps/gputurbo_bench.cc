@@ -82,9 +82,10 @@ std::size_t automatic_batch(backend kind, int block, std::size_t cuda_bits)
 
 // Turbo on CUDA: the information bits of 8192 codewords of K = 6144 per call.
 constexpr std::size_t turbo_cuda_bits = 8192 * std::size_t(turbo::max_block_size);
-// Viterbi on CUDA: 2^29 bits per call, two pipeline chunks of two waves of segments each
-// on an H100 at 1024-bit frames (a thread decodes two segments one after the other, so
-// the GPU needs hundreds of thousands of them at once).
+// Viterbi on CUDA: 2^29 bits per call, 3.9 waves of segments on an H100 at 1024-bit
+// frames (a thread decodes two segments at once, so the GPU needs hundreds of thousands
+// of them), which the decoder cuts into chunks of one wave so that the copies overlap
+// the kernels. Larger calls get larger chunks, whose kernels run faster (--batch).
 constexpr std::size_t conv_cuda_bits = std::size_t(1) << 29;
 // Frames generated for a benchmark at most; a larger batch repeats them.
 constexpr std::size_t distinct_frames = 65536;

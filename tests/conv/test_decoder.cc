@@ -485,6 +485,45 @@ TEST(Viterbi, CudaDecidesAsTheCpuBitForBit)
     EXPECT_GT(wrong, compared / 1000); // noisy enough that decisions are close
 }
 
+TEST(Viterbi, CudaThreadsDecodingManyPairsEachDecideAsTheCpu)
+{
+    // A decoding thread runs its pairs of segments one after another in one region of
+    // decision rows, writing each pair's rows over the previous pair's as it traces
+    // them: a batch of 1.2 million short segments gives every thread several pairs on
+    // any GPU (an odd count: the last pair has one segment). A code with two decision
+    // words a step (K = 5), the K = 7 kernel, int8 read by it and float prepared, and
+    // one whose metrics stay in memory (K = 8).
+    if (!have_cuda())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    std::mt19937_64 rng(test::test_seed());
+    std::mt19937 bit_rng{ unsigned(rng()) };
+    for (const code& generator :
+         { preset("802.11"), preset("gsm"), parse_code(8, "247,371") }) {
+        viterbi_config c;
+        c.generator = generator;
+        c.geometry = { 32, 0, 0 }; // short segments: 129 a frame
+        const int frame_bits = 4112, frames = 9301;
+        const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
+        const auto llrs = noisy_llrs(c, frame_bits, bits, 1.5, rng);
+        std::vector<std::int8_t> q(llrs.size());
+        core::quantize_llrs(llrs.data(), q.size(), q.data(), c.int8_scale);
+        const auto cpu = make_viterbi_decoder(c, "cpu");
+        const auto gpu = make_viterbi_decoder(c, "cuda");
+        for (const bool int8 : { false, true }) {
+            std::vector<std::uint8_t> a(bits.size()), b(bits.size(), 7);
+            if (int8) {
+                cpu->decode(frame_bits, q.data(), frames, a.data(), nullptr);
+                gpu->decode(frame_bits, q.data(), frames, b.data(), nullptr);
+            } else {
+                cpu->decode(frame_bits, llrs.data(), frames, a.data(), nullptr);
+                gpu->decode(frame_bits, llrs.data(), frames, b.data(), nullptr);
+            }
+            EXPECT_TRUE(a == b) << generator.text() << (int8 ? " int8" : " float");
+            EXPECT_NE(a, bits) << "noisy enough that decisions are close";
+        }
+    }
+}
+
 // Several GPUs (or one GPU twice): the batch cut into shares decodes exactly as on one,
 // float, int8 and int4 (which the several-GPU decoder unpacks on the host).
 TEST(Viterbi, CudaSplittingABatchOverDevicesChangesNothing)

@@ -20,15 +20,15 @@
 namespace gputurbo::conv::cuda {
 namespace {
 
-// Workspace of one pipeline chunk, at most: two chunks are in flight. (Larger chunks
-// let the kernel overlap more of its tracebacks, but leave a synchronous call a longer
-// tail of kernel and copy out that nothing overlaps.)
-constexpr std::size_t chunk_workspace_bytes = std::size_t(2) << 30;
-// Segments of one chunk: two waves of the GPU's resident threads (at 128 registers a
-// thread, 512 threads an SM; then each thread decodes two pairs of segments, the second's
-// trellis while it traces the first's paths: viterbi_kernel), so that the copies of one
-// chunk overlap the kernel of another.
-constexpr std::size_t chunk_segments_per_sm = 2 * 2 * 512;
+// A pipeline chunk is whole waves: the frames whose segment pairs give each decoding
+// thread one (decoding_threads()). A thread decodes the chunk's pairs one after another
+// and traces each while it runs the next, so more waves hide more of the tracebacks;
+// but the chunks of a call should be three or more, so that the copies overlap the
+// kernels (the last chunk's kernel and copy out are what nothing overlaps). At most:
+constexpr std::size_t chunk_waves = 4;
+// and the buffers of a chunk (float input, bits, workspace) within this share of the
+// GPU's memory (two chunks are in flight).
+constexpr std::size_t chunk_memory_share = 8;
 
 device_segment to_device(const segment& s)
 {
@@ -49,8 +49,8 @@ struct workspace_layout
     std::size_t owned_offset; // bytes
     std::size_t bytes;
 
-    workspace_layout(const trellis& t, std::size_t segments, int run)
-        : scratch(scratch_bytes(t, segments, run)),
+    workspace_layout(const trellis& t, std::size_t segments, int run, std::size_t threads)
+        : scratch(scratch_bytes(t, segments, run, threads)),
           owned_offset((scratch + 15) / 16 * 16),
           bytes(owned_offset + segments * sizeof(long long))
     {
@@ -66,7 +66,8 @@ public:
         : d_config(config),
           d_geometry(derived_geometry(config)),
           d_trellis(make_trellis(config.generator)),
-          d_pipeline(device, *this)
+          d_pipeline(device, *this),
+          d_threads(decoding_threads(d_trellis))
     {
         d_config.validate();
     }
@@ -101,7 +102,8 @@ private:
         std::int64_t decided_begin = 0, decided_end = 0;
         core::cuda::device_array<device_segment> segments;
         core::cuda::device_array<int> sent_index; // empty when unpunctured
-        std::size_t chunk = 0;                    // frames per pipeline chunk
+        std::size_t wave = 0;                     // frames: see chunk_waves
+        std::size_t most = 0;                     // frames per pipeline chunk, at most
     };
 
     struct shape
@@ -144,26 +146,36 @@ private:
         if (!index.empty())
             core::cuda::upload(
                 p->sent_index.reserve(index.size()), index.data(), index.size());
-        const std::size_t frame_bytes =
-            workspace_layout(d_trellis, std::size_t(p->per_frame) * 2, p->run).bytes / 2;
-        const std::size_t chunk_segments =
-            chunk_segments_per_sm * d_pipeline.properties().multiProcessorCount;
-        p->chunk = std::clamp<std::size_t>(
-            chunk_segments / p->per_frame,
-            1,
-            std::max<std::size_t>(1, chunk_workspace_bytes / frame_bytes));
+        p->wave = std::max<std::size_t>(1, 2 * d_threads / p->per_frame);
+        const std::size_t budget =
+            d_pipeline.properties().totalGlobalMem / chunk_memory_share;
+        auto chunk_bytes = [&](std::size_t n) {
+            return workspace_bytes(frame_bits, n) +
+                   n * (input_length(frame_bits) * sizeof(float) + frame_bits);
+        };
+        std::size_t waves = chunk_waves;
+        while (waves > 1 && chunk_bytes(waves * p->wave) > budget)
+            --waves;
+        p->most = waves * p->wave;
+        if (chunk_bytes(p->most) > budget) // not even a wave: what fits
+            p->most = std::max<std::size_t>(
+                1, std::size_t(double(p->most) * budget / chunk_bytes(p->most)));
         return *p;
     }
 
     std::size_t workspace_bytes(int frame_bits, std::size_t n) const override
     {
         const shape s = shape_of(frame_bits);
-        return workspace_layout(d_trellis, s.segments.size() * n, s.run).bytes;
+        return workspace_layout(d_trellis, s.segments.size() * n, s.run, d_threads).bytes;
     }
 
-    std::size_t chunk_codewords(int frame_bits) override
+    // Whole waves, a third of the call (rounded), within the plan's most.
+    std::size_t chunk_codewords(int frame_bits, std::size_t count) override
     {
-        return plan(frame_bits).chunk;
+        const shape_plan& p = plan(frame_bits);
+        const std::size_t waves =
+            std::max<std::size_t>(1, (2 * count + 3 * p.wave) / (6 * p.wave));
+        return std::min(waves * p.wave, p.most);
     }
 
     void launch(int frame_bits,
@@ -173,7 +185,7 @@ private:
     {
         const shape_plan& p = plan(frame_bits);
         const std::size_t segments = std::size_t(p.per_frame) * n;
-        const workspace_layout layout(d_trellis, segments, p.run);
+        const workspace_layout layout(d_trellis, segments, p.run, d_threads);
         long long* owned =
             reinterpret_cast<long long*>(b.workspace + layout.owned_offset);
         viterbi_job job{};
@@ -195,6 +207,7 @@ private:
         job.windows = int(n);
         job.run = p.run;
         job.firsts_aligned = p.firsts_aligned;
+        job.threads = d_threads;
         job.scratch = b.workspace;
         job.owned = owned;
         launch_viterbi(d_trellis, job, s);
@@ -228,6 +241,7 @@ private:
     const segment_geometry d_geometry;
     const trellis d_trellis;
     core::cuda::pipeline d_pipeline;
+    const std::size_t d_threads;                        // decoding_threads()
     std::map<int, std::unique_ptr<shape_plan>> d_plans; // by frame size
 };
 
@@ -286,6 +300,7 @@ public:
         GPUTURBO_CUDA_TRY(cudaSetDevice(device));
         GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&d_prop, device));
         d_stream = std::make_unique<core::cuda::stream>();
+        d_threads = decoding_threads(d_trellis);
     }
 
     void decode(const std::vector<window>& windows,
@@ -327,7 +342,7 @@ private:
         if (win.sent_index)
             throw std::logic_error("gpu_segment_engine: windows are depunctured streams");
         const std::size_t values = std::size_t(win.steps) * d_trellis.outputs;
-        const workspace_layout layout(d_trellis, mine.size(), int(run));
+        const workspace_layout layout(d_trellis, mine.size(), int(run), d_threads);
         cudaStream_t s = *d_stream;
         float* llrs = d_llrs.reserve(values);
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
@@ -360,6 +375,7 @@ private:
         job.per_window = int(mine.size());
         job.windows = 1;
         job.run = int(run);
+        job.threads = d_threads;
         job.scratch = workspace;
         job.owned = owned_sums;
         launch_viterbi(d_trellis, job, s);
@@ -384,6 +400,7 @@ private:
     const int d_device;
     cudaDeviceProp d_prop{};
     std::unique_ptr<core::cuda::stream> d_stream;
+    std::size_t d_threads = 0; // decoding_threads()
     core::cuda::device_array<float> d_llrs;
     core::cuda::device_array<device_segment> d_segments;
     core::cuda::device_array<unsigned char> d_workspace;

@@ -312,27 +312,37 @@ struct decision_row
     static constexpr int vectors = words / width;
 };
 
-// Where a launch's scratch puts what: the decision rows; the metrics (int8, in groups of
-// 16 bytes: [group][pair], a group the group_steps steps of both segments, each step's
-// metrics A0 B0 A1 B1 …, padded to an even count); the decided bits, a bit a step of the
-// run, 32 to a word: [word][pair] as (A, B).
+// Blocks of the decoding kernel for \p pairs pairs and at most \p threads threads.
+__host__ __device__ std::size_t decoding_blocks(std::size_t pairs, std::size_t threads)
+{
+    return ((pairs < threads ? pairs : threads) + threads_per_block - 1) /
+           threads_per_block;
+}
+
+// Where a launch's scratch puts what: the decision rows, one pair's of each decoding
+// thread ([position][vector][thread]); the metrics (int8, in groups of 16 bytes:
+// [group][pair], a group the group_steps steps of both segments, each step's metrics A0
+// B0 A1 B1 …, padded to an even count); the decided bits, a bit a step of the run, 32 to
+// a word: [word][pair] as (A, B).
 struct scratch_layout
 {
     std::size_t pairs;
+    std::size_t threads;                         // decoding threads: the grid's
     int groups;                                  // per pair
     int group_steps;                             // steps per group
     int bit_words;                               // per segment
     std::size_t decisions, metrics, bits, bytes; // offsets and size
 
-    __host__ __device__
-    scratch_layout(int states, int outputs, std::size_t segments, int run)
+    __host__ __device__ scratch_layout(
+        int states, int outputs, std::size_t segments, int run, std::size_t most_threads)
         : pairs(segment_pairs(segments)),
+          threads(decoding_blocks(pairs, most_threads) * threads_per_block),
           group_steps(group_steps_of(outputs)),
           bit_words((run + 31) / 32),
           decisions(0)
     {
         groups = (run + group_steps - 1) / group_steps;
-        metrics = (pairs * std::size_t(run) * words_for(states) * 4 + 15) / 16 * 16;
+        metrics = (threads * std::size_t(run) * words_for(states) * 4 + 15) / 16 * 16;
         bits = metrics + pairs * std::size_t(groups) * 16;
         bytes = bits + pairs * std::size_t(bit_words) * 8;
     }
@@ -383,7 +393,7 @@ __global__ void __launch_bounds__(prepare_threads)
     constexpr bool by_code = std::is_same_v<In, std::int8_t>;
     using read_t = reader<In, Circular, Punctured>;
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
-    const scratch_layout l(states, N, segments, job.run);
+    const scratch_layout l(states, N, segments, job.run, job.threads);
     const std::size_t first_pair = std::size_t(blockIdx.x) * prepare_pairs;
     const int lane = threadIdx.x % 32;
     // Each segment's scale (float), reader and first step.
@@ -570,14 +580,21 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const std::size_t pairs = segment_pairs(segments);
     const int run = job.run;
-    const scratch_layout l(S, N, segments, run);
-    unsigned* const decided = reinterpret_cast<unsigned*>(job.scratch + l.decisions);
+    const scratch_layout l(S, N, segments, run, job.threads);
     uint2* const bits_of_pairs = reinterpret_cast<uint2*>(job.scratch + l.bits);
-    const std::size_t row_stride = std::size_t(row::vectors) * pairs * row::width;
-    // Pair p's row r: row r * row_stride + p * width words in.
-    auto row_of = [&](std::size_t p, int r) -> const unsigned* {
-        return decided + std::size_t(r) * row_stride + p * row::width;
+    // The thread's decision rows, vector v of the row at position i at i * row_stride + v
+    // * vector_stride words in: a pair's row r at position r, or every other pair's
+    // (flipped) at run - 1 - r, so that a pair writes each row where the row it replaces
+    // is traced at the same step.
+    const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    unsigned* const rows =
+        reinterpret_cast<unsigned*>(job.scratch + l.decisions) + thread * row::width;
+    const std::size_t vector_stride = l.threads * row::width;
+    const std::ptrdiff_t row_stride = std::ptrdiff_t(row::vectors * vector_stride);
+    auto row_of = [&](bool flipped, int r) {
+        return rows + (flipped ? run - 1 - r : r) * row_stride;
     };
+    auto row_before = [&](bool flipped) { return flipped ? row_stride : -row_stride; };
     // Traces one row of both paths (see the traceback below).
     auto trace = [](const unsigned* words_of_row, unsigned(&path)[2]) {
 #pragma unroll
@@ -600,29 +617,27 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
     // while it runs the next pair's trellis, a row a step, so that the tracebacks' reads
     // of memory overlap the arithmetic (they would otherwise all come at once, every
     // thread's at the end of its run): the previous pair's rows come into shared memory
-    // two steps before they are traced (asynchronous copies, no register waiting), into
+    // three steps before they are traced (asynchronous copies, no register waiting), into
     // four slots a thread.
     using vector = unsigned[row::width];
     __shared__ __align__(16) vector ring[4][row::vectors][threads_per_block];
-    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-    bool previous = false;
+    const std::size_t stride = l.threads;
+    bool previous = false, flipped = false;
     unsigned previous_pair = 0, previous_path[2] = { 0u, 0u };
     const unsigned* previous_row = nullptr; // the previous pair's next row to fetch
     auto fetch_previous = [&](int slot) {
 #pragma unroll
         for (int v = 0; v < row::vectors; ++v)
             __pipeline_memcpy_async(ring[slot][v][threadIdx.x],
-                                    previous_row + std::size_t(v) * pairs * row::width,
+                                    previous_row + v * vector_stride,
                                     row::width * 4);
-        previous_row -= row_stride;
+        previous_row += row_before(!flipped);
     };
     auto store_word = [&](std::size_t p, int j, const unsigned(&path)[2], int shift) {
         bits_of_pairs[std::size_t(j) * pairs + p] = { path[0] >> shift,
                                                       path[1] >> shift };
     };
-    for (std::size_t pair = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-         pair < pairs;
-         pair += stride) {
+    for (std::size_t pair = thread; pair < pairs; pair += stride) {
         // Segment B of an odd count's last pair repeats A, its bits never read.
         const std::size_t g[2] = { 2 * pair, std::min(2 * pair + 1, segments - 1) };
         device_segment seg[2];
@@ -640,12 +655,9 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                                         seg[1].start_zero ? -behind : 0);
 
         unsigned* shared_branch = &branch_shared[0][threadIdx.x];
-        // Word w of step e's row: vector w / width of the step, element w % width.
-        auto word_at = [&](int e, int w) -> unsigned* {
-            return decided +
-                   ((std::size_t(e) * row::vectors + w / row::width) * pairs + pair) *
-                       row::width +
-                   w % row::width;
+        // Word w of step e's row: vector w / width of the row, element w % width.
+        auto word_at = [&](int e, int w) {
+            return row_of(flipped, e) + w / row::width * vector_stride + w % row::width;
         };
         const uint4* metrics =
             reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
@@ -879,12 +891,15 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
         // each step's LLRs loaded one step ahead, so that the loads overlap the
         // arithmetic; then one step at a time. After step e, row run - 1 - e of the
         // previous pair is traced (its rows below `memory` are not: see the traceback
-        // below), from slot e % 4 (a constant where the caller knows it).
+        // below), from slot e % 4 (a constant where the caller knows it): step e wrote
+        // its row where that row was, so its fetch had to be complete before.
         auto follow = [&](int e, int slot) {
             const int r = run - 1 - e;
             if (!previous || r < memory)
                 return;
-            __pipeline_wait_prior(1); // its row, fetched two steps ago
+            // All but the latest fetch done: this row's and the next's, whose place the
+            // next step overwrites.
+            __pipeline_wait_prior(1);
             unsigned words_of_row[words];
 #pragma unroll
             for (int v = 0; v < row::vectors; ++v)
@@ -893,17 +908,18 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
             trace(words_of_row, previous_path);
             if (((r - memory) & 31) == 0)
                 store_word(previous_pair, (r - memory) >> 5, previous_path, 0);
-            if (r - 2 >= memory)
-                fetch_previous((slot + 2) % 4);
+            if (r - 3 >= memory)
+                fetch_previous((slot + 3) % 4);
             __pipeline_commit();
         };
         if (previous) {
-            previous_row = row_of(previous_pair, run - 1);
-            for (int i = 0; i < 2; ++i) {
+            previous_row = row_of(!flipped, run - 1);
+            for (int i = 0; i < 3; ++i) {
                 if (run - 1 - i >= memory)
                     fetch_previous(i);
                 __pipeline_commit();
             }
+            __pipeline_wait_prior(2); // the first: step 0 writes its place
         }
         constexpr bool move = true, stay = false;
         s16x2 q[N], q1[N];
@@ -993,6 +1009,7 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
             store_word(pair, last_word, path, 32 * last_word + memory - run);
         if (pair + stride < pairs) { // traced while the next pair runs
             previous = true;
+            flipped = !flipped;
             previous_pair = unsigned(pair);
             previous_path[0] = path[0];
             previous_path[1] = path[1];
@@ -1007,28 +1024,29 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
 #pragma unroll
             for (int v = 0; v < row::vectors; ++v)
                 load_words<row::width>(words_of_row + v * row::width,
-                                       row + std::size_t(v) * pairs * row::width);
+                                       row + v * vector_stride);
         };
         int r = run - 1;
         for (; r >= memory && (r - memory + 1) % ahead != 0; --r) { // to whole blocks
             unsigned words_of_row[words];
-            load_row(row_of(pair, r), words_of_row);
+            load_row(row_of(flipped, r), words_of_row);
             trace(words_of_row, path);
             if ((r - memory) % 32 == 0)
                 store_word(pair, (r - memory) / 32, path, 0);
         }
         if (r >= memory) {
-            unsigned rows[ahead][words];
-            const unsigned* next = row_of(pair, r);
+            unsigned block[ahead][words];
+            const std::ptrdiff_t before = row_before(flipped);
+            const unsigned* next = row_of(flipped, r);
 #pragma unroll
-            for (int i = 0; i < ahead; ++i, next -= row_stride)
-                load_row(next, rows[i]);
+            for (int i = 0; i < ahead; ++i, next += before)
+                load_row(next, block[i]);
             for (; r >= memory; r -= ahead) {
 #pragma unroll
-                for (int i = 0; i < ahead; ++i, next -= row_stride) {
-                    trace(rows[i], path);
+                for (int i = 0; i < ahead; ++i, next += before) {
+                    trace(block[i], path);
                     if (r - ahead - i >= memory)
-                        load_row(next, rows[i]);
+                        load_row(next, block[i]);
                 }
                 if ((r - ahead + 1 - memory) % 32 == 0)
                     store_word(pair, (r - ahead + 1 - memory) / 32, path, 0);
@@ -1157,49 +1175,27 @@ void launch_prepare(const trellis& t, const viterbi_job& job, bool direct, cudaS
     throw std::logic_error("launch_viterbi: " + std::to_string(t.outputs) + " outputs");
 }
 
-// Blocks of \p kernel for \p pairs pairs: no more than the GPU holds at once, whose
-// threads then decode several pairs each (viterbi_kernel).
-template <class Kernel>
-unsigned blocks_for(Kernel kernel, std::size_t pairs)
+// Calls use(kernel, direct) with the decoding kernel of Tr that reads the LLRs itself
+// (direct) or the prepared metrics.
+template <class Tr, class Use>
+void with_kernel(bool direct, const Use& use)
 {
-    int device = 0, sms = 0, per_sm = 0;
-    GPUTURBO_CUDA_TRY(cudaGetDevice(&device));
-    GPUTURBO_CUDA_TRY(
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GPUTURBO_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kernel, threads_per_block, 0));
-    const std::size_t needed = (pairs + threads_per_block - 1) / threads_per_block;
-    return unsigned(
-        std::min<std::size_t>(needed, std::size_t(std::max(per_sm, 1)) * sms));
-}
-
-template <class Tr>
-void launch(const trellis& t, const viterbi_job& job, bool direct, cudaStream_t s)
-{
-    const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     if constexpr (Tr::N == 2 || Tr::N == 4)
-        if (direct) {
-            const auto kernel = viterbi_kernel<Tr, true>;
-            kernel<<<blocks_for(kernel, pairs), threads_per_block, 0, s>>>(
-                t, job, signs_of(t, job));
-            GPUTURBO_CUDA_CHECK_LAUNCH();
-            return;
-        }
-    const auto kernel = viterbi_kernel<Tr, false>;
-    kernel<<<blocks_for(kernel, pairs), threads_per_block, 0, s>>>(t, job, {});
-    GPUTURBO_CUDA_CHECK_LAUNCH();
+        if (direct)
+            return use(viterbi_kernel<Tr, true>, true);
+    use(viterbi_kernel<Tr, false>, false);
 }
 
-template <int K>
-void launch_any(const trellis& t, const viterbi_job& job, bool direct, cudaStream_t s)
+template <int K, class Use>
+void with_any_kernel(const trellis& t, bool direct, const Use& use)
 {
     switch (t.outputs) {
     case 2:
-        return launch<any_trellis<K, 2>>(t, job, direct, s);
+        return with_kernel<any_trellis<K, 2>>(direct, use);
     case 3:
-        return launch<any_trellis<K, 3>>(t, job, direct, s);
+        return with_kernel<any_trellis<K, 3>>(direct, use);
     case 4:
-        return launch<any_trellis<K, 4>>(t, job, direct, s);
+        return with_kernel<any_trellis<K, 4>>(direct, use);
     }
     throw std::logic_error("launch_viterbi: " + std::to_string(t.outputs) + " outputs");
 }
@@ -1235,55 +1231,103 @@ bool is_preset(const trellis& t)
 }
 
 // The kernel of the first preset with t's polynomials, if it has one.
-template <int... P>
-bool launch_preset(const trellis& t,
-                   const viterbi_job& job,
-                   bool direct,
-                   cudaStream_t s,
-                   std::integer_sequence<int, P...>)
+template <class Use, int... P>
+bool with_preset_kernel(const trellis& t,
+                        bool direct,
+                        const Use& use,
+                        std::integer_sequence<int, P...>)
 {
-    bool launched = false;
-    ((!launched && has_own_kernel<P>() && is_preset<P>(t)
-          ? (launch<preset_trellis<(has_own_kernel<P>() ? P : 0)>>(t, job, direct, s),
-             launched = true)
+    bool found = false;
+    ((!found && has_own_kernel<P>() && is_preset<P>(t)
+          ? (with_kernel<preset_trellis<(has_own_kernel<P>() ? P : 0)>>(direct, use),
+             found = true)
           : false),
      ...);
-    return launched;
+    return found;
 }
 
-// The decoding kernel of t's code.
-void launch_decoding(const trellis& t,
-                     const viterbi_job& job,
-                     bool direct,
-                     cudaStream_t s)
+// Calls use(kernel, direct) with the decoding kernel of t's code.
+template <class Use>
+void with_decoding_kernel(const trellis& t, bool direct, const Use& use)
 {
-    if (launch_preset(t, job, direct, s, std::make_integer_sequence<int, preset_count>{}))
+    if (with_preset_kernel(
+            t, direct, use, std::make_integer_sequence<int, preset_count>{}))
         return;
     switch (t.constraint) {
     case 3:
-        return launch_any<3>(t, job, direct, s);
+        return with_any_kernel<3>(t, direct, use);
     case 4:
-        return launch_any<4>(t, job, direct, s);
+        return with_any_kernel<4>(t, direct, use);
     case 5:
-        return launch_any<5>(t, job, direct, s);
+        return with_any_kernel<5>(t, direct, use);
     case 6:
-        return launch_any<6>(t, job, direct, s);
+        return with_any_kernel<6>(t, direct, use);
     case 7:
-        return launch_any<7>(t, job, direct, s);
+        return with_any_kernel<7>(t, direct, use);
     case 8:
-        return launch_any<8>(t, job, direct, s);
+        return with_any_kernel<8>(t, direct, use);
     case 9:
-        return launch_any<9>(t, job, direct, s);
+        return with_any_kernel<9>(t, direct, use);
     }
     throw std::logic_error("launch_viterbi: constraint length " +
                            std::to_string(t.constraint));
 }
 
+// A decoding kernel's threads that the current GPU holds at once.
+struct resident_threads
+{
+    std::size_t* most;
+
+    template <class Kernel>
+    void operator()(Kernel kernel, bool) const
+    {
+        int device = 0, sms = 0, per_sm = 0;
+        GPUTURBO_CUDA_TRY(cudaGetDevice(&device));
+        GPUTURBO_CUDA_TRY(
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        GPUTURBO_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, kernel, threads_per_block, 0));
+        *most =
+            std::max(*most, std::size_t(std::max(per_sm, 1)) * sms * threads_per_block);
+    }
+};
+
+// Launches a decoding kernel over the job's pairs: a grid of job.threads at most, whose
+// threads then decode several pairs each (viterbi_kernel).
+struct decoding_launch
+{
+    const trellis& t;
+    const viterbi_job& job;
+    cudaStream_t s;
+
+    template <class Kernel>
+    void operator()(Kernel kernel, bool direct) const
+    {
+        const std::size_t pairs =
+            segment_pairs(std::size_t(job.per_window) * job.windows);
+        kernel<<<unsigned(decoding_blocks(pairs, job.threads)),
+                 threads_per_block,
+                 0,
+                 s>>>(t, job, direct ? signs_of(t, job) : output_signs{});
+        GPUTURBO_CUDA_CHECK_LAUNCH();
+    }
+};
+
 } // namespace
 
-std::size_t scratch_bytes(const trellis& t, std::size_t segments, int run)
+std::size_t decoding_threads(const trellis& t)
 {
-    return scratch_layout(1 << (t.constraint - 1), t.outputs, segments, run).bytes;
+    std::size_t most = 0;
+    for (const bool direct : { false, true })
+        with_decoding_kernel(t, direct, resident_threads{ &most });
+    return most;
+}
+
+std::size_t
+scratch_bytes(const trellis& t, std::size_t segments, int run, std::size_t threads)
+{
+    return scratch_layout(1 << (t.constraint - 1), t.outputs, segments, run, threads)
+        .bytes;
 }
 
 trellis make_trellis(const code& c)
@@ -1306,14 +1350,17 @@ void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s)
 {
     if (job.per_window == 0 || job.windows == 0)
         return;
+    if (job.threads == 0)
+        throw std::logic_error("launch_viterbi: no decoding threads");
     const bool direct = reads_llrs(t, job);
     if (job.int8)
         launch_prepare<std::int8_t>(t, job, direct, s);
     else
         launch_prepare<float>(t, job, direct, s);
-    launch_decoding(t, job, direct, s);
+    with_decoding_kernel(t, direct, decoding_launch{ t, job, s });
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
-    const scratch_layout l(1 << (t.constraint - 1), t.outputs, segments, job.run);
+    const scratch_layout l(
+        1 << (t.constraint - 1), t.outputs, segments, job.run, job.threads);
     const long long writers =
         (job.decided_end - job.decided_begin + bits_per_writer - 1) / bits_per_writer *
         job.windows;

@@ -15,13 +15,15 @@
 // and stores coalesced. int8 LLRs are metrics already; where they lie side by side in
 // words (one per coded bit, not circular, two or four outputs, every segment's first
 // on a 4-byte boundary), the decoding kernel reads them itself, sums the owned steps'
-// magnitudes (for the frame status) as it goes, and no preparing kernel runs. The
-// decoding kernel has one thread per pair of segments, the two in the halves of packed
-// int16 registers (core/cuda/s16x2.cuh), so that one instruction serves both. A thread
+// magnitudes (for the frame status) as it goes, and no preparing kernel runs. A
+// decoding thread decodes a pair of segments at a time, the two in the halves of packed
+// int16 registers (core/cuda/s16x2.cuh), so that one instruction serves both; the grid
+// is what the GPU holds at once, each thread taking pairs one after another. A thread
 // reads the metrics of up to four steps with one load (two words a segment when it
 // reads the LLRs itself), runs the trellis with every path metric in a
-// register (up to K = 7), writes one decision bit per state, step and segment to the
-// scratch (a row of a step with one store), and traces both segments back from there,
+// register (up to K = 7), writes one decision bit per state, step and segment to its
+// region of the scratch (a row of a step with one store), and traces both segments back
+// from there while it runs the next pair (which writes its rows over the traced ones),
 // gathering the decided bits 32 to a word; a last kernel writes them to the output,
 // consecutive threads on consecutive bits. The path metrics are the CPU
 // decoder's integers (wrapping, or renormalised where an add-max needs them not to) and
@@ -100,6 +102,9 @@ struct viterbi_job
     int run; //!< steps of every segment's run
     //! every segment's first LLR lies a multiple of 4 bytes from its window's start
     bool firsts_aligned;
+    //! decoding_threads(): the decoding kernel's threads at most (each decodes pairs
+    //! of segments one after another)
+    std::size_t threads;
     unsigned char* scratch; //!< scratch_bytes() bytes, 16-byte aligned
     long long* owned;       //!< [windows * per_window] fixed-point |L| sums of the
                             //!< owned steps (conv/quantize.h), or nullptr
@@ -111,8 +116,17 @@ __host__ __device__ inline std::size_t segment_pairs(std::size_t segments)
     return (segments + 1) / 2;
 }
 
-//! Scratch bytes a launch over \p segments segments of \p run steps needs.
-std::size_t scratch_bytes(const trellis& t, std::size_t segments, int run);
+/*!
+ * \brief Threads of t's decoding kernels that the current GPU holds at once: the grid of
+ * a launch, at most. The scratch keeps the decision rows of one pair a thread, which the
+ * thread's next pair overwrites as it traces them.
+ */
+std::size_t decoding_threads(const trellis& t);
+
+//! Scratch bytes a launch over \p segments segments of \p run steps needs, with at most
+//! \p threads decoding threads.
+std::size_t
+scratch_bytes(const trellis& t, std::size_t segments, int run, std::size_t threads);
 
 //! Enqueues the Viterbi over every segment of \p job on \p s.
 void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s);

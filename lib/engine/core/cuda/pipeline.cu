@@ -176,7 +176,8 @@ void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* s
 {
     GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
     const std::size_t len = d_kernels.input_length(b.block);
-    std::size_t chunk = std::max<std::size_t>(1, d_kernels.chunk_codewords(b.block));
+    std::size_t chunk =
+        std::max<std::size_t>(1, d_kernels.chunk_codewords(b.block, b.count));
     if (b.i4 && len % 2)
         chunk += chunk % 2; // every chunk starts on a whole byte of int4 LLRs
     const std::size_t chunks = (b.count + chunk - 1) / chunk;

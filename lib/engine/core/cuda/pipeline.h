@@ -46,8 +46,9 @@ public:
     virtual std::size_t input_length(int block) const = 0;
     //! Scratch bytes the kernels need for n codewords of a block size.
     virtual std::size_t workspace_bytes(int block, std::size_t n) const = 0;
-    //! Codewords per chunk of decode(): enough to fill the GPU a few times over.
-    virtual std::size_t chunk_codewords(int block) = 0;
+    //! Codewords per chunk of a decode() of \p count codewords: enough to fill the GPU a
+    //! few times over.
+    virtual std::size_t chunk_codewords(int block, std::size_t count) = 0;
     //! Enqueues the kernels that decode n codewords on \p s.
     virtual void
     launch(int block, std::size_t n, const batch_buffers& b, cudaStream_t s) = 0;

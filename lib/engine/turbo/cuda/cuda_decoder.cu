@@ -148,7 +148,7 @@ private:
             make_kernel_config(d_config, K, P, d_lanes, 1, false), n);
     }
 
-    std::size_t chunk_codewords(int K) override { return plan(K).chunk; }
+    std::size_t chunk_codewords(int K, std::size_t) override { return plan(K).chunk; }
 
     void launch(int K,
                 std::size_t n,
