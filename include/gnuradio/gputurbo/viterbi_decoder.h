@@ -1,0 +1,151 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_VITERBI_DECODER_H
+#define INCLUDED_GPUTURBO_VITERBI_DECODER_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gputurbo/api.h>
+
+#include <cstdint>
+#include <string>
+
+namespace gr {
+namespace gputurbo {
+
+/*!
+ * \brief Viterbi decoder of convolutional codes: a continuous stream, or frames.
+ * \ingroup gputurbo
+ *
+ * Input: one LLR per sent code bit (the punctured ones left out), float, or int8
+ * (\p input_type "int8": the value q means q / int8_scale). Sign (\p llr_sign): by
+ * default GNU Radio's, a positive value means bit 1, as
+ * digital.constellation_soft_decoder_cf and gr-fec produce (for BPSK 0 -> -1, 1 -> +1
+ * over AWGN, L = 2y / sigma^2); "positive-zero" takes L = ln P(0)/P(1). NaN is an
+ * erasure (0). Output: unpacked hard bits (one byte per bit, 0 or 1).
+ *
+ * termination "streaming": one endless stream from encoder state 0, the puncturing
+ * pattern running on across work calls (the output of gr-fec's cc_encoder in streaming
+ * mode, or of a continuous transmitter). Each work call takes the LLRs that have come and
+ * writes the bits decided: a bit leaves once the stream is decision_depth + segment_bits
+ * steps past it (the CPU and CUDA backends decode overlapping segments of segment_bits
+ * bits, each after training_depth steps and traced back over decision_depth steps,
+ * within 0.05 dB of the exact decoder), so the output lags the input by up to that many
+ * bits. Nothing is lost or repeated at work-call boundaries: the output does not depend
+ * on how the input is cut into calls. When the stream ends (the upstream block is done
+ * and its items are taken) the last bits are traced back from the best state and
+ * written, every one of them; a step whose LLRs came only in part is dropped. Tags move
+ * by the code rate (input item i to output bit floor(i * R), R the punctured rate), their
+ * values unchanged.
+ *
+ * termination "terminated" (K-1 zero tail bits after each frame), "truncated" (no tail)
+ * or "tail-biting": frames of \p frame_bits bits, each its own punctured_length LLRs
+ * (the pattern starting again at each frame), decoded in batches of up to max_batch
+ * frames as the turbo_decoder block decodes codewords: batches_in_flight batches in the
+ * GPU, input tags moving to their frame's bits (item i of a frame to its bit
+ * floor(i * frame_bits / frame LLRs)), length tags of whole frames rescaled, a tag
+ * "codeword" = {"index", "iterations" (0), "passed"} on the first bit of frames as
+ * codeword_tags says (passed: the frame's mean |L| carries information), the items of a
+ * partial frame at the end of the stream logged and counted (partial_items()).
+ *
+ * Stop and restart: a stream's undecided bits are discarded at stop() (logged with their
+ * number), and the stream after a restart starts again from state 0; frames behave as in
+ * turbo_decoder.
+ */
+class GPUTURBO_API viterbi_decoder : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<viterbi_decoder> sptr;
+
+    /*!
+     * \brief Makes a Viterbi decoder. Bad parameters raise ValueError with the reason; a
+     * backend this build or machine lacks raises RuntimeError.
+     *
+     * \param frame_bits information bits per frame, 1 ... 2^20 (not used when
+     *        streaming)
+     * \param preset a named code ("ccsds", "802.11", "dvb", "lte", "gsm", "cdma-r2",
+     *        …) or "none" for the code of \p constraint and \p polys (which a preset
+     *        overrides)
+     * \param constraint constraint length K, 3 ... 9
+     * \param polys generator polynomials in octal, 2 to 4 of them, the MSB tapping the
+     *        current bit ("133,171"); a leading minus inverts that output ("171,-133")
+     * \param puncture "" (none); "2/3", "3/4", "5/6" or "7/8" for the K = 7 code of 171
+     *        and 133; or patterns per output such as "110,101"
+     * \param termination "streaming", "terminated", "truncated" or "tail-biting"
+     * \param decision_depth steps traced back past the bits a segment decides (v2); 0 =
+     *        5 K / (1 - R), R the punctured rate
+     * \param training_depth steps a segment runs before its bits (v1); 0 = the decision
+     *        depth
+     * \param segment_bits bits one segment decides (f); 0 = 32 times the decision depth
+     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1) or
+     *        "positive-zero"
+     * \param backend "auto" (CUDA when built with it and a GPU is present, else the
+     *        CPU; the choice is logged), "cpu" or "cuda"
+     * \param max_batch frames: most frames per engine call, 1 ... 131072; 0 =
+     *        automatic (about 4 Mbit on CUDA, 64 frames on the CPU)
+     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
+     * \param input_type "float" (float32 items) or "int8" (signed 8-bit items)
+     * \param int8_scale int8 input: the item q means the LLR q / int8_scale (> 0)
+     * \param batches_in_flight frames: batches decoding at once, 1 ... 4
+     * \param codeword_tags frames: which get a "codeword" tag: "failed", "all" or "none"
+     * \param devices CUDA devices: "0", a list such as "0,1", or "all"
+     * \param length_tag_key frames: key of the length tags of a tagged stream, rescaled
+     *        to decoded bits; "" for none
+     */
+    static sptr make(int frame_bits = 1024,
+                     const std::string& preset = "none",
+                     int constraint = 7,
+                     const std::string& polys = "133,171",
+                     const std::string& puncture = "",
+                     const std::string& termination = "terminated",
+                     int decision_depth = 0,
+                     int training_depth = 0,
+                     int segment_bits = 0,
+                     const std::string& llr_sign = "positive-one",
+                     const std::string& backend = "auto",
+                     int max_batch = 0,
+                     int threads = 0,
+                     const std::string& input_type = "float",
+                     float int8_scale = 8.0f,
+                     int batches_in_flight = 2,
+                     const std::string& codeword_tags = "failed",
+                     const std::string& devices = "0",
+                     const std::string& length_tag_key = "packet_len");
+
+    //! The code: "K=7 133,171" (K and the polynomials, "-" where inverted).
+    virtual std::string code() const = 0;
+
+    //! The termination: "streaming", "terminated", "truncated" or "tail-biting".
+    virtual std::string termination() const = 0;
+
+    //! Information bits per frame (frame modes).
+    virtual int frame_bits() const = 0;
+
+    //! Input LLRs per frame (frame modes): the sent code bits of a frame.
+    virtual int frame_length() const = 0;
+
+    //! The engine backend in use: "cpu" or "cuda".
+    virtual std::string backend() const = 0;
+
+    //! A description of the device the backend runs on.
+    virtual std::string device() const = 0;
+
+    //! Bits written since the block was made.
+    virtual std::uint64_t bits() const = 0;
+
+    //! Input items left undecoded when the stream ended: a partial frame, or the LLRs of
+    //! a partial step of a stream; else 0.
+    virtual std::uint64_t partial_items() const = 0;
+
+    //! Length tags dropped since the block was made (frame modes): not on a frame
+    //! boundary, or not a whole number of frames.
+    virtual std::uint64_t misaligned_length_tags() const = 0;
+};
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif /* INCLUDED_GPUTURBO_VITERBI_DECODER_H */

@@ -1,0 +1,293 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "viterbi_decoder_impl.h"
+#include "../common/block_parameters.h"
+#include "../common/engine_log.h"
+
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
+#include <gnuradio/gputurbo/engine/core/parameters.h>
+#include <gnuradio/io_signature.h>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+namespace gr {
+namespace gputurbo {
+
+namespace conv = ::gputurbo::conv;
+
+viterbi_decoder::sptr viterbi_decoder::make(int frame_bits,
+                                            const std::string& preset,
+                                            int constraint,
+                                            const std::string& polys,
+                                            const std::string& puncture,
+                                            const std::string& termination,
+                                            int decision_depth,
+                                            int training_depth,
+                                            int segment_bits,
+                                            const std::string& llr_sign,
+                                            const std::string& backend,
+                                            int max_batch,
+                                            int threads,
+                                            const std::string& input_type,
+                                            float int8_scale,
+                                            int batches_in_flight,
+                                            const std::string& codeword_tags,
+                                            const std::string& devices,
+                                            const std::string& length_tag_key)
+{
+    // The engine's table checks every value and names the parameter in its error.
+    std::map<std::string, std::string> values{
+        { "preset", preset },
+        { "puncture", puncture },
+        { "termination", termination },
+        { "decision_depth", std::to_string(decision_depth) },
+        { "training_depth", std::to_string(training_depth) },
+        { "segment_bits", std::to_string(segment_bits) },
+        // The engine reads L = ln P(0)/P(1): positive-one input is negated on the way in.
+        { "invert_llr",
+          ::gputurbo::core::positive_means_one(llr_sign) ? "true" : "false" },
+        { "int8_scale", ::gputurbo::core::format_real(int8_scale) },
+        { "threads", std::to_string(threads) },
+        { "devices", devices }
+    };
+    if (preset == "none") { // a preset's code overrides constraint and polys
+        values["constraint"] = std::to_string(constraint);
+        values["polys"] = polys;
+    }
+    const conv::viterbi_config config = conv::config_from(values);
+    if (config.mode != conv::termination::streaming)
+        ::gputurbo::core::check(conv::parameter("frame_bits"), frame_bits);
+    return gnuradio::make_block_sptr<viterbi_decoder_impl>(
+        config,
+        frame_bits,
+        backend,
+        ::gputurbo::core::parse_input_type(input_type),
+        max_batch,
+        batches_in_flight,
+        common::parse_codeword_tags(codeword_tags),
+        length_tag_key);
+}
+
+viterbi_decoder_impl::viterbi_decoder_impl(const conv::viterbi_config& config,
+                                           int frame_bits,
+                                           const std::string& backend,
+                                           bool int8,
+                                           int max_batch,
+                                           int batches_in_flight,
+                                           common::codeword_tags tags,
+                                           const std::string& length_tag_key)
+    : gr::block("viterbi_decoder",
+                gr::io_signature::make(1, 1, int8 ? sizeof(std::int8_t) : sizeof(float)),
+                gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
+      d_config(config),
+      d_frame_bits(frame_bits),
+      d_int8(int8)
+{
+    route_engine_log();
+    if (config.mode == conv::termination::streaming) {
+        // Parameters only frames use are still checked, so that a flowgraph that
+        // switches to frames later does not meet a new error.
+        check_max_batch(max_batch);
+        check_batches_in_flight(batches_in_flight);
+        d_stream = conv::make_stream_decoder(config, backend);
+        const int n = config.generator.outputs(), period = config.punctured.period();
+        for (int j = 0, sent = 0; j < period; ++j) {
+            d_sent_before.push_back(sent);
+            for (int o = 0; o < n; ++o)
+                sent += config.punctured.none() ? 1 : config.punctured.keep[o][j];
+        }
+        set_relative_rate(std::uint64_t(period),
+                          std::uint64_t(config.punctured.kept_per_period(n)));
+    } else {
+        d_frames = conv::make_viterbi_decoder(config, backend);
+        d_batcher = std::make_unique<common::stream_batcher>(*this,
+                                                             d_logger,
+                                                             *d_frames,
+                                                             frame_bits,
+                                                             int8,
+                                                             max_batch,
+                                                             batches_in_flight,
+                                                             tags,
+                                                             length_tag_key);
+    }
+    const std::string chosen = viterbi_decoder_impl::backend();
+    if (backend == "auto")
+        d_logger->info("backend auto chose {:s}: {:s}", chosen, device());
+    else
+        d_logger->debug("backend {:s}: {:s}", chosen, device());
+}
+
+int viterbi_decoder_impl::frame_length() const
+{
+    return streaming() ? 0 : int(d_frames->input_length(d_frame_bits));
+}
+
+std::string viterbi_decoder_impl::backend() const
+{
+    return streaming() ? d_stream->backend()
+                       : ::gputurbo::core::to_string(d_frames->kind());
+}
+
+std::string viterbi_decoder_impl::device() const
+{
+    return streaming() ? d_stream->device() : d_frames->device();
+}
+
+std::uint64_t viterbi_decoder_impl::bits() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return streaming() ? d_stream_bits
+                       : d_batcher->codewords() * std::uint64_t(d_frame_bits);
+}
+
+std::uint64_t viterbi_decoder_impl::partial_items() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return streaming() ? d_partial_items : d_batcher->partial_items();
+}
+
+std::uint64_t viterbi_decoder_impl::misaligned_length_tags() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return streaming() ? 0 : d_batcher->misaligned_length_tags();
+}
+
+std::uint64_t viterbi_decoder_impl::sent_length(std::uint64_t steps) const
+{
+    const std::uint64_t period = d_sent_before.size();
+    const int n = d_config.generator.outputs();
+    return steps / period * d_config.punctured.kept_per_period(n) +
+           d_sent_before[steps % period];
+}
+
+bool viterbi_decoder_impl::start()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        if (streaming()) {
+            d_stream->reset(); // a restart starts a new stream
+            d_taken = 0;
+            d_decided.clear();
+            d_next = 0;
+        } else {
+            d_batcher->start();
+        }
+    }
+    return block::start();
+}
+
+bool viterbi_decoder_impl::stop()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        if (streaming()) {
+            if (d_taken > 0 || waiting() > 0)
+                d_logger->warn("stopped mid-stream: {:d} decoded or undecided bits "
+                               "discarded",
+                               d_stream->pending_bits() + waiting());
+            d_stream->reset();
+            d_taken = 0;
+            d_decided.clear();
+            d_next = 0;
+        } else {
+            d_batcher->stop();
+        }
+    }
+    return block::stop();
+}
+
+void viterbi_decoder_impl::forecast(int, gr_vector_int& ninput_items_required)
+{
+    if (!streaming())
+        return d_batcher->forecast(ninput_items_required);
+    // Any input will do. None while decided bits wait, or once the upstream is done and
+    // the stream still has bits to write: the work call then writes them.
+    const bool ended = detail() && detail()->input(0)->done();
+    ninput_items_required[0] = waiting() > 0 || (ended && d_taken > 0) ? 0 : 1;
+}
+
+void viterbi_decoder_impl::end_stream()
+{
+    const std::uint64_t steps = d_stream->written_bits() + d_stream->pending_bits();
+    const std::uint64_t partial = d_taken - sent_length(steps);
+    if (partial > 0) {
+        d_logger->warn("the stream ended in the middle of a step: its {:d} LLRs are not "
+                       "decoded",
+                       partial);
+        d_partial_items += partial;
+    }
+    d_taken = 0;
+    const std::size_t at = d_decided.size();
+    d_decided.resize(at + d_stream->output_bound(0));
+    d_decided.resize(at + d_stream->flush(d_decided.data() + at));
+}
+
+bool viterbi_decoder_impl::ended(int ninput_items) const
+{
+    // The upstream block sets done after its last items: read done first, and then no
+    // items beyond this call's means none will come.
+    const gr::buffer_reader_sptr reader = detail()->input(0);
+    gr::thread::scoped_lock guard(*reader->mutex());
+    return reader->done() && reader->items_available() == ninput_items;
+}
+
+int viterbi_decoder_impl::stream_work(int noutput_items,
+                                      int ninput_items,
+                                      const void* in,
+                                      std::uint8_t* out)
+{
+    // The LLRs that came, decoded into the bits waiting to go out, unless a call's worth
+    // of bits waits already: the output lags the input by the decoder's delay, not by
+    // what GNU Radio's buffers hold.
+    const bool take = waiting() < std::size_t(noutput_items);
+    if (take && ninput_items > 0) {
+        if (d_next > 0) { // the bits before d_next are gone
+            d_decided.erase(d_decided.begin(), d_decided.begin() + d_next);
+            d_next = 0;
+        }
+        const std::size_t at = d_decided.size();
+        d_decided.resize(at + d_stream->output_bound(std::size_t(ninput_items)));
+        const std::size_t n = d_int8
+                                  ? d_stream->decode(static_cast<const std::int8_t*>(in),
+                                                     ninput_items,
+                                                     d_decided.data() + at)
+                                  : d_stream->decode(static_cast<const float*>(in),
+                                                     ninput_items,
+                                                     d_decided.data() + at);
+        d_decided.resize(at + n);
+        d_taken += std::uint64_t(ninput_items);
+        consume(0, ninput_items);
+    }
+    if (take && d_taken > 0 && ended(ninput_items))
+        end_stream(); // every item of the stream has come: its last bits
+    const int written = int(std::min<std::size_t>(waiting(), std::size_t(noutput_items)));
+    std::copy_n(d_decided.data() + d_next, written, out);
+    d_next += std::size_t(written);
+    d_stream_bits += std::uint64_t(written);
+    return written;
+}
+
+int viterbi_decoder_impl::general_work(int noutput_items,
+                                       gr_vector_int& ninput_items,
+                                       gr_vector_const_void_star& input_items,
+                                       gr_vector_void_star& output_items)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (!streaming())
+        return d_batcher->work(noutput_items, ninput_items, input_items, output_items);
+    return stream_work(noutput_items,
+                       ninput_items[0],
+                       input_items[0],
+                       static_cast<std::uint8_t*>(output_items[0]));
+}
+
+} // namespace gputurbo
+} // namespace gr

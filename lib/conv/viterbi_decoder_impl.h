@@ -1,0 +1,91 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_VITERBI_DECODER_IMPL_H
+#define INCLUDED_GPUTURBO_VITERBI_DECODER_IMPL_H
+
+#include "../common/stream_batcher.h"
+
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/viterbi_decoder.h>
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace gr {
+namespace gputurbo {
+
+class viterbi_decoder_impl : public viterbi_decoder
+{
+private:
+    // The engine decoders are not reentrant: work(), start(), stop() and the getters,
+    // which run on different threads, take d_mutex.
+    mutable std::mutex d_mutex;
+    const ::gputurbo::conv::viterbi_config d_config;
+    const int d_frame_bits;
+    const bool d_int8;
+    // Frames: the batch decoder behind the stream batcher.
+    std::unique_ptr<::gputurbo::core::batch_decoder> d_frames;
+    std::unique_ptr<common::stream_batcher> d_batcher;
+    // A stream.
+    std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream;
+    std::vector<int> d_sent_before; // [step of a period]: LLRs sent in the steps before
+    std::uint64_t d_taken = 0;      // LLRs of the current stream taken
+    std::vector<std::uint8_t> d_decided; // decided bits, from d_next on not yet out
+    std::size_t d_next = 0;
+    std::uint64_t d_stream_bits = 0; // bits out
+    std::uint64_t d_partial_items = 0;
+
+    bool streaming() const { return d_stream != nullptr; }
+    std::size_t waiting() const { return d_decided.size() - d_next; }
+    //! LLRs sent for the first \p steps steps of a stream.
+    std::uint64_t sent_length(std::uint64_t steps) const;
+    int
+    stream_work(int noutput_items, int ninput_items, const void* in, std::uint8_t* out);
+    //! Whether the stream has ended with the \p ninput_items items of this work call.
+    bool ended(int ninput_items) const;
+    //! The stream has ended: its last bits to d_decided, a partial step reported.
+    void end_stream();
+
+public:
+    viterbi_decoder_impl(const ::gputurbo::conv::viterbi_config& config,
+                         int frame_bits,
+                         const std::string& backend,
+                         bool int8,
+                         int max_batch,
+                         int batches_in_flight,
+                         common::codeword_tags tags,
+                         const std::string& length_tag_key);
+
+    std::string code() const override { return d_config.generator.text(); }
+    std::string termination() const override
+    {
+        return ::gputurbo::conv::to_string(d_config.mode);
+    }
+    int frame_bits() const override { return d_frame_bits; }
+    int frame_length() const override;
+    std::string backend() const override;
+    std::string device() const override;
+    std::uint64_t bits() const override;
+    std::uint64_t partial_items() const override;
+    std::uint64_t misaligned_length_tags() const override;
+
+    bool start() override;
+    bool stop() override;
+
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
+
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override;
+};
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif /* INCLUDED_GPUTURBO_VITERBI_DECODER_IMPL_H */

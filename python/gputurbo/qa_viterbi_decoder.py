@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""The viterbi_decoder block: continuous streams (every bit out once, whatever the work
+calls, the last ones at the end of the stream) and frames, against the encoder and the
+numpy API, on the backend GPUTURBO_QA_BACKEND names."""
+
+import os
+import sys
+import unittest
+
+import numpy as np
+from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gputurbo
+import pmt
+
+# "cpu" (default), or "cuda", which skips the whole module, with the reason, where this
+# build or machine cannot run it.
+BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
+SKIP_RETURN_CODE = 77  # ctest's SKIP_RETURN_CODE for these tests
+
+
+def require_backend():
+    try:
+        gputurbo.viterbi_decoder(backend=BACKEND)
+    except RuntimeError as e:
+        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
+        sys.exit(SKIP_RETURN_CODE)
+
+
+def bpsk_llrs(sent, sigma, rng):
+    """LLRs of BPSK (0 -> -1, 1 -> +1) over AWGN, positive for 1 (GNU Radio's sign)."""
+    y = (2.0 * sent - 1.0) + rng.normal(0.0, sigma, sent.shape)
+    return (2.0 * y / sigma**2).astype(np.float32)
+
+
+def run(llrs, decoder, source_max=None, decoder_max=None, tags=()):
+    """LLRs through the decoder block; returns (bits, tags out). source_max and
+    decoder_max cut the work calls of the source and the decoder short."""
+    tb = gr.top_block()
+    if llrs.dtype == np.int8:
+        src = blocks.vector_source_b(llrs.view(np.uint8).tolist(), False, 1, list(tags))
+    else:
+        src = blocks.vector_source_f(llrs.tolist(), False, 1, list(tags))
+    if source_max:
+        src.set_max_noutput_items(source_max)
+    if decoder_max:
+        decoder.set_max_noutput_items(decoder_max)
+    snk = blocks.vector_sink_b()
+    tb.connect(src, decoder, snk)
+    tb.run()
+    return np.array(snk.data(), dtype=np.uint8), snk.tags()
+
+
+class qa_viterbi_decoder_stream(gr_unittest.TestCase):
+    """termination "streaming": one stream from state 0."""
+
+    def stream(self, preset, puncture, bits=20000, seed=1):
+        rng = np.random.default_rng(seed)
+        code = gputurbo.conv_code(preset)
+        sent_bits = rng.integers(0, 2, bits, dtype=np.uint8)
+        sent = code.encode(sent_bits, "streaming", puncture)
+        return code, sent_bits, sent, rng
+
+    def decoder(self, preset, puncture="", **kwargs):
+        return gputurbo.viterbi_decoder(preset=preset, puncture=puncture,
+                                        termination="streaming", backend=BACKEND,
+                                        **kwargs)
+
+    def test_noiseless_every_bit_out_once(self):
+        for preset, puncture in (("ccsds", ""), ("dvb", "3/4"), ("gsm", ""),
+                                 ("lte", "")):
+            _, sent_bits, sent, _ = self.stream(preset, puncture)
+            llrs = (8.0 * sent - 4.0).astype(np.float32)
+            dec = self.decoder(preset, puncture)
+            bits, _ = run(llrs, dec)
+            self.assertEqual(bits.size, sent_bits.size, (preset, puncture))
+            np.testing.assert_array_equal(bits, sent_bits, err_msg=f"{preset} {puncture}")
+            self.assertEqual(dec.bits(), sent_bits.size)
+            self.assertEqual(dec.partial_items(), 0)
+
+    def test_output_does_not_depend_on_the_work_calls(self):
+        # Noisy enough that the segments' decisions are close: any bit lost, repeated
+        # or decided differently at a call boundary shows.
+        for preset, puncture, sigma in (("ccsds", "", 0.8), ("dvb", "3/4", 0.6)):
+            _, sent_bits, sent, rng = self.stream(preset, puncture, bits=30000, seed=2)
+            llrs = bpsk_llrs(sent, sigma, rng)
+            whole, _ = run(llrs, self.decoder(preset, puncture))
+            self.assertEqual(whole.size, sent_bits.size)
+            errors = int(np.count_nonzero(whole != sent_bits))
+            self.assertGreater(errors, 10, "noisy enough to matter")
+            self.assertLess(errors, sent_bits.size // 20)
+            for source_max, decoder_max in ((7, None), (None, 5), (333, 77),
+                                            (4096, 1000), (1, 3)):
+                bits, _ = run(llrs, self.decoder(preset, puncture), source_max,
+                              decoder_max)
+                np.testing.assert_array_equal(
+                    bits, whole, err_msg=f"{preset} {puncture} {source_max} {decoder_max}")
+
+    def test_int8_input_and_the_other_sign(self):
+        _, sent_bits, sent, rng = self.stream("ccsds", "", seed=3)
+        llrs = bpsk_llrs(sent, 0.8, rng)
+        floats, _ = run(llrs, self.decoder("ccsds"))
+        q = np.clip(np.rint(llrs * 8.0), -127, 127).astype(np.int8)
+        ints, _ = run(q, self.decoder("ccsds", input_type="int8"))
+        self.assertLess(np.count_nonzero(ints != sent_bits), 2 * np.count_nonzero(
+            floats != sent_bits) + 20)
+        clean = (8.0 * sent - 4.0).astype(np.float32)
+        negated, _ = run(-clean, self.decoder("ccsds", llr_sign="positive-zero"))
+        np.testing.assert_array_equal(negated, sent_bits)
+
+    def test_a_partial_step_at_the_end_is_counted(self):
+        _, sent_bits, sent, _ = self.stream("ccsds", "", bits=1000)
+        llrs = (8.0 * sent - 4.0).astype(np.float32)
+        dec = self.decoder("ccsds")
+        bits, _ = run(np.concatenate([llrs, llrs[:1]]), dec)  # half a step more
+        np.testing.assert_array_equal(bits, sent_bits)
+        self.assertEqual(dec.partial_items(), 1)
+
+    def test_tags_move_by_the_rate(self):
+        _, _, sent, _ = self.stream("dvb", "3/4", bits=3000)
+        llrs = (8.0 * sent - 4.0).astype(np.float32)
+        tag = gr.tag_utils.python_to_tag((400, pmt.intern("mark"), pmt.from_long(1)))
+        _, tags = run(llrs, self.decoder("dvb", "3/4"), tags=[tag])
+        marks = [t for t in tags if pmt.symbol_to_string(t.key) == "mark"]
+        self.assertEqual(len(marks), 1)
+        self.assertEqual(marks[0].offset, 400 * 3 // 4)  # 4 LLRs a 3 bits at 3/4
+
+
+class qa_viterbi_decoder_frames(gr_unittest.TestCase):
+    """Framed terminations: the engine's decisions, one frame after another."""
+
+    def test_frames_equal_the_numpy_api(self):
+        rng = np.random.default_rng(4)
+        for termination in ("terminated", "truncated", "tail-biting"):
+            code = gputurbo.conv_code("ccsds")
+            frames = rng.integers(0, 2, (37, 200), dtype=np.uint8)
+            sent = code.encode(frames, termination)
+            llrs = bpsk_llrs(sent, 0.9, rng)
+            engine = gputurbo.viterbi_engine(code, termination, backend=BACKEND)
+            expected, _ = engine.decode(llrs, 200)
+            dec = gputurbo.viterbi_decoder(200, preset="ccsds", termination=termination,
+                                           backend=BACKEND, codeword_tags="all")
+            bits, tags = run(llrs.ravel(), dec)
+            np.testing.assert_array_equal(bits, expected.ravel(), err_msg=termination)
+            self.assertEqual(dec.frame_length(), sent.shape[1])
+            self.assertEqual(dec.bits(), frames.size)
+            frame_tags = [t for t in tags if pmt.symbol_to_string(t.key) == "codeword"]
+            self.assertEqual([t.offset for t in frame_tags], list(range(0, 37 * 200, 200)))
+
+    def test_a_partial_frame_at_the_end_is_counted(self):
+        code = gputurbo.conv_code("802.11")
+        sent = code.encode(np.zeros((3, 64), dtype=np.uint8))
+        llrs = (8.0 * sent - 4.0).astype(np.float32).ravel()
+        dec = gputurbo.viterbi_decoder(64, preset="802.11", backend=BACKEND)
+        bits, _ = run(llrs[:-10], dec)
+        self.assertEqual(bits.size, 2 * 64)
+        self.assertEqual(dec.partial_items(), sent.shape[1] - 10)
+
+
+class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
+    def test_bad_parameters_name_themselves(self):
+        for kwargs, name in (({"constraint": 12}, "constraint"),
+                             ({"polys": "133,9"}, "polynomial"),
+                             ({"puncture": "3/4", "preset": "gsm"}, "puncturing"),
+                             ({"termination": "circular"}, "termination"),
+                             ({"frame_bits": 0}, "frame_bits"),
+                             ({"input_type": "int16"}, "input_type"),
+                             ({"max_batch": -1}, "max_batch")):
+            with self.assertRaises(ValueError, msg=str(kwargs)) as caught:
+                gputurbo.viterbi_decoder(backend="cpu", **kwargs)
+            self.assertIn(name, str(caught.exception), kwargs)
+
+    def test_a_preset_overrides_constraint_and_polys(self):
+        dec = gputurbo.viterbi_decoder(preset="gsm", constraint=7, polys="133,171",
+                                       backend="cpu")
+        self.assertEqual(dec.code(), gputurbo.conv_code("gsm").text)
+
+
+if __name__ == "__main__":
+    require_backend()
+    unittest.main(verbosity=2)
