@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Decoded rate of the Viterbi decoder inside a GNU Radio flowgraph.
+
+    repeating file source of precomputed LLRs -> viterbi_decoder -> null sink
+
+for a continuous stream and for terminated frames (one frame after another), against
+the same flowgraph with the decoder replaced by a pass-through of equal item rates
+(blocks.keep_m_in_n: a bit's worth of every code bit's items), which measures what GNU
+Radio itself can move, and against gr-fec's cc_decoder (through fec.extended_decoder)
+in the same shape.
+
+    ./viterbi_benchmark_flowgraph.py --seconds 5
+    ./viterbi_benchmark_flowgraph.py --input float int8 --records ../docs/perf --tag h100
+
+Rates are information bits per second, sampled at the null sink after a warm-up.
+"""
+
+import argparse
+import json
+import math
+import os
+import shutil
+import tempfile
+import time
+
+import numpy as np
+from gnuradio import blocks, fec, gr
+from gnuradio import gputurbo
+
+from benchmark_flowgraph import commit, host_cpu, llr_file, measure, quantize, source_for
+
+
+def gr_fec_polys(code):
+    """gr-fec's cc_decoder polynomials: ours bit-reversed over K bits, negative where an
+    output is inverted."""
+    K = code.constraint
+    polys = []
+    for p, inverted in zip(code.polynomials, code.inverted):
+        reversed_p = int(format(p, f"0{K}b")[::-1], 2)
+        polys.append(-reversed_p if inverted else reversed_p)
+    return polys
+
+
+def precomputed_llrs(code, termination, frame_bits, frames, ebn0_db, seed):
+    """LLRs of random frames (or one stream of frames * frame_bits bits) over BPSK/AWGN
+    at Eb/N0, positive meaning 1."""
+    rng = np.random.default_rng(seed)
+    if termination == "streaming":
+        sent = code.encode(rng.integers(0, 2, frames * frame_bits, dtype=np.uint8),
+                           "streaming")
+    else:
+        sent = code.encode(rng.integers(0, 2, (frames, frame_bits), dtype=np.uint8),
+                           termination).ravel()
+    rate = frames * frame_bits / sent.size
+    sigma = math.sqrt(1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0)))
+    y = (2.0 * sent - 1.0) + rng.normal(0.0, sigma, sent.size)
+    return (2.0 * y / sigma ** 2).astype(np.float32)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--preset", default="ccsds", help="code (default ccsds: K=7 r1/2)")
+    parser.add_argument("--frame-bits", type=int, default=2048,
+                        help="bits a terminated frame (default 2048)")
+    parser.add_argument("--modes", nargs="+", default=["streaming", "terminated"],
+                        choices=["streaming", "terminated"])
+    parser.add_argument("--input", nargs="+", default=["int8"], choices=["float", "int8"],
+                        help="input item types to measure (default int8)")
+    parser.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda"])
+    parser.add_argument("--ebn0", type=float, default=3.0,
+                        help="Eb/N0 of the precomputed LLRs in dB (default 3)")
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="measuring time per flowgraph (default 5)")
+    parser.add_argument("--warmup", type=float, default=2.0,
+                        help="time before measuring (default 2)")
+    parser.add_argument("--buffer-items", type=int, default=1 << 22,
+                        help="source output buffer in items, for every flowgraph "
+                             "(default 2^22)")
+    parser.add_argument("--no-gr-fec", action="store_true",
+                        help="skip gr-fec's cc_decoder")
+    parser.add_argument("--records", metavar="DIR",
+                        help="write flowgraph-viterbi-*.json records into DIR")
+    parser.add_argument("--tag", default="local",
+                        help="machine name in record file names (default local)")
+    args = parser.parse_args()
+
+    code = gputurbo.conv_code(args.preset)
+    n = code.outputs
+    scratch = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    records = []
+    for mode in args.modes:
+        frame_bits = args.frame_bits
+        length = n if mode == "streaming" else code.punctured_length(frame_bits, mode)
+        bits_per_unit = 1 if mode == "streaming" else frame_bits
+        llrs = precomputed_llrs(code, mode, frame_bits, 64, args.ebn0, seed=1)
+        # Repeated to a file of some megabytes: the file source reads in large pieces.
+        llrs = np.tile(llrs, max(1, (1 << 23) // len(llrs)))
+        for input_type in args.input:
+            data = llrs if input_type == "float" else quantize(llrs, 8.0)
+            path = llr_file(data, scratch)
+            itemsize = data.itemsize
+
+            def rate(block, sink_itemsize=1):
+                return measure(source_for(path, itemsize), block, sink_itemsize,
+                               args.seconds, args.warmup, args.buffer_items)
+
+            decoder = gputurbo.viterbi_decoder(frame_bits, preset=args.preset,
+                                               termination=mode, backend=args.backend,
+                                               input_type=input_type)
+            passthrough = rate(blocks.keep_m_in_n(itemsize, bits_per_unit, length, 0),
+                               itemsize)
+            decoded = rate(decoder)
+            runs = [(decoder.backend(), decoder.device(), decoded)]
+            if not args.no_gr_fec and input_type == "float":
+                cc = fec.cc_decoder.make(frame_bits, code.constraint, n, gr_fec_polys(code),
+                                         0, -1 if mode == "streaming" else 0,
+                                         fec.CC_STREAMING if mode == "streaming"
+                                         else fec.CC_TERMINATED, False)
+                ext = fec.extended_decoder(decoder_obj_list=cc, threading=None, ann=None,
+                                           puncpat="1" * n, integration_period=10000)
+                runs.append(("gr-fec cc_decoder", host_cpu(), rate(ext)))
+            for backend, device, value in runs:
+                r = {"kind": "flowgraph-viterbi", "backend": backend, "input": input_type,
+                     "code": code.text, "termination": mode,
+                     "frame_bits": None if mode == "streaming" else frame_bits,
+                     "info_bits_per_second": value, "vs_passthrough": value / passthrough,
+                     "passthrough_info_bits_per_second": passthrough, "device": device,
+                     "host_cpu": host_cpu(), "seconds": args.seconds,
+                     "version": gputurbo.__version__, "commit": commit(),
+                     "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                records.append(r)
+                print(f"{mode:>10} {input_type:>5} {backend:>18}: "
+                      f"{value / 1e9:8.4f} Gbit/s, pass-through {passthrough / 1e9:8.4f}, "
+                      f"ratio {value / passthrough:.3f}", flush=True)
+    shutil.rmtree(scratch, ignore_errors=True)
+    if args.records:
+        os.makedirs(args.records, exist_ok=True)
+        for r in records:
+            name = r["backend"].replace(" ", "-")
+            path = os.path.join(args.records, f"flowgraph-viterbi-{name}-{args.tag}-"
+                                              f"{r['termination']}-{r['input']}.json")
+            with open(path, "w") as f:
+                json.dump(r, f, indent=2)
+                f.write("\n")
+            print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
