@@ -32,17 +32,7 @@ from gnuradio import blocks, fec, gr
 from gnuradio import gputurbo
 
 from benchmark_flowgraph import commit, host_cpu, llr_file, measure, quantize, source_for
-
-
-def gr_fec_polys(code):
-    """gr-fec's cc_decoder polynomials: ours bit-reversed over K bits, negative where an
-    output is inverted."""
-    K = code.constraint
-    polys = []
-    for p, inverted in zip(code.polynomials, code.inverted):
-        reversed_p = int(format(p, f"0{K}b")[::-1], 2)
-        polys.append(-reversed_p if inverted else reversed_p)
-    return polys
+from ccsds_loopback import gr_fec_polys
 
 
 def precomputed_llrs(code, termination, frame_bits, frames, ebn0_db, seed):
