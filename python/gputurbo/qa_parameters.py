@@ -5,11 +5,11 @@
 #
 """The decoder blocks' GRC YAML and Python defaults against the engine's parameter table.
 
-The table comes from the C++ code itself (gputurbo-bench --parameters-json). For every
-GRC decoder block: each parameter is the table's or a known block-only one, its default
-and choices are the table's, and the asserts accept exactly what the table accepts at
-the edges of each range (every K of 0 ... 6200 against the LTE sizes). The Python
-bindings' defaults are checked the same way.
+Each code family's table comes from the C++ code itself (gputurbo-bench --code FAMILY
+--parameters-json). For every GRC block of a family: each parameter is the table's or a
+known block-only one, its default and choices are the table's, and the asserts accept
+exactly what the table accepts at the edges of each range (every K of 0 ... 6200
+against the LTE sizes). The Python bindings' defaults are checked the same way.
 
     qa_parameters.py GPUTURBO_BENCH GRC_DIR
 """
@@ -31,11 +31,12 @@ except ImportError as e:
 
 BENCH, GRC_DIR = sys.argv[1:3] if len(sys.argv) >= 3 else (None, None)
 
-DECODER_BLOCKS = [
-    "gputurbo_turbo_decoder",
-    "gputurbo_turbo_decoder_pdu",
-    "variable_gputurbo_turbo_decoder_def",
-]
+# Each code family's table (gputurbo-bench --code FAMILY) and the GRC blocks that take it.
+DECODER_BLOCKS = {
+    "turbo": ["gputurbo_turbo_decoder", "gputurbo_turbo_decoder_pdu",
+              "variable_gputurbo_turbo_decoder_def"],
+    "conv": ["gputurbo_viterbi_decoder", "gputurbo_conv_encoder"],
+}
 # GRC ids and Python argument names of table parameters that differ from the table's.
 RENAMED = {"frame_size": "K"}
 # Parameters of the blocks that are not decoder parameters.
@@ -47,8 +48,8 @@ PROBE_CONTEXT = {"guard": "none"}
 OWN_DEFAULTS = {}
 
 
-def load_table():
-    out = subprocess.run([BENCH, "--parameters-json"], check=True,
+def load_table(family):
+    out = subprocess.run([BENCH, "--code", family, "--parameters-json"], check=True,
                          capture_output=True, text=True).stdout
     return {p["name"]: p for p in json.loads(out)}
 
@@ -109,14 +110,15 @@ class qa_parameters(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.table = load_table()
+        cls.tables = {family: load_table(family) for family in DECODER_BLOCKS}
+        cls.table = cls.tables["turbo"]
 
     def parameter(self, name):
         return self.table.get(RENAMED.get(name, name))
 
     def test_001_table(self):
         # What the rest relies on: every parameter has a kind, a default and help.
-        for name, p in self.table.items():
+        for name, p in ((n, p) for t in self.tables.values() for n, p in t.items()):
             self.assertIn(p["kind"], ("integer", "real", "choice", "text", "flag"), name)
             self.assertTrue(p["help"], name)
             if p["kind"] == "choice":
@@ -125,11 +127,13 @@ class qa_parameters(unittest.TestCase):
                 self.assertTrue(accepts(p, typed(p, p["default"])), name)
 
     def test_002_grc_blocks(self):
-        for block_id in DECODER_BLOCKS:
-            with open(os.path.join(GRC_DIR, block_id + ".block.yml")) as f:
-                block = yaml.safe_load(f)
-            with self.subTest(block=block_id):
-                self.check_block(block_id, block)
+        for family, block_ids in DECODER_BLOCKS.items():
+            self.table = self.tables[family]
+            for block_id in block_ids:
+                with open(os.path.join(GRC_DIR, block_id + ".block.yml")) as f:
+                    block = yaml.safe_load(f)
+                with self.subTest(block=block_id):
+                    self.check_block(block_id, block)
 
     def check_block(self, block_id, block):
         params = {q["id"]: q for q in block["parameters"]}
@@ -169,11 +173,14 @@ class qa_parameters(unittest.TestCase):
             from gnuradio import gputurbo
         except ImportError as e:
             self.skipTest(f"the gputurbo module does not import here: {e}")
-        functions = (("turbo_decoder", gputurbo.turbo_decoder.__init__),
-                     ("turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
-                     ("turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make),
-                     ("turbo_engine", gputurbo.turbo_engine.__init__))
-        for label, function in functions:
+        functions = (("turbo", "turbo_decoder", gputurbo.turbo_decoder.__init__),
+                     ("turbo", "turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
+                     ("turbo", "turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make),
+                     ("turbo", "turbo_engine", gputurbo.turbo_engine.__init__),
+                     ("conv", "viterbi_decoder", gputurbo.viterbi_decoder.__init__),
+                     ("conv", "conv_encoder", gputurbo.conv_encoder.__init__))
+        for family, label, function in functions:
+            self.table = self.tables[family]
             signature = function.__doc__.splitlines()[0]
             found = re.findall(r"(\w+): [\w.]+ = ('[^']*'|[^,)]+)", signature)
             self.assertTrue(found, signature)
