@@ -7,6 +7,7 @@
 #include "viterbi_decoder_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
+#include "decoder_parameters.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -15,7 +16,6 @@
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 
 namespace gr {
@@ -43,26 +43,18 @@ viterbi_decoder::sptr viterbi_decoder::make(int frame_bits,
                                             const std::string& devices,
                                             const std::string& length_tag_key)
 {
-    // The engine's table checks every value and names the parameter in its error.
-    std::map<std::string, std::string> values{
-        { "preset", preset },
-        { "puncture", puncture },
-        { "termination", termination },
-        { "decision_depth", std::to_string(decision_depth) },
-        { "training_depth", std::to_string(training_depth) },
-        { "segment_bits", std::to_string(segment_bits) },
-        // The engine reads L = ln P(0)/P(1): positive-one input is negated on the way in.
-        { "invert_llr",
-          ::gputurbo::core::positive_means_one(llr_sign) ? "true" : "false" },
-        { "int8_scale", ::gputurbo::core::format_real(int8_scale) },
-        { "threads", std::to_string(threads) },
-        { "devices", devices }
-    };
-    if (preset == "none") { // a preset's code overrides constraint and polys
-        values["constraint"] = std::to_string(constraint);
-        values["polys"] = polys;
-    }
-    const conv::viterbi_config config = conv::config_from(values);
+    const conv::viterbi_config config = viterbi_parameters(preset,
+                                                           constraint,
+                                                           polys,
+                                                           puncture,
+                                                           termination,
+                                                           decision_depth,
+                                                           training_depth,
+                                                           segment_bits,
+                                                           llr_sign,
+                                                           int8_scale,
+                                                           threads,
+                                                           devices);
     if (config.mode != conv::termination::streaming)
         ::gputurbo::core::check(conv::parameter("frame_bits"), frame_bits);
     return gnuradio::make_block_sptr<viterbi_decoder_impl>(

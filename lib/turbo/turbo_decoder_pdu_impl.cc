@@ -76,29 +76,31 @@ turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(0, 0, 0)),
       d_engine(make_engine(config, backend, max_batch)),
-      d_max_batch(max_batch > 0                   ? max_batch
-                  : d_engine->backend() == "cuda" ? cuda_batch
-                                                  : cpu_batch),
-      d_port(pmt::mp("pdus")),
-      d_K_key(pmt::mp("K")),
-      d_iterations_key(pmt::mp("iterations")),
-      d_passed_key(pmt::mp("passed")),
-      d_error_key(pmt::mp("error"))
+      d_queue(*this,
+              d_logger,
+              *d_engine,
+              max_batch > 0                   ? max_batch
+              : d_engine->backend() == "cuda" ? cuda_batch
+                                              : cpu_batch,
+              "K",
+              true,
+              &turbo_decoder_pdu_impl::block_of)
 {
     if (backend == "auto")
         d_logger->info(
             "backend auto chose {:s}: {:s}", d_engine->backend(), d_engine->device());
-
-    message_port_register_in(d_port);
-    message_port_register_out(d_port);
-    set_msg_handler(d_port, [this](const pmt::pmt_t& msg) { handle(msg); });
+    set_msg_handler(pmt::mp("pdus"), [this](const pmt::pmt_t& msg) {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_queue.handle(msg);
+    });
 }
 
 bool turbo_decoder_pdu_impl::stop()
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    if (auto line = d_failures.flush())
-        d_logger->error(*line);
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_queue.stop();
+    }
     return gr::block::stop();
 }
 
@@ -117,54 +119,28 @@ int turbo_decoder_pdu_impl::iterations() const
 std::uint64_t turbo_decoder_pdu_impl::decoded_pdus() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_decoded;
+    return d_queue.decoded_pdus();
 }
 
 std::uint64_t turbo_decoder_pdu_impl::failed_pdus() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_failures.total();
+    return d_queue.failed_pdus();
 }
 
 std::uint64_t turbo_decoder_pdu_impl::batches() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return d_batches;
+    return d_queue.batches();
 }
 
-void turbo_decoder_pdu_impl::handle(const pmt::pmt_t& msg)
+int turbo_decoder_pdu_impl::block_of(const pmt::pmt_t& meta,
+                                     std::size_t length,
+                                     std::string& error)
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    d_pending.push_back(parse(msg));
-    // PDUs queued behind this one join its batch; the last of a burst decodes it.
-    if (int(d_pending.size()) >= d_max_batch || nmsgs(d_port) == 0)
-        decode_pending();
-}
-
-turbo_decoder_pdu_impl::pending turbo_decoder_pdu_impl::parse(const pmt::pmt_t& msg) const
-{
-    pending p;
-    std::string& error = p.job.error;
-    p.meta = pmt::make_dict();
-    if (!pmt::is_pair(msg)) {
-        error = "not a PDU: expected a pair of a metadata dict and an f32vector";
-        return p;
-    }
-    if (!pmt::is_dict(pmt::car(msg))) {
-        error = "the PDU's metadata is not a dict";
-        return p;
-    }
-    p.meta = pmt::car(msg);
-    const pmt::pmt_t data = pmt::cdr(msg);
-    if (!pmt::is_f32vector(data)) {
-        error = "the PDU's data is not an f32vector of float LLRs";
-        return p;
-    }
-    const std::size_t length = pmt::length(data);
-
-    int K = 0;
-    if (pmt::dict_has_key(p.meta, d_K_key)) {
-        const pmt::pmt_t value = pmt::dict_ref(p.meta, d_K_key, pmt::PMT_NIL);
+    const pmt::pmt_t K_key = pmt::mp("K");
+    if (pmt::dict_has_key(meta, K_key)) {
+        const pmt::pmt_t value = pmt::dict_ref(meta, K_key, pmt::PMT_NIL);
         const long k =
             pmt::is_integer(value) ? pmt::to_long(value)
             : pmt::is_uint64(value)
@@ -174,70 +150,27 @@ turbo_decoder_pdu_impl::pending turbo_decoder_pdu_impl::parse(const pmt::pmt_t& 
             !::gputurbo::turbo::is_valid_block_size(int(k))) {
             error = "metadata K=" + pmt::write_string(value) +
                     " is not one of the 188 LTE block sizes";
-            return p;
+            return 0;
         }
-        K = int(k);
-        if (length != ::gputurbo::turbo::codeword_length(K)) {
-            error = "K=" + std::to_string(K) + " needs 3K+12=" +
-                    std::to_string(::gputurbo::turbo::codeword_length(K)) +
+        if (length != ::gputurbo::turbo::codeword_length(int(k))) {
+            error = "K=" + std::to_string(k) + " needs 3K+12=" +
+                    std::to_string(::gputurbo::turbo::codeword_length(int(k))) +
                     " LLRs; the PDU has " + std::to_string(length);
-            return p;
+            return 0;
         }
-    } else {
-        const bool fits = length >= 12 && (length - 12) % 3 == 0 &&
-                          length <= ::gputurbo::turbo::codeword_length(
-                                        ::gputurbo::turbo::max_block_size);
-        K = fits ? int((length - 12) / 3) : 0;
-        if (!fits || !::gputurbo::turbo::is_valid_block_size(K)) {
-            error = std::to_string(length) +
-                    " LLRs are not 3K+12 for any LTE block size K (or put K in the "
-                    "metadata)";
-            return p;
-        }
+        return int(k);
     }
-    std::size_t n = 0;
-    p.job.block = K;
-    p.job.llrs = pmt::f32vector_elements(data, n);
-    p.llrs = data;
-    return p;
-}
-
-void turbo_decoder_pdu_impl::decode_pending()
-{
-    std::vector<common::pdu_job> jobs;
-    jobs.reserve(d_pending.size());
-    for (const auto& p : d_pending)
-        jobs.push_back(p.job);
-    d_batcher.decode(*d_engine, jobs);
-    ++d_batches;
-    for (std::size_t i = 0; i < d_pending.size(); ++i) {
-        d_pending[i].job = jobs[i];
-        publish(d_pending[i]);
+    const bool fits =
+        length >= 12 && (length - 12) % 3 == 0 &&
+        length <= ::gputurbo::turbo::codeword_length(::gputurbo::turbo::max_block_size);
+    const int K = fits ? int((length - 12) / 3) : 0;
+    if (!fits || !::gputurbo::turbo::is_valid_block_size(K)) {
+        error = std::to_string(length) +
+                " LLRs are not 3K+12 for any LTE block size K (or put K in the "
+                "metadata)";
+        return 0;
     }
-    d_pending.clear();
-}
-
-void turbo_decoder_pdu_impl::publish(const pending& p)
-{
-    const common::pdu_job& job = p.job;
-    pmt::pmt_t meta = p.meta;
-    if (job.block > 0)
-        meta = pmt::dict_add(meta, d_K_key, pmt::from_long(job.block));
-    pmt::pmt_t data;
-    if (job.error.empty()) {
-        meta =
-            pmt::dict_add(meta, d_iterations_key, pmt::from_long(job.status.iterations));
-        meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(job.status.passed));
-        data = pmt::init_u8vector(std::size_t(job.block), job.bits);
-        ++d_decoded;
-    } else {
-        if (auto line = d_failures.count(job.error))
-            d_logger->error(*line);
-        meta = pmt::dict_add(meta, d_passed_key, pmt::PMT_F);
-        meta = pmt::dict_add(meta, d_error_key, pmt::string_to_symbol(job.error));
-        data = pmt::make_u8vector(0, 0);
-    }
-    message_port_pub(d_port, pmt::cons(meta, data));
+    return K;
 }
 
 } // namespace gputurbo

@@ -7,8 +7,7 @@
 #ifndef INCLUDED_GPUTURBO_TURBO_DECODER_PDU_IMPL_H
 #define INCLUDED_GPUTURBO_TURBO_DECODER_PDU_IMPL_H
 
-#include "../common/failure_log.h"
-#include "../common/pdu_batcher.h"
+#include "../common/pdu_queue.h"
 
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 #include <gnuradio/gputurbo/turbo_decoder_pdu.h>
@@ -17,7 +16,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <vector>
 
 namespace gr {
 namespace gputurbo {
@@ -25,35 +23,14 @@ namespace gputurbo {
 class turbo_decoder_pdu_impl : public turbo_decoder_pdu
 {
 private:
-    // A PDU waiting for its batch: its metadata and LLRs, or why it cannot be decoded.
-    struct pending
-    {
-        pmt::pmt_t meta;
-        pmt::pmt_t llrs; // f32vector of 3K+12 values, kept alive for the job
-        common::pdu_job job;
-    };
-
     // The engine is not reentrant: the message handler and the setters take d_mutex.
     mutable std::mutex d_mutex;
     // One engine for every block size (its config has no K of its own).
     const std::unique_ptr<::gputurbo::turbo::decoder> d_engine;
-    const int d_max_batch;
-    std::vector<pending> d_pending;
-    common::pdu_batcher d_batcher;
-    std::uint64_t d_decoded = 0;
-    common::failure_log d_failures{ "PDU not decoded" }; // counts failed_pdus()
-    std::uint64_t d_batches = 0;
+    common::pdu_queue d_queue;
 
-    const pmt::pmt_t d_port;
-    const pmt::pmt_t d_K_key;
-    const pmt::pmt_t d_iterations_key;
-    const pmt::pmt_t d_passed_key;
-    const pmt::pmt_t d_error_key;
-
-    void handle(const pmt::pmt_t& msg);
-    pending parse(const pmt::pmt_t& msg) const;
-    void decode_pending();
-    void publish(const pending& p);
+    //! A PDU's K: the metadata's, else from its length.
+    static int block_of(const pmt::pmt_t& meta, std::size_t length, std::string& error);
 
 public:
     turbo_decoder_pdu_impl(const ::gputurbo::turbo::decoder_config& config,
@@ -66,7 +43,7 @@ public:
     int iterations() const override;
     std::string backend() const override { return d_engine->backend(); }
     std::string device() const override { return d_engine->device(); }
-    int max_batch() const override { return d_max_batch; }
+    int max_batch() const override { return d_queue.max_batch(); }
     std::uint64_t decoded_pdus() const override;
     std::uint64_t failed_pdus() const override;
     std::uint64_t batches() const override;

@@ -9,6 +9,7 @@ numpy API, on the backend GPUTURBO_QA_BACKEND names."""
 
 import os
 import sys
+import time
 import unittest
 
 import numpy as np
@@ -158,6 +159,73 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
         bits, _ = run(llrs[:-10], dec)
         self.assertEqual(bits.size, 2 * 64)
         self.assertEqual(dec.partial_items(), sent.shape[1] - 10)
+
+
+class qa_viterbi_decoder_pdu(gr_unittest.TestCase):
+    """One frame a PDU, of any length: the numpy API's decisions, every PDU answered in
+    its place."""
+
+    def run_pdus(self, messages, **kwargs):
+        kwargs.setdefault("backend", BACKEND)
+        tb = gr.top_block()
+        dec = gputurbo.viterbi_decoder_pdu(**kwargs)
+        sink = blocks.message_debug(True)
+        tb.msg_connect((dec, "pdus"), (sink, "store"))
+        for m in messages:  # queued before the start: they arrive as one burst
+            dec.to_basic_block()._post(pmt.intern("pdus"), m)
+        tb.start()
+        start = time.perf_counter()
+        while sink.num_messages() < len(messages) and time.perf_counter() - start < 60:
+            time.sleep(0.001)
+        tb.stop()
+        tb.wait()
+        out = []
+        for i in range(sink.num_messages()):
+            m = sink.get_message(i)
+            out.append((pmt.to_python(pmt.car(m)),
+                        np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
+        return out, dec
+
+    def test_frames_of_every_length_and_bad_pdus_in_their_place(self):
+        rng = np.random.default_rng(7)
+        code = gputurbo.conv_code("dvb")
+        engine = gputurbo.viterbi_engine(code, "terminated", "3/4", backend=BACKEND)
+        messages, expected = [], []
+        for i, frame_bits in enumerate(rng.permutation([1, 7, 40, 97, 1000, 2048, 5000] * 3)):
+            bits = rng.integers(0, 2, int(frame_bits), dtype=np.uint8)
+            llrs = bpsk_llrs(code.encode(bits, "terminated", "3/4"), 0.7, rng)
+            meta = pmt.make_dict()
+            if i % 2:
+                meta = pmt.dict_add(meta, pmt.intern("frame_bits"),
+                                    pmt.from_long(int(frame_bits)))
+            messages.append(pmt.cons(meta, pmt.init_f32vector(llrs.size, llrs.tolist())))
+            expected.append(engine.decode(llrs, int(frame_bits))[0])
+        bad = [pmt.intern("not a pdu"),
+               pmt.cons(pmt.make_dict(), pmt.init_u8vector(3, [1, 2, 3])),
+               pmt.cons(pmt.make_dict(), pmt.init_f32vector(5, [1.0] * 5)),
+               pmt.cons(pmt.dict_add(pmt.make_dict(), pmt.intern("frame_bits"),
+                                     pmt.from_long(50)),
+                        pmt.init_f32vector(100, [1.0] * 100))]
+        for j, b in enumerate(bad):
+            messages.insert(3 * j + 1, b)
+            expected.insert(3 * j + 1, None)
+        out, dec = self.run_pdus(messages, preset="dvb", puncture="3/4")
+        self.assertEqual(len(out), len(messages))
+        for (meta, bits), want in zip(out, expected):
+            if want is None:
+                self.assertFalse(meta["passed"])
+                self.assertTrue(meta["error"])
+                self.assertEqual(bits.size, 0)
+            else:
+                self.assertNotIn("error", meta)
+                self.assertEqual(meta["frame_bits"], want.size)
+                np.testing.assert_array_equal(bits, want)
+        self.assertEqual(dec.failed_pdus(), len(bad))
+        self.assertEqual(dec.decoded_pdus(), len(messages) - len(bad))
+
+    def test_streaming_is_refused(self):
+        with self.assertRaisesRegex(ValueError, "streaming"):
+            gputurbo.viterbi_decoder_pdu(termination="streaming", backend="cpu")
 
 
 class qa_conv_encoder_block(gr_unittest.TestCase):

@@ -1,0 +1,111 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_VITERBI_DECODER_PDU_H
+#define INCLUDED_GPUTURBO_VITERBI_DECODER_PDU_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/gputurbo/api.h>
+
+#include <cstdint>
+#include <string>
+
+namespace gr {
+namespace gputurbo {
+
+/*!
+ * \brief Viterbi decoder for PDUs: one frame per message, of any length, decoded many at
+ * a time.
+ * \ingroup gputurbo
+ *
+ * Message input "pdus": a PDU (pair of a metadata dict and an f32vector) holding the
+ * float LLRs of one frame's sent code bits (the punctured ones left out, the pattern
+ * starting at the frame's first step), with the sign of \p llr_sign (by default GNU
+ * Radio's: a positive LLR means bit 1). The frame's information bits are the metadata's
+ * "frame_bits" (an integer) if present, else those whose sent length is the PDU's.
+ *
+ * Message output "pdus": for each input PDU, in arrival order, a PDU whose data is a
+ * u8vector of the decoded bits (one byte per bit, 0 or 1) and whose metadata is the
+ * input's plus "frame_bits" (int) and "passed" (the frame's mean |L| carries
+ * information: erased or near-zero input does not pass).
+ *
+ * PDUs that arrive close together are decoded together: the block collects messages
+ * while more are queued behind them, up to max_batch, and then makes one engine call per
+ * frame size among them. A PDU that cannot be decoded (not a pair, metadata not a dict,
+ * data not an f32vector, a length that no frame size sends, a metadata frame_bits that
+ * does not fit its length, or a decoding error) is answered, in its place, by a PDU with
+ * an empty u8vector and metadata "passed" = false and "error" = the reason. No PDU is
+ * dropped. Failures are logged as errors, the first ten one by one, the later ones in a
+ * summary line at most once a second (and at stop()); failed_pdus() counts them all.
+ */
+class GPUTURBO_API viterbi_decoder_pdu : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<viterbi_decoder_pdu> sptr;
+
+    /*!
+     * \brief Makes a PDU Viterbi decoder. The parameters are those of viterbi_decoder,
+     * less frame_bits (each PDU brings its own), the input type and the stream's; the
+     * termination is a frame's: "terminated", "truncated" or "tail-biting". Bad
+     * parameters raise ValueError; a backend this build or machine lacks raises
+     * RuntimeError.
+     *
+     * \param preset a named code, or "none" for the code of \p constraint and \p polys
+     * \param constraint constraint length K, 3 ... 9
+     * \param polys generator polynomials in octal ("133,171"; "-" inverts an output)
+     * \param puncture "" (none), "2/3" … "7/8", or patterns per output ("110,101")
+     * \param termination "terminated", "truncated" or "tail-biting"
+     * \param decision_depth steps traced back past a segment's bits; 0 = derived
+     * \param training_depth steps a segment runs before its bits; 0 = derived
+     * \param segment_bits bits a segment of a long frame decides; 0 = derived
+     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1) or
+     *        "positive-zero"
+     * \param backend "auto", "cpu" or "cuda"
+     * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024
+     *        on CUDA, 64 on the CPU)
+     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
+     * \param devices CUDA devices: "0", a list such as "0,1", or "all"
+     */
+    static sptr make(const std::string& preset = "none",
+                     int constraint = 7,
+                     const std::string& polys = "133,171",
+                     const std::string& puncture = "",
+                     const std::string& termination = "terminated",
+                     int decision_depth = 0,
+                     int training_depth = 0,
+                     int segment_bits = 0,
+                     const std::string& llr_sign = "positive-one",
+                     const std::string& backend = "auto",
+                     int max_batch = 0,
+                     int threads = 0,
+                     const std::string& devices = "0");
+
+    //! The code: "K=7 133,171".
+    virtual std::string code() const = 0;
+
+    //! The engine backend in use: "cpu" or "cuda".
+    virtual std::string backend() const = 0;
+
+    //! A description of the device the backend runs on.
+    virtual std::string device() const = 0;
+
+    //! Most PDUs decoded together (the choice when made with max_batch = 0).
+    virtual int max_batch() const = 0;
+
+    //! PDUs decoded since the block was made.
+    virtual std::uint64_t decoded_pdus() const = 0;
+
+    //! PDUs answered with an error since the block was made.
+    virtual std::uint64_t failed_pdus() const = 0;
+
+    //! Batches decoded (each one engine call per frame size among its PDUs).
+    virtual std::uint64_t batches() const = 0;
+};
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif /* INCLUDED_GPUTURBO_VITERBI_DECODER_PDU_H */

@@ -1,0 +1,122 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "pdu_queue.h"
+
+#include <utility>
+
+namespace gr {
+namespace gputurbo {
+namespace common {
+
+pdu_queue::pdu_queue(gr::block& block,
+                     gr::logger_ptr logger,
+                     ::gputurbo::core::batch_decoder& engine,
+                     int max_batch,
+                     const std::string& size_key,
+                     bool has_iterations,
+                     block_of parse_block)
+    : d_block(block),
+      d_logger(std::move(logger)),
+      d_engine(engine),
+      d_max_batch(max_batch),
+      d_has_iterations(has_iterations),
+      d_block_of(std::move(parse_block)),
+      d_port(pmt::mp("pdus")),
+      d_size_key(pmt::mp(size_key)),
+      d_iterations_key(pmt::mp("iterations")),
+      d_passed_key(pmt::mp("passed")),
+      d_error_key(pmt::mp("error"))
+{
+    block.message_port_register_in(d_port);
+    block.message_port_register_out(d_port);
+}
+
+void pdu_queue::stop()
+{
+    if (auto line = d_failures.flush())
+        d_logger->error(*line);
+}
+
+void pdu_queue::handle(const pmt::pmt_t& msg)
+{
+    d_pending.push_back(parse(msg));
+    // PDUs queued behind this one join its batch; the last of a burst decodes it.
+    if (int(d_pending.size()) >= d_max_batch || d_block.nmsgs(d_port) == 0)
+        decode_pending();
+}
+
+pdu_queue::pending pdu_queue::parse(const pmt::pmt_t& msg) const
+{
+    pending p;
+    std::string& error = p.job.error;
+    p.meta = pmt::make_dict();
+    if (!pmt::is_pair(msg)) {
+        error = "not a PDU: expected a pair of a metadata dict and an f32vector";
+        return p;
+    }
+    if (!pmt::is_dict(pmt::car(msg))) {
+        error = "the PDU's metadata is not a dict";
+        return p;
+    }
+    p.meta = pmt::car(msg);
+    const pmt::pmt_t data = pmt::cdr(msg);
+    if (!pmt::is_f32vector(data)) {
+        error = "the PDU's data is not an f32vector of float LLRs";
+        return p;
+    }
+    const int block = d_block_of(p.meta, pmt::length(data), error);
+    if (block <= 0)
+        return p;
+    std::size_t n = 0;
+    p.job.block = block;
+    p.job.llrs = pmt::f32vector_elements(data, n);
+    p.llrs = data;
+    return p;
+}
+
+void pdu_queue::decode_pending()
+{
+    std::vector<pdu_job> jobs;
+    jobs.reserve(d_pending.size());
+    for (const auto& p : d_pending)
+        jobs.push_back(p.job);
+    d_batcher.decode(d_engine, jobs);
+    ++d_batches;
+    for (std::size_t i = 0; i < d_pending.size(); ++i) {
+        d_pending[i].job = jobs[i];
+        publish(d_pending[i]);
+    }
+    d_pending.clear();
+}
+
+void pdu_queue::publish(const pending& p)
+{
+    const pdu_job& job = p.job;
+    pmt::pmt_t meta = p.meta;
+    if (job.block > 0)
+        meta = pmt::dict_add(meta, d_size_key, pmt::from_long(job.block));
+    pmt::pmt_t data;
+    if (job.error.empty()) {
+        if (d_has_iterations)
+            meta = pmt::dict_add(
+                meta, d_iterations_key, pmt::from_long(job.status.iterations));
+        meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(job.status.passed));
+        data = pmt::init_u8vector(std::size_t(job.block), job.bits);
+        ++d_decoded;
+    } else {
+        if (auto line = d_failures.count(job.error))
+            d_logger->error(*line);
+        meta = pmt::dict_add(meta, d_passed_key, pmt::PMT_F);
+        meta = pmt::dict_add(meta, d_error_key, pmt::string_to_symbol(job.error));
+        data = pmt::make_u8vector(0, 0);
+    }
+    d_block.message_port_pub(d_port, pmt::cons(meta, data));
+}
+
+} // namespace common
+} // namespace gputurbo
+} // namespace gr

@@ -1,0 +1,180 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "viterbi_decoder_pdu_impl.h"
+#include "../common/block_parameters.h"
+#include "../common/engine_log.h"
+#include "decoder_parameters.h"
+
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
+#include <gnuradio/io_signature.h>
+
+#include <stdexcept>
+
+namespace gr {
+namespace gputurbo {
+
+namespace conv = ::gputurbo::conv;
+
+namespace {
+
+constexpr int cuda_batch = 1024;
+constexpr int cpu_batch = 64;
+
+std::unique_ptr<::gputurbo::core::batch_decoder>
+make_engine(const conv::viterbi_config& config, const std::string& backend, int max_batch)
+{
+    check_max_batch(max_batch);
+    if (config.mode == conv::termination::streaming)
+        throw std::invalid_argument(
+            "termination streaming: a PDU is a frame (terminated, "
+            "truncated or tail-biting); viterbi_decoder decodes "
+            "streams");
+    route_engine_log();
+    return conv::make_viterbi_decoder(config, backend);
+}
+
+} // namespace
+
+viterbi_decoder_pdu::sptr viterbi_decoder_pdu::make(const std::string& preset,
+                                                    int constraint,
+                                                    const std::string& polys,
+                                                    const std::string& puncture,
+                                                    const std::string& termination,
+                                                    int decision_depth,
+                                                    int training_depth,
+                                                    int segment_bits,
+                                                    const std::string& llr_sign,
+                                                    const std::string& backend,
+                                                    int max_batch,
+                                                    int threads,
+                                                    const std::string& devices)
+{
+    const auto config = viterbi_parameters(preset,
+                                           constraint,
+                                           polys,
+                                           puncture,
+                                           termination,
+                                           decision_depth,
+                                           training_depth,
+                                           segment_bits,
+                                           llr_sign,
+                                           8.0f,
+                                           threads,
+                                           devices);
+    return gnuradio::make_block_sptr<viterbi_decoder_pdu_impl>(
+        config, backend, max_batch);
+}
+
+viterbi_decoder_pdu_impl::viterbi_decoder_pdu_impl(const conv::viterbi_config& config,
+                                                   const std::string& backend,
+                                                   int max_batch)
+    : gr::block("viterbi_decoder_pdu",
+                gr::io_signature::make(0, 0, 0),
+                gr::io_signature::make(0, 0, 0)),
+      d_config(config),
+      d_engine(make_engine(config, backend, max_batch)),
+      d_queue(*this,
+              d_logger,
+              *d_engine,
+              max_batch > 0                                         ? max_batch
+              : d_engine->kind() == ::gputurbo::core::backend::cuda ? cuda_batch
+                                                                    : cpu_batch,
+              "frame_bits",
+              false,
+              [this](const pmt::pmt_t& meta, std::size_t length, std::string& error) {
+                  return frame_bits_of(meta, length, error);
+              })
+{
+    if (backend == "auto")
+        d_logger->info("backend auto chose {:s}: {:s}",
+                       viterbi_decoder_pdu_impl::backend(),
+                       d_engine->device());
+    set_msg_handler(pmt::mp("pdus"), [this](const pmt::pmt_t& msg) {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_queue.handle(msg);
+    });
+}
+
+std::string viterbi_decoder_pdu_impl::backend() const
+{
+    return ::gputurbo::core::to_string(d_engine->kind());
+}
+
+bool viterbi_decoder_pdu_impl::stop()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        d_queue.stop();
+    }
+    return gr::block::stop();
+}
+
+std::uint64_t viterbi_decoder_pdu_impl::decoded_pdus() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_queue.decoded_pdus();
+}
+
+std::uint64_t viterbi_decoder_pdu_impl::failed_pdus() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_queue.failed_pdus();
+}
+
+std::uint64_t viterbi_decoder_pdu_impl::batches() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_queue.batches();
+}
+
+int viterbi_decoder_pdu_impl::frame_bits_of(const pmt::pmt_t& meta,
+                                            std::size_t length,
+                                            std::string& error) const
+{
+    const conv::code& c = d_config.generator;
+    auto sent = [&](long f) {
+        return conv::punctured_length(c, d_config.punctured, d_config.mode, int(f));
+    };
+    auto fits = [&](long f) {
+        try {
+            conv::check_frame_bits(c, d_config.mode, int(f));
+        } catch (const std::invalid_argument&) {
+            return false;
+        }
+        return f <= conv::max_frame_bits && sent(f) == length;
+    };
+    const pmt::pmt_t key = pmt::mp("frame_bits");
+    if (pmt::dict_has_key(meta, key)) {
+        const pmt::pmt_t value = pmt::dict_ref(meta, key, pmt::PMT_NIL);
+        const long f = pmt::is_integer(value) ? pmt::to_long(value) : 0;
+        if (f < 1 || f > conv::max_frame_bits || !fits(f)) {
+            error = "metadata frame_bits=" + pmt::write_string(value) +
+                    " does not send " + std::to_string(length) + " code bits of " +
+                    c.text() + " (" + conv::to_string(d_config.mode) + ")";
+            return 0;
+        }
+        return int(f);
+    }
+    // The sent length grows with the frame by at most n a bit: the frame lies a few bits
+    // from length / n (less the tail), or not at all.
+    const int n = c.outputs(), period = d_config.punctured.period();
+    const int kept = d_config.punctured.kept_per_period(n);
+    const long tail =
+        d_config.mode == conv::termination::terminated ? c.constraint - 1 : 0;
+    const long estimate = long(length / kept) * period - tail;
+    for (long f = std::max(1L, estimate - period); f <= estimate + 2L * period; ++f)
+        if (fits(f))
+            return int(f);
+    error = std::to_string(length) + " LLRs are not the sent code bits of any frame of " +
+            c.text() + " (" + conv::to_string(d_config.mode) +
+            (d_config.punctured.none() ? "" : ", punctured") +
+            ") (or put frame_bits in the metadata)";
+    return 0;
+}
+
+} // namespace gputurbo
+} // namespace gr
