@@ -55,8 +55,10 @@ viterbi_decoder::sptr viterbi_decoder::make(int frame_bits,
                                                            int8_scale,
                                                            threads,
                                                            devices);
-    if (config.mode != conv::termination::streaming)
+    if (config.mode != conv::termination::streaming) {
         ::gputurbo::core::check(conv::parameter("frame_bits"), frame_bits);
+        conv::check_frame_bits(config.generator, config.mode, frame_bits);
+    }
     return gnuradio::make_block_sptr<viterbi_decoder_impl>(
         config,
         frame_bits,

@@ -293,6 +293,7 @@ class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
                              ({"puncture": "3/4", "preset": "gsm"}, "puncturing"),
                              ({"termination": "circular"}, "termination"),
                              ({"frame_bits": 0}, "frame_bits"),
+                             ({"frame_bits": 4, "termination": "tail-biting"}, "K-1"),
                              ({"input_type": "int16"}, "input_type"),
                              ({"max_batch": -1}, "max_batch")):
             with self.assertRaises(ValueError, msg=str(kwargs)) as caught:
