@@ -9,9 +9,9 @@
 
 for a continuous stream and for terminated frames (one frame after another), against
 the same flowgraph with the decoder replaced by a pass-through of equal item rates
-(blocks.keep_m_in_n: a bit's worth of every code bit's items), which measures what GNU
-Radio itself can move, and against gr-fec's cc_decoder (through fec.extended_decoder)
-in the same shape.
+(blocks.keep_m_in_n: a bit's worth of the items of each frame, or of each 4096 steps of
+a stream), which measures what GNU Radio itself can move, and against gr-fec's
+cc_decoder (through fec.extended_decoder) in the same shape.
 
     ./viterbi_benchmark_flowgraph.py --seconds 5
     ./viterbi_benchmark_flowgraph.py --input float int8 --records ../docs/perf --tag h100
@@ -84,8 +84,11 @@ def main():
     records = []
     for mode in args.modes:
         frame_bits = args.frame_bits
-        length = n if mode == "streaming" else code.punctured_length(frame_bits, mode)
-        bits_per_unit = 1 if mode == "streaming" else frame_bits
+        # The pass-through keeps a unit's bits' worth of each unit's items: for a stream,
+        # units of 4096 steps, so that it copies in blocks as it does for frames.
+        unit_bits = 4096 if mode == "streaming" else frame_bits
+        length = n * unit_bits if mode == "streaming" else code.punctured_length(
+            frame_bits, mode)
         llrs = precomputed_llrs(code, mode, frame_bits, 64, args.ebn0, seed=1)
         # Repeated to a file of some megabytes: the file source reads in large pieces.
         llrs = np.tile(llrs, max(1, (1 << 23) // len(llrs)))
@@ -101,7 +104,7 @@ def main():
             decoder = gputurbo.viterbi_decoder(frame_bits, preset=args.preset,
                                                termination=mode, backend=args.backend,
                                                input_type=input_type)
-            passthrough = rate(blocks.keep_m_in_n(itemsize, bits_per_unit, length, 0),
+            passthrough = rate(blocks.keep_m_in_n(itemsize, unit_bits, length, 0),
                                itemsize)
             decoded = rate(decoder)
             runs = [(decoder.backend(), decoder.device(), decoded)]
