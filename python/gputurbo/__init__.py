@@ -3,10 +3,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 '''
-gr-gputurbo: batched LTE turbo encoding and decoding (3GPP TS 36.212) for GNU Radio.
+gr-gputurbo: batched LTE turbo encoding and decoding (3GPP TS 36.212) and Viterbi
+decoding of convolutional codes for GNU Radio, on the GPU or the CPU.
 
-Blocks: turbo_encoder (bits -> 3K+12 code bits per codeword) and turbo_decoder
-(3K+12 LLRs, L = ln P(0)/P(1), -> K bits per codeword).
+Blocks: turbo_encoder (bits -> 3K+12 code bits per codeword), turbo_decoder (3K+12
+LLRs -> K bits per codeword) and turbo_decoder_pdu; conv_encoder, viterbi_decoder (a
+continuous stream or frames) and viterbi_decoder_pdu. FECAPI objects for gr-fec:
+turbo_encoder_fec, turbo_decoder_fec.
 
 Without a flowgraph, on numpy arrays: turbo_engine (decode() and encode() of whole
 batches), decode() below, lte_block_sizes(), qpp_interleaver(), crc24a(), crc24b() and
