@@ -8,6 +8,7 @@
 #define INCLUDED_GPUTURBO_TURBO_DECODER_FEC_IMPL_H
 
 #include "../common/failure_log.h"
+#include "../common/soft_in_bits_out.h"
 
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 #include <gnuradio/gputurbo/turbo_decoder_fec.h>
@@ -19,7 +20,7 @@
 namespace gr {
 namespace gputurbo {
 
-class turbo_decoder_fec_impl : public turbo_decoder_fec
+class turbo_decoder_fec_impl : public turbo_decoder_fec, public common::soft_in_bits_out
 {
 private:
     // gr-fec calls set_frame_size() and generic_work() from the block's thread, the
@@ -51,12 +52,6 @@ public:
     double rate() override { return d_rate; }
     int get_input_size() override;
     int get_output_size() override;
-    int get_history() override { return 0; }
-    float get_shift() override { return 0.0f; }
-    int get_input_item_size() override { return sizeof(float); }
-    int get_output_item_size() override { return sizeof(std::uint8_t); }
-    const char* get_input_conversion() override { return "none"; }
-    const char* get_output_conversion() override { return "none"; }
     bool set_frame_size(unsigned int frame_size) override;
     float get_iterations() override { return float(d_config.iterations); }
 

@@ -9,7 +9,8 @@ decoding of convolutional codes for GNU Radio, on the GPU or the CPU.
 Blocks: turbo_encoder (bits -> 3K+12 code bits per codeword), turbo_decoder (3K+12
 LLRs -> K bits per codeword) and turbo_decoder_pdu; conv_encoder, viterbi_decoder (a
 continuous stream or frames) and viterbi_decoder_pdu. FECAPI objects for gr-fec:
-turbo_encoder_fec, turbo_decoder_fec.
+turbo_encoder_fec, turbo_decoder_fec, conv_encoder_fec and viterbi_decoder_fec (with
+gr-fec's cc_encoder and cc_decoder arguments).
 
 Without a flowgraph, on numpy arrays: turbo_engine (decode() and encode() of whole
 batches), decode() below, lte_block_sizes(), qpp_interleaver(), crc24a(), crc24b() and

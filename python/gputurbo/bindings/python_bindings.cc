@@ -25,8 +25,10 @@ void bind_turbo_decoder_pdu(py::module& m);
 void bind_turbo_encoder_fec(py::module& m);
 void bind_turbo_decoder_fec(py::module& m);
 void bind_conv_encoder(py::module& m);
+void bind_conv_encoder_fec(py::module& m);
 void bind_viterbi_decoder(py::module& m);
 void bind_viterbi_decoder_pdu(py::module& m);
+void bind_viterbi_decoder_fec(py::module& m);
 void bind_engine(py::module& m);
 void bind_conv(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
@@ -60,8 +62,10 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_turbo_encoder_fec(m);
     bind_turbo_decoder_fec(m);
     bind_conv_encoder(m);
+    bind_conv_encoder_fec(m);
     bind_viterbi_decoder(m);
     bind_viterbi_decoder_pdu(m);
+    bind_viterbi_decoder_fec(m);
     bind_engine(m);
     bind_conv(m);
     // ) END BINDING_FUNCTION_CALLS

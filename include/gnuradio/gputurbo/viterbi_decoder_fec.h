@@ -1,0 +1,135 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_VITERBI_DECODER_FEC_H
+#define INCLUDED_GPUTURBO_VITERBI_DECODER_FEC_H
+
+#include <gnuradio/fec/cc_common.h>
+#include <gnuradio/fec/generic_decoder.h>
+#include <gnuradio/gputurbo/api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace gputurbo {
+
+/*!
+ * \brief Viterbi decoder of convolutional codes as a gr-fec (FECAPI) decoder object that
+ * takes gr-fec's cc_decoder arguments, for fec.extended_decoder, fec.decoder,
+ * fec.async_decoder and the BER-curve tools: fec.cc_decoder.make(...) becomes
+ * gputurbo.viterbi_decoder_fec.make(...) with the same arguments.
+ * \ingroup gputurbo
+ *
+ * Input: a float soft value per code bit (extended_decoder depunctures by its puncpat
+ * first), positive for 1 by default (\p llr_sign): gr-fec's chains map code bits 0 ->
+ * -1, 1 -> +1, and digital.constellation_soft_decoder_cf gives the same sign; channel
+ * values y serve as they are (the decisions do not depend on the scale). No input
+ * conversion, no shift, no history. Output: unpacked bits, frame_size a frame.
+ *
+ * Modes (gr-fec's cc_mode_t):
+ * - CC_TERMINATED: frames of frame_size bits and K-1 tail bits back to state 0, (frame
+ *   + K-1) * rate values each (plus, with \p padded, the values that fill the frame's
+ * code bits to a whole byte, ignored);
+ * - CC_TRUNCATED (no tail) and CC_TAILBITING: frame * rate values a frame;
+ * - CC_STREAMING: one stream from state 0, frame * rate values a call, decoded across
+ *   frames by the segments of viterbi_decoder's streaming mode (each bit with the
+ *   symbols after it, where cc_decoder's streaming mode decides a frame's last bits
+ *   without them). The output lags the input by delay() bits: the first delay() bits
+ *   out are 0, then the stream's bits in order, frame_size a call.
+ * Frame sizes: gr-fec's async and tagged wrappers announce each frame with
+ * set_frame_size(), which accepts 1 ... 2^20 bits (at least K-1 when tail-biting) and
+ * refuses the rest: it returns false, get_input_size() is 1 and get_output_size() 0
+ * until the next one, generic_work() writes nothing, and the refusal is logged (the
+ * first ten, then a summary at most once a second) and counted (refused_frames()).
+ * fec.async_decoder announces a PDU of L values as L * rate() less int(rate() * input -
+ * output): exactly the frame's bits, a terminated frame's tail included in that
+ * difference; a PDU too short for its tail is refused (an empty PDU out). After a
+ * refusal the difference is 0 (input 1, output 0), so async_decoder gives the next
+ * terminated PDU K-1 (and half the padding) zero bits beyond its frame's bits, which the
+ * object decodes right: only those extra bits are not decoded ones.
+ * fec.tagged_decoder announces round(L * rate()), which for terminated frames is the
+ * frame and its tail (as for cc_decoder): decode terminated packets with async_decoder
+ * or the viterbi_decoder block instead. fec.extended_decoder decodes frames of
+ * \p frame_size bits.
+ *
+ * \p start_state must be 0 (every mode starts the encoder at 0, as cc_encoder does by
+ * default); \p end_state -1 or 0. The decisions are the engine's (viterbi_decoder):
+ * one frame a call, the CUDA backend one launch a frame (the viterbi_decoder block,
+ * which decodes many frames a call, is much faster). One object serves one decoder
+ * block.
+ */
+class GPUTURBO_API viterbi_decoder_fec : virtual public gr::fec::generic_decoder
+{
+public:
+    /*!
+     * \brief Makes a Viterbi decoder object. Bad parameters raise ValueError with the
+     * reason; a backend this build or machine lacks raises RuntimeError.
+     *
+     * \param frame_size information bits per frame until set_frame_size() says otherwise,
+     *        1 ... 2^20
+     * \param k constraint length K, 3 ... 9
+     * \param rate code bits per information bit n, 2 ... 4: the number of polys
+     * \param polys generators in gr-fec's form: bit i taps the bit i steps old (the
+     *        reverse of the octal convention), negative where the output is inverted
+     *        (CCSDS: [79, -109]; 802.11: [109, 79])
+     * \param start_state 0
+     * \param end_state -1 (chosen by the decoder) or 0
+     * \param mode CC_STREAMING, CC_TERMINATED, CC_TRUNCATED or CC_TAILBITING
+     * \param padded CC_TERMINATED: each frame's code bits are padded to a whole byte
+     * \param llr_sign "positive-one" (a positive value means 1) or "positive-zero"
+     * \param backend "auto", "cpu" or "cuda"
+     * \param threads CPU worker threads, 0 = all cores
+     * \param devices CUDA device: "0"
+     */
+    static gr::fec::generic_decoder::sptr
+    make(int frame_size,
+         int k,
+         int rate,
+         std::vector<int> polys,
+         int start_state = 0,
+         int end_state = -1,
+         cc_mode_t mode = CC_STREAMING,
+         bool padded = false,
+         const std::string& llr_sign = "positive-one",
+         const std::string& backend = "auto",
+         int threads = 0,
+         const std::string& devices = "0");
+
+    /*!
+     * \brief Announces the next frame, in information bits; false refuses it (see
+     * above).
+     * \param frame_size the frame's bits
+     */
+    bool set_frame_size(unsigned int frame_size) override = 0;
+
+    //! 1 / rate: information bits per code bit, as cc_decoder.
+    double rate() override = 0;
+
+    //! The code: "K=7 171,-133".
+    virtual std::string code() const = 0;
+
+    //! CC_STREAMING: bits the output lags the input (0 in the other modes).
+    virtual int delay() const = 0;
+
+    //! The engine backend in use: "cpu" or "cuda".
+    virtual std::string backend() const = 0;
+
+    //! A description of the device the backend runs on.
+    virtual std::string device() const = 0;
+
+    //! Frames decoded since the object was made.
+    virtual std::uint64_t frames() const = 0;
+
+    //! Frames refused since the object was made.
+    virtual std::uint64_t refused_frames() const = 0;
+};
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif /* INCLUDED_GPUTURBO_VITERBI_DECODER_FEC_H */

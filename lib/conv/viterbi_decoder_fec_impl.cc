@@ -1,0 +1,192 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "viterbi_decoder_fec_impl.h"
+#include "../common/engine_log.h"
+#include "fec_parameters.h"
+
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
+#include <gnuradio/gputurbo/engine/core/parameters.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace gputurbo {
+
+namespace conv = ::gputurbo::conv;
+
+gr::fec::generic_decoder::sptr viterbi_decoder_fec::make(int frame_size,
+                                                         int k,
+                                                         int rate,
+                                                         std::vector<int> polys,
+                                                         int start_state,
+                                                         int end_state,
+                                                         cc_mode_t mode,
+                                                         bool padded,
+                                                         const std::string& llr_sign,
+                                                         const std::string& backend,
+                                                         int threads,
+                                                         const std::string& devices)
+{
+    check_start_state(start_state);
+    if (end_state != -1 && end_state != 0)
+        throw std::invalid_argument("end_state=" + std::to_string(end_state) +
+                                    ": use -1 (the decoder's choice) or 0");
+    conv::viterbi_config config;
+    config.generator = gr_fec_code(k, rate, polys);
+    config.mode = gr_fec_termination(mode);
+    // The engine reads L = ln P(0)/P(1): positive-one input is negated on the way in.
+    config.invert_llr = ::gputurbo::core::positive_means_one(llr_sign);
+    config.threads = threads;
+    config.devices = devices;
+    config.validate();
+    ::gputurbo::core::check(conv::parameter("frame_bits"), frame_size);
+    conv::check_frame_bits(config.generator, config.mode, frame_size);
+    return std::make_shared<viterbi_decoder_fec_impl>(
+        config,
+        frame_size,
+        gr_fec_padding(config.generator, config.mode, padded),
+        backend);
+}
+
+viterbi_decoder_fec_impl::viterbi_decoder_fec_impl(const conv::viterbi_config& config,
+                                                   int frame_size,
+                                                   int padding,
+                                                   const std::string& backend)
+    : generic_decoder("viterbi_decoder_fec"),
+      d_config(config),
+      d_padding(padding),
+      d_frame(frame_size)
+{
+    route_engine_log();
+    if (config.mode == conv::termination::streaming) {
+        d_stream = conv::make_stream_decoder(config, backend);
+        // Every bit more than depth + bits steps behind the newest is out when a call
+        // returns (conv::stream_decoder): that lag makes each call's frame whole.
+        const conv::segment_geometry g = conv::derived_geometry(config);
+        d_delay = g.depth + g.bits;
+        d_lagging.assign(std::size_t(d_delay), 0);
+    } else {
+        d_frames = conv::make_viterbi_decoder(config, backend);
+    }
+    if (backend == "auto")
+        d_logger->info("backend auto chose {:s}: {:s}",
+                       viterbi_decoder_fec_impl::backend(),
+                       viterbi_decoder_fec_impl::device());
+}
+
+viterbi_decoder_fec_impl::~viterbi_decoder_fec_impl()
+{
+    if (auto line = d_refusals.flush())
+        d_logger->error(*line);
+}
+
+int viterbi_decoder_fec_impl::input_size(int frame) const
+{
+    const conv::code& c = d_config.generator;
+    return int(conv::coded_length(c, d_config.mode, frame)) + d_padding;
+}
+
+void viterbi_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    auto out = static_cast<std::uint8_t*>(outbuffer);
+    if (d_frame == 0) {
+        // async_decoder calls once per input value of a refused PDU: one count.
+        if (!d_refusal_counted) {
+            d_refusal_counted = true;
+            const auto line = d_refusals.count(
+                "gr-fec announced a frame of " + std::to_string(d_refused_size) +
+                " bits: the object decodes 1 ... " +
+                std::to_string(conv::max_frame_bits) +
+                (d_config.mode == conv::termination::tail_biting
+                     ? " bits, at least K-1 when tail-biting"
+                     : " bits") +
+                "; nothing decoded or written");
+            if (line)
+                d_logger->error(*line);
+        }
+        return;
+    }
+    const auto in = static_cast<const float*>(inbuffer);
+    if (d_stream) {
+        const std::size_t values = std::size_t(d_frame) * d_config.generator.outputs();
+        d_decided.resize(d_stream->output_bound(values));
+        d_decided.resize(d_stream->decode(in, values, d_decided.data()));
+        d_lagging.insert(d_lagging.end(), d_decided.begin(), d_decided.end());
+        std::copy_n(d_lagging.begin(), d_frame, out);
+        d_lagging.erase(d_lagging.begin(), d_lagging.begin() + d_frame);
+    } else {
+        ::gputurbo::core::codeword_status status;
+        d_frames->decode(d_frame, in, 1, out, &status);
+    }
+    ++d_decoded;
+}
+
+// A refused frame: one input item and no output. gr-fec's async_decoder (unpacked) then
+// takes its fixed-size path, which divides the PDU by the input size and sends an empty
+// PDU (set_frame_size() makes up for the size it announces next).
+int viterbi_decoder_fec_impl::get_input_size()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_frame > 0 ? input_size(d_frame) : 1;
+}
+
+int viterbi_decoder_fec_impl::get_output_size()
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_frame;
+}
+
+bool viterbi_decoder_fec_impl::set_frame_size(unsigned int frame_size)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    // async_decoder announces a PDU of L values as L * rate() less int(rate() * input -
+    // output): for a terminated frame its tail's bits, but 0 after a refusal (input 1,
+    // output 0), which leaves the tail in this announcement.
+    if (d_frame == 0 && d_config.mode == conv::termination::terminated) {
+        const unsigned tail = unsigned(input_size(0) / d_config.generator.outputs());
+        frame_size = frame_size > tail ? frame_size - tail : 0;
+    }
+    const int shortest = d_config.mode == conv::termination::tail_biting
+                             ? d_config.generator.constraint - 1
+                             : 1;
+    if (frame_size >= unsigned(shortest) &&
+        frame_size <= unsigned(conv::max_frame_bits)) {
+        d_frame = int(frame_size);
+        return true;
+    }
+    d_frame = 0;
+    d_refused_size = frame_size;
+    d_refusal_counted = false;
+    return false;
+}
+
+std::string viterbi_decoder_fec_impl::backend() const
+{
+    return d_stream ? d_stream->backend() : ::gputurbo::core::to_string(d_frames->kind());
+}
+
+std::string viterbi_decoder_fec_impl::device() const
+{
+    return d_stream ? d_stream->device() : d_frames->device();
+}
+
+std::uint64_t viterbi_decoder_fec_impl::frames() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_decoded;
+}
+
+std::uint64_t viterbi_decoder_fec_impl::refused_frames() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_refusals.total();
+}
+
+} // namespace gputurbo
+} // namespace gr

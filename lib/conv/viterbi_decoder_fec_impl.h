@@ -1,0 +1,74 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_VITERBI_DECODER_FEC_IMPL_H
+#define INCLUDED_GPUTURBO_VITERBI_DECODER_FEC_IMPL_H
+
+#include "../common/failure_log.h"
+#include "../common/soft_in_bits_out.h"
+
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/viterbi_decoder_fec.h>
+
+#include <deque>
+#include <memory>
+#include <mutex>
+
+namespace gr {
+namespace gputurbo {
+
+class viterbi_decoder_fec_impl : public viterbi_decoder_fec,
+                                 public common::soft_in_bits_out
+{
+private:
+    // gr-fec calls set_frame_size() and generic_work() from the block's thread, the
+    // accessors come from others: all take d_mutex.
+    mutable std::mutex d_mutex;
+    const ::gputurbo::conv::viterbi_config d_config;
+    const int d_padding; // values after a terminated frame's code bits, ignored
+    std::unique_ptr<::gputurbo::core::batch_decoder> d_frames;  // framed modes
+    std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream; // CC_STREAMING
+    int d_delay = 0;
+    std::deque<std::uint8_t> d_lagging; // a stream's decided bits not yet out
+    std::vector<std::uint8_t> d_decided;
+
+    // The frame the last set_frame_size() announced, or 0 when it refused it
+    // (generic_work() then writes nothing and counts the refusal once).
+    int d_frame;
+    unsigned int d_refused_size = 0;
+    bool d_refusal_counted = true;
+    common::failure_log d_refusals{ "frame refused" };
+    std::uint64_t d_decoded = 0;
+
+    int input_size(int frame) const;
+
+public:
+    viterbi_decoder_fec_impl(const ::gputurbo::conv::viterbi_config& config,
+                             int frame_size,
+                             int padding,
+                             const std::string& backend);
+    ~viterbi_decoder_fec_impl() override;
+
+    void generic_work(void* inbuffer, void* outbuffer) override;
+
+    double rate() override { return 1.0 / d_config.generator.outputs(); }
+    int get_input_size() override;
+    int get_output_size() override;
+    bool set_frame_size(unsigned int frame_size) override;
+    float get_iterations() override { return 0.0f; }
+
+    std::string code() const override { return d_config.generator.text(); }
+    int delay() const override { return d_delay; }
+    std::string backend() const override;
+    std::string device() const override;
+    std::uint64_t frames() const override;
+    std::uint64_t refused_frames() const override;
+};
+
+} // namespace gputurbo
+} // namespace gr
+
+#endif /* INCLUDED_GPUTURBO_VITERBI_DECODER_FEC_IMPL_H */

@@ -1,0 +1,63 @@
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/*
+ * Written by hand in gr_modtool's layout; nothing regenerates it. After an edit of
+ * include/gnuradio/gputurbo/conv_encoder_fec.h, update the binding and set the hash
+ * below to the header's new MD5 sum (CMake warns while they differ).
+ */
+/* BINDTOOL_GEN_AUTOMATIC(0) */
+/* BINDTOOL_USE_PYGCCXML(0) */
+/* BINDTOOL_HEADER_FILE(conv_encoder_fec.h) */
+/* BINDTOOL_HEADER_FILE_HASH(1a1ec108767f53db5dbc94f830cb48b7) */
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/gputurbo/conv_encoder_fec.h>
+// Generated in the build tree from the header's Doxygen comments.
+#include <conv_encoder_fec_pydoc.h>
+
+void bind_conv_encoder_fec(py::module& m)
+{
+    using conv_encoder_fec = ::gr::gputurbo::conv_encoder_fec;
+
+    // A FECAPI object: its Python base is gr-fec's generic_encoder (a virtual base, so
+    // pybind11 must cast), and make() takes gr-fec's cc_mode_t values (fec.CC_*).
+    py::class_<conv_encoder_fec,
+               gr::fec::generic_encoder,
+               std::shared_ptr<conv_encoder_fec>>(
+        m, "conv_encoder_fec", py::multiple_inheritance(), D(conv_encoder_fec))
+
+        .def_static(
+            "make",
+            [](int frame_size,
+               int k,
+               int rate,
+               std::vector<int> polys,
+               int start_state,
+               cc_mode_t mode,
+               bool padded) {
+                return std::dynamic_pointer_cast<conv_encoder_fec>(conv_encoder_fec::make(
+                    frame_size, k, rate, std::move(polys), start_state, mode, padded));
+            },
+            py::arg("frame_size"),
+            py::arg("k"),
+            py::arg("rate"),
+            py::arg("polys"),
+            py::arg("start_state") = 0,
+            py::arg("mode") = CC_STREAMING,
+            py::arg("padded") = false,
+            D(conv_encoder_fec, make))
+
+        .def("set_frame_size",
+             &conv_encoder_fec::set_frame_size,
+             py::arg("frame_size"),
+             D(conv_encoder_fec, set_frame_size))
+        .def("rate", &conv_encoder_fec::rate, D(conv_encoder_fec, rate))
+        .def("code", &conv_encoder_fec::code, D(conv_encoder_fec, code));
+}
