@@ -93,11 +93,6 @@ viterbi_decoder_impl::viterbi_decoder_impl(const conv::viterbi_config& config,
         check_batches_in_flight(batches_in_flight);
         d_stream = conv::make_stream_decoder(config, backend);
         const int n = config.generator.outputs(), period = config.punctured.period();
-        for (int j = 0, sent = 0; j < period; ++j) {
-            d_sent_before.push_back(sent);
-            for (int o = 0; o < n; ++o)
-                sent += config.punctured.none() ? 1 : config.punctured.keep[o][j];
-        }
         set_relative_rate(std::uint64_t(period),
                           std::uint64_t(config.punctured.kept_per_period(n)));
     } else {
@@ -156,10 +151,14 @@ std::uint64_t viterbi_decoder_impl::misaligned_length_tags() const
 
 std::uint64_t viterbi_decoder_impl::sent_length(std::uint64_t steps) const
 {
-    const std::uint64_t period = d_sent_before.size();
-    const int n = d_config.generator.outputs();
-    return steps / period * d_config.punctured.kept_per_period(n) +
-           d_sent_before[steps % period];
+    // Whole puncturing periods, then the steps of the last one as a truncated frame's
+    // (whose pattern starts as the stream's does).
+    const conv::code& c = d_config.generator;
+    const conv::puncturing& p = d_config.punctured;
+    const std::uint64_t period = std::uint64_t(p.period());
+    return steps / period * std::uint64_t(p.kept_per_period(c.outputs())) +
+           conv::punctured_length(
+               c, p, conv::termination::truncated, int(steps % period));
 }
 
 bool viterbi_decoder_impl::start()

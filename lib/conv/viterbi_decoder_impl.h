@@ -33,8 +33,7 @@ private:
     std::unique_ptr<common::stream_batcher> d_batcher;
     // A stream.
     std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream;
-    std::vector<int> d_sent_before; // [step of a period]: LLRs sent in the steps before
-    std::uint64_t d_taken = 0;      // LLRs of the current stream taken
+    std::uint64_t d_taken = 0;           // LLRs of the current stream taken
     std::vector<std::uint8_t> d_decided; // decided bits, from d_next on not yet out
     std::size_t d_next = 0;
     std::uint64_t d_stream_bits = 0; // bits out

@@ -147,7 +147,7 @@ int viterbi_decoder_pdu_impl::frame_bits_of(const pmt::pmt_t& meta,
         }
         return f <= conv::max_frame_bits && sent(f) == length;
     };
-    const pmt::pmt_t key = pmt::mp("frame_bits");
+    static const pmt::pmt_t key = pmt::mp("frame_bits");
     if (pmt::dict_has_key(meta, key)) {
         const pmt::pmt_t value = pmt::dict_ref(meta, key, pmt::PMT_NIL);
         const long f = pmt::is_integer(value) ? pmt::to_long(value) : 0;

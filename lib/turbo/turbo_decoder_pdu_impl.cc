@@ -138,7 +138,7 @@ int turbo_decoder_pdu_impl::block_of(const pmt::pmt_t& meta,
                                      std::size_t length,
                                      std::string& error)
 {
-    const pmt::pmt_t K_key = pmt::mp("K");
+    static const pmt::pmt_t K_key = pmt::mp("K");
     if (pmt::dict_has_key(meta, K_key)) {
         const pmt::pmt_t value = pmt::dict_ref(meta, K_key, pmt::PMT_NIL);
         const long k =
