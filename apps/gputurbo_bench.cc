@@ -52,6 +52,12 @@ std::vector<cli::option> options(const std::string& code)
           "MODE",
           "end-to-end",
           "end-to-end (host buffers in, bits out) or kernel (GPU kernels alone)" });
+    if (conv)
+        o.push_back({ "batches-in-flight",
+                      "N",
+                      "2",
+                      "termination streaming: batches of segments decoding at once, 1 "
+                      "... 4 (the stream decoder's set_batches_in_flight)" });
     o.push_back({ "host-memory",
                   "KIND",
                   "page-locked",
@@ -191,9 +197,16 @@ int conv_bench(const cli::args& a)
             "--input int4: frames only (a stream takes float or int8)");
     std::unique_ptr<core::batch_decoder> dec;
     std::unique_ptr<conv::stream_decoder> stream;
-    if (streaming)
+    const int in_flight =
+        int(cli::to_count("batches-in-flight", a.get("batches-in-flight")));
+    if (streaming) {
         stream = conv::make_stream_decoder(config, a.get("backend"));
-    else
+        try {
+            stream->set_batches_in_flight(in_flight);
+        } catch (const std::invalid_argument& e) {
+            throw cli::usage_error(std::string("--batches-in-flight: ") + e.what());
+        }
+    } else
         dec = conv::make_viterbi_decoder(config, a.get("backend"));
     const std::string backend = streaming ? stream->backend() : dec->backend();
     const std::string device = streaming ? stream->device() : dec->device();
@@ -296,6 +309,7 @@ int conv_bench(const cli::args& a)
     r.set("input_type", input)
         .set(batch_parameter.name, batch)
         .set(std::string(batch_parameter.name) + "_requested", batch_requested)
+        .set("batches_in_flight", streaming ? in_flight : 0)
         .set("ebn0_db", ebn0)
         .set("bit_errors", bit_errors)
         .set("calls", calls)

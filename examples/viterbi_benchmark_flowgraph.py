@@ -67,6 +67,9 @@ def main():
                         help="measuring time per flowgraph (default 5)")
     parser.add_argument("--warmup", type=float, default=2.0,
                         help="time before measuring (default 2)")
+    parser.add_argument("--batches-in-flight", type=int, default=0,
+                        help="the decoder's batches_in_flight (default 0, the block's: "
+                             "automatic)")
     parser.add_argument("--buffer-items", type=int, default=1 << 22,
                         help="source output buffer in items, for every flowgraph "
                              "(default 2^22)")
@@ -103,7 +106,8 @@ def main():
 
             decoder = gputurbo.viterbi_decoder(frame_bits, preset=args.preset,
                                                termination=mode, backend=args.backend,
-                                               input_type=input_type)
+                                               input_type=input_type,
+                                               batches_in_flight=args.batches_in_flight)
             passthrough = rate(blocks.keep_m_in_n(itemsize, unit_bits, length, 0),
                                itemsize)
             decoded = rate(decoder)
@@ -122,6 +126,8 @@ def main():
                      "frame_bits": None if mode == "streaming" else frame_bits,
                      "info_bits_per_second": value, "vs_passthrough": value / passthrough,
                      "passthrough_info_bits_per_second": passthrough, "device": device,
+                     "batches_in_flight": args.batches_in_flight
+                     if backend == decoder.backend() else None,
                      "host_cpu": host_cpu(), "seconds": args.seconds,
                      "version": gputurbo.__version__, "commit": commit(),
                      "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}

@@ -28,6 +28,12 @@ void check_batches_in_flight(int batches_in_flight)
     ::gputurbo::core::check(block_parameter("batches_in_flight"), batches_in_flight);
 }
 
+int batches_in_flight_for(int batches_in_flight, bool stream)
+{
+    check_batches_in_flight(batches_in_flight);
+    return batches_in_flight > 0 ? batches_in_flight : stream ? 4 : 2;
+}
+
 int max_batch_for(int input_length)
 {
     return std::min(::gputurbo::core::max_batch_limit,

@@ -25,8 +25,13 @@ constexpr int max_batch_items = 1 << 29;
 //! (automatic).
 void check_max_batch(int max_batch);
 
-//! Throws std::invalid_argument unless 1 <= n <= the engine's batches in flight.
+//! Throws std::invalid_argument unless 1 <= n <= the engine's batches in flight, or 0
+//! (automatic).
 void check_batches_in_flight(int batches_in_flight);
+
+//! What batches_in_flight 0 (automatic) takes: 2 batches of codewords or frames; 4 of a
+//! stream's segments, whose GPU launches take about a millisecond each however small.
+int batches_in_flight_for(int batches_in_flight, bool stream);
 
 //! The most codewords of \p input_length items a stream batch may hold.
 int max_batch_for(int input_length);

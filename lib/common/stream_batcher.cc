@@ -9,7 +9,6 @@
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
-#include <gnuradio/gputurbo/engine/core/host_memory.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -79,7 +78,7 @@ stream_batcher::stream_batcher(gr::block& block,
       d_n(int(engine.input_length(block_size))),
       d_int8(int8),
       d_max_batch(checked_batch(max_batch, engine, block_size)),
-      d_batches_in_flight(batches_in_flight),
+      d_batches_in_flight(batches_in_flight_for(batches_in_flight, false)),
       d_tags(tags),
       d_status(d_max_batch),
       d_tag_key(pmt::intern("codeword")),
@@ -90,7 +89,6 @@ stream_batcher::stream_batcher(gr::block& block,
       d_restart_key(pmt::intern("restart")),
       d_status_dicts(2 * (cached_iterations + 1), pmt::PMT_NIL)
 {
-    check_batches_in_flight(batches_in_flight);
     // Output space for one whole batch per call. GNU Radio sizes the upstream buffer
     // from it: two batches of input (2 * max_batch * K items, over the relative rate).
     block.set_output_multiple(d_max_batch * d_K);
@@ -126,21 +124,8 @@ void stream_batcher::start()
                        d_max_batch,
                        2L * d_max_batch * d_n);
 
-    // The GPU then reads batches straight from the input buffer, without a staging copy
-    // through the CPU. The buffer is mapped twice in a row (a batch may run into the
-    // second copy), so both copies are locked.
-    if (d_engine.kind() == ::gputurbo::core::backend::cuda) {
-        const auto buffer = detail->input(0)->buffer();
-        void* base = const_cast<char*>(buffer->base());
-        const std::size_t bytes =
-            std::size_t(buffer->bufsize()) * buffer->get_sizeof_item() * 2;
-        if (::gputurbo::core::register_host_memory(base, bytes)) {
-            d_locked_input = base;
-            d_logger->debug("input buffer page-locked ({:d} bytes)", bytes);
-        } else
-            d_logger->debug("could not page-lock the input buffer: batches go "
-                            "through a staging copy");
-    }
+    if (d_engine.kind() == ::gputurbo::core::backend::cuda)
+        d_locked_input.lock(d_block, d_logger);
 }
 
 void stream_batcher::stop()
@@ -159,10 +144,7 @@ void stream_batcher::stop()
             d_logger->error("collecting a batch at stop: {:s}", e.what());
         }
     }
-    if (d_locked_input) {
-        ::gputurbo::core::unregister_host_memory(d_locked_input);
-        d_locked_input = nullptr;
-    }
+    d_locked_input.unlock();
     if (undelivered > 0)
         d_logger->warn("{:d} decoded codeword(s) not delivered: the flowgraph "
                        "stopped, or downstream finished, before taking them",

@@ -8,6 +8,7 @@
 #define INCLUDED_GPUTURBO_COMMON_STREAM_BATCHER_H
 
 #include "failure_log.h"
+#include "locked_input.h"
 
 #include <gnuradio/block.h>
 #include <gnuradio/logger.h>
@@ -134,7 +135,7 @@ private:
     std::uint64_t d_codewords = 0; // codewords returned
     std::uint64_t d_partial_items = 0;
     failure_log d_dropped_length_tags{ "length tag" };
-    void* d_locked_input = nullptr; // the input buffer, page-locked for the GPU's DMA
+    locked_input d_locked_input; // on CUDA
 
     // Restarts: the "restart" tag's value while it waits for the first output bit.
     bool d_started = false;

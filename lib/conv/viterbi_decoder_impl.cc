@@ -23,6 +23,11 @@ namespace gputurbo {
 
 namespace conv = ::gputurbo::conv;
 
+namespace {
+// A stream's output buffer, in bits: about one GPU batch's from a large input buffer.
+constexpr long stream_output_buffer = 1L << 21;
+} // namespace
+
 viterbi_decoder::sptr viterbi_decoder::make(int frame_bits,
                                             const std::string& preset,
                                             int constraint,
@@ -87,14 +92,16 @@ viterbi_decoder_impl::viterbi_decoder_impl(const conv::viterbi_config& config,
 {
     route_engine_log();
     if (config.mode == conv::termination::streaming) {
-        // Parameters only frames use are still checked, so that a flowgraph that
+        // max_batch is for frames; it is still checked, so that a flowgraph that
         // switches to frames later does not meet a new error.
         check_max_batch(max_batch);
-        check_batches_in_flight(batches_in_flight);
         d_stream = conv::make_stream_decoder(config, backend);
+        d_stream->set_batches_in_flight(batches_in_flight_for(batches_in_flight, true));
         const int n = config.generator.outputs(), period = config.punctured.period();
         set_relative_rate(std::uint64_t(period),
                           std::uint64_t(config.punctured.kept_per_period(n)));
+        // A GPU batch's bits leave in a few work calls, not in hundreds.
+        set_min_output_buffer(stream_output_buffer);
     } else {
         d_frames = conv::make_viterbi_decoder(config, backend);
         d_batcher = std::make_unique<common::stream_batcher>(*this,
@@ -166,10 +173,9 @@ bool viterbi_decoder_impl::start()
     {
         std::lock_guard<std::mutex> lock(d_mutex);
         if (streaming()) {
-            d_stream->reset(); // a restart starts a new stream
-            d_taken = 0;
-            d_decided.clear();
-            d_next = 0;
+            drop_stream(""); // a restart starts a new stream
+            if (d_stream->kind() == ::gputurbo::core::backend::cuda)
+                d_locked_input.lock(*this, d_logger);
         } else {
             d_batcher->start();
         }
@@ -182,14 +188,8 @@ bool viterbi_decoder_impl::stop()
     {
         std::lock_guard<std::mutex> lock(d_mutex);
         if (streaming()) {
-            if (d_taken > 0 || waiting() > 0)
-                d_logger->warn("stopped mid-stream: {:d} decoded or undecided bits "
-                               "discarded",
-                               d_stream->pending_bits() + waiting());
-            d_stream->reset();
-            d_taken = 0;
-            d_decided.clear();
-            d_next = 0;
+            drop_stream("stopped mid-stream");
+            d_locked_input.unlock();
         } else {
             d_batcher->stop();
         }
@@ -197,14 +197,42 @@ bool viterbi_decoder_impl::stop()
     return block::stop();
 }
 
+void viterbi_decoder_impl::drop_stream(const char* why)
+{
+    if (*why && (d_taken > 0 || waiting() > 0))
+        d_logger->warn("{:s}: {:d} decoded or undecided bits discarded",
+                       why,
+                       d_stream->pending_bits() + waiting());
+    d_stream->reset();
+    d_taken = 0;
+    d_next = d_end = 0;
+}
+
 void viterbi_decoder_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
     if (!streaming())
         return d_batcher->forecast(ninput_items_required);
-    // Any input will do. None while decided bits wait, or once the upstream is done and
-    // the stream still has bits to write: the work call then writes them.
+    // Any input will do. None while decided bits wait or a batch's are ready, or once
+    // the upstream is done and the stream still has bits to write: the work call then
+    // writes them. (A batch still decoding waits for input instead: waiting for it
+    // here would keep the upstream block from filling the buffer meanwhile; the
+    // scheduler asks again when input comes, or within a quarter of a second.)
     const bool ended = detail() && detail()->input(0)->done();
-    ninput_items_required[0] = waiting() > 0 || (ended && d_taken > 0) ? 0 : 1;
+    ninput_items_required[0] =
+        waiting() > 0 || d_stream->batch_ready() || (ended && d_taken > 0) ? 0 : 1;
+}
+
+std::uint8_t* viterbi_decoder_impl::decided_room(std::size_t bits)
+{
+    if (d_next > 0) { // the bits before d_next are gone
+        std::copy(
+            d_decided.begin() + d_next, d_decided.begin() + d_end, d_decided.begin());
+        d_end -= d_next;
+        d_next = 0;
+    }
+    if (d_decided.size() < d_end + bits)
+        d_decided.resize(d_end + bits);
+    return d_decided.data() + d_end;
 }
 
 void viterbi_decoder_impl::end_stream()
@@ -218,9 +246,7 @@ void viterbi_decoder_impl::end_stream()
         d_partial_items += partial;
     }
     d_taken = 0;
-    const std::size_t at = d_decided.size();
-    d_decided.resize(at + d_stream->output_bound(0));
-    d_decided.resize(at + d_stream->flush(d_decided.data() + at));
+    d_end += d_stream->flush(decided_room(d_stream->output_bound(0)));
 }
 
 bool viterbi_decoder_impl::ended(int ninput_items) const
@@ -238,26 +264,21 @@ int viterbi_decoder_impl::stream_work(int noutput_items,
                                       std::uint8_t* out)
 {
     // The LLRs that came, decoded into the bits waiting to go out, unless a call's worth
-    // of bits waits already: the output lags the input by the decoder's delay, not by
-    // what GNU Radio's buffers hold.
+    // of bits waits already: the output lags the input by the decoder's delay and its
+    // batches in flight, not by what GNU Radio's buffers hold.
     const bool take = waiting() < std::size_t(noutput_items);
     if (take && ninput_items > 0) {
-        if (d_next > 0) { // the bits before d_next are gone
-            d_decided.erase(d_decided.begin(), d_decided.begin() + d_next);
-            d_next = 0;
-        }
-        const std::size_t at = d_decided.size();
-        d_decided.resize(at + d_stream->output_bound(std::size_t(ninput_items)));
-        const std::size_t n = d_int8
-                                  ? d_stream->decode(static_cast<const std::int8_t*>(in),
-                                                     ninput_items,
-                                                     d_decided.data() + at)
-                                  : d_stream->decode(static_cast<const float*>(in),
-                                                     ninput_items,
-                                                     d_decided.data() + at);
-        d_decided.resize(at + n);
+        std::uint8_t* room =
+            decided_room(d_stream->output_bound(std::size_t(ninput_items)));
+        d_end +=
+            d_int8 ? d_stream->decode(
+                         static_cast<const std::int8_t*>(in), ninput_items, room)
+                   : d_stream->decode(static_cast<const float*>(in), ninput_items, room);
         d_taken += std::uint64_t(ninput_items);
         consume(0, ninput_items);
+    } else if (take && d_stream->batch_ready()) {
+        // No new LLRs (the upstream block is slow, or done): the oldest batch's bits.
+        d_end += d_stream->wait(decided_room(d_stream->output_bound(0)));
     }
     if (take && d_taken > 0 && ended(ninput_items))
         end_stream(); // every item of the stream has come: its last bits

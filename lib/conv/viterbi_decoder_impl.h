@@ -7,6 +7,7 @@
 #ifndef INCLUDED_GPUTURBO_VITERBI_DECODER_IMPL_H
 #define INCLUDED_GPUTURBO_VITERBI_DECODER_IMPL_H
 
+#include "../common/locked_input.h"
 #include "../common/stream_batcher.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
@@ -34,13 +35,14 @@ private:
     // A stream.
     std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream;
     std::uint64_t d_taken = 0;           // LLRs of the current stream taken
-    std::vector<std::uint8_t> d_decided; // decided bits, from d_next on not yet out
-    std::size_t d_next = 0;
+    std::vector<std::uint8_t> d_decided; // decided bits [d_next, d_end) not yet out
+    std::size_t d_next = 0, d_end = 0;
     std::uint64_t d_stream_bits = 0; // bits out
     std::uint64_t d_partial_items = 0;
+    common::locked_input d_locked_input; // on CUDA
 
     bool streaming() const { return d_stream != nullptr; }
-    std::size_t waiting() const { return d_decided.size() - d_next; }
+    std::size_t waiting() const { return d_end - d_next; }
     //! LLRs sent for the first \p steps steps of a stream.
     std::uint64_t sent_length(std::uint64_t steps) const;
     int
@@ -49,6 +51,11 @@ private:
     bool ended(int ninput_items) const;
     //! The stream has ended: its last bits to d_decided, a partial step reported.
     void end_stream();
+    //! Room in d_decided for \p bits more after the waiting ones (d_end moves on by
+    //! those written).
+    std::uint8_t* decided_room(std::size_t bits);
+    //! Forgets the stream, reporting what it held when \p why is not empty.
+    void drop_stream(const char* why);
 
 public:
     viterbi_decoder_impl(const ::gputurbo::conv::viterbi_config& config,

@@ -327,7 +327,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
             (dict(K=40, max_batch=131073), ValueError, "max_batch"),
             (dict(K=6144, max_batch=40000), ValueError, "max_batch"),
             (dict(K=40, codeword_tags="some"), ValueError, "codeword_tags"),
-            (dict(K=40, batches_in_flight=0), ValueError, "batches_in_flight"),
+            (dict(K=40, batches_in_flight=-1), ValueError, "batches_in_flight"),
             (dict(K=40, batches_in_flight=5), ValueError, "batches_in_flight"),
             (dict(K=40, input_type="int16"), ValueError, "input_type"),
             (dict(K=40, input_type="int8", int8_scale=0.0), ValueError, "int8_scale"),

@@ -93,12 +93,17 @@ class qa_viterbi_decoder_stream(gr_unittest.TestCase):
             errors = int(np.count_nonzero(whole != sent_bits))
             self.assertGreater(errors, 10, "noisy enough to matter")
             self.assertLess(errors, sent_bits.size // 20)
-            for source_max, decoder_max in ((7, None), (None, 5), (333, 77),
-                                            (4096, 1000), (1, 3)):
-                bits, _ = run(llrs, self.decoder(preset, puncture), source_max,
-                              decoder_max)
+            # On a GPU, batches in flight (1 or 4) and the calls' sizes decide how the
+            # stream is cut into launches.
+            for source_max, decoder_max, in_flight in ((7, None, 2), (None, 5, 4),
+                                                       (333, 77, 1), (4096, 1000, 4),
+                                                       (1, 3, 2)):
+                bits, _ = run(llrs, self.decoder(preset, puncture,
+                                                 batches_in_flight=in_flight),
+                              source_max, decoder_max)
                 np.testing.assert_array_equal(
-                    bits, whole, err_msg=f"{preset} {puncture} {source_max} {decoder_max}")
+                    bits, whole,
+                    err_msg=f"{preset} {puncture} {source_max} {decoder_max} {in_flight}")
 
     def test_int8_input_and_the_other_sign(self):
         _, sent_bits, sent, rng = self.stream("ccsds", "", seed=3)

@@ -62,30 +62,42 @@ stream make_stream(const viterbi_config& c,
 }
 
 // The stream through a stream decoder in calls of random sizes (0 … most LLRs, an
-// LLR-exact cut, so steps split between calls), then flushed. Checks the counters and
-// the bound on each call's output.
+// LLR-exact cut, so steps split between calls), with a wait() now and then while
+// batches are in flight, then flushed. Checks the counters and the bound on each call's
+// output.
+template <class T>
 std::vector<std::uint8_t> decode_in_pieces(stream_decoder& dec,
-                                           const std::vector<float>& llrs,
+                                           const std::vector<T>& llrs,
                                            std::size_t most,
                                            std::mt19937_64& rng)
 {
     std::vector<std::uint8_t> out;
     std::vector<std::uint8_t> piece;
+    auto keep = [&](std::size_t written, std::uint64_t before) {
+        EXPECT_LE(written, piece.size());
+        EXPECT_EQ(dec.written_bits(), before + written);
+        out.insert(out.end(), piece.begin(), piece.begin() + written);
+    };
     for (std::size_t at = 0; at < llrs.size();) {
         const std::size_t count =
             std::min<std::size_t>(rng() % (most + 1), llrs.size() - at);
         piece.assign(dec.output_bound(count), unwritten);
         const std::uint64_t before = dec.written_bits();
-        const std::size_t written = dec.decode(llrs.data() + at, count, piece.data());
-        EXPECT_LE(written, piece.size());
-        EXPECT_EQ(dec.written_bits(), before + written);
-        out.insert(out.end(), piece.begin(), piece.begin() + written);
+        keep(dec.decode(llrs.data() + at, count, piece.data()), before);
         at += count;
+        if (dec.batches_pending() > 0 && rng() % 4 == 0) {
+            piece.assign(dec.output_bound(0), unwritten);
+            const std::uint64_t earlier = dec.written_bits();
+            const std::size_t written = dec.wait(piece.data());
+            EXPECT_GT(written, 0u);
+            keep(written, earlier);
+        }
     }
     piece.assign(dec.output_bound(0), unwritten);
     const std::size_t pending = dec.pending_bits();
     EXPECT_EQ(dec.flush(piece.data()), pending);
     EXPECT_EQ(dec.pending_bits(), 0u);
+    EXPECT_EQ(dec.batches_pending(), 0u);
     out.insert(out.end(), piece.begin(), piece.begin() + pending);
     return out;
 }
@@ -233,8 +245,9 @@ TEST_P(StreamBackend, NoiselessRoundTripInPiecesEveryPuncturing)
 
 TEST_P(StreamBackend, OutputDoesNotDependOnHowTheStreamComesIn)
 {
-    // Noisy streams with errors: the same bits whether they come in one call or in
-    // pieces of any size.
+    // Noisy streams with errors, float and int8: the same bits whether they come in one
+    // call or in pieces of any size, one batch at a time or up to four in flight
+    // (batches gathered while others run, wait() between calls).
     std::mt19937_64 rng(test::test_seed());
     for (const char* rate : { "", "3/4" }) {
         viterbi_config c;
@@ -244,12 +257,23 @@ TEST_P(StreamBackend, OutputDoesNotDependOnHowTheStreamComesIn)
         c.geometry = small_geometry(c.punctured);
         const auto dec = make_stream_decoder(c, GetParam());
         const stream s = make_stream(c, 20000, *rate ? 3.0 : 2.0, rng);
+        std::vector<std::int8_t> q(s.llrs.size());
+        core::quantize_llrs(s.llrs.data(), q.size(), q.data(), c.int8_scale);
         const auto whole = decode_in_pieces(*dec, s.llrs, s.llrs.size(), rng);
+        const auto whole_int8 = decode_in_pieces(*dec, q, q.size(), rng);
         EXPECT_GT(errors(whole, s.bits), 0u);
-        for (const std::size_t most :
-             { std::size_t(3), std::size_t(500), std::size_t(7777) })
-            EXPECT_EQ(decode_in_pieces(*dec, s.llrs, most, rng), whole)
-                << (*rate ? rate : "1/2") << ", calls of up to " << most << " LLRs";
+        for (const int in_flight : { 1, 2, 4 }) {
+            dec->set_batches_in_flight(in_flight);
+            for (const std::size_t most :
+                 { std::size_t(3), std::size_t(500), std::size_t(7777) }) {
+                EXPECT_EQ(decode_in_pieces(*dec, s.llrs, most, rng), whole)
+                    << (*rate ? rate : "1/2") << ", calls of up to " << most
+                    << " LLRs, " << in_flight << " in flight";
+                EXPECT_EQ(decode_in_pieces(*dec, q, most, rng), whole_int8)
+                    << (*rate ? rate : "1/2") << ", int8, calls of up to " << most
+                    << " LLRs, " << in_flight << " in flight";
+            }
+        }
     }
 }
 
@@ -320,14 +344,24 @@ TEST(ViterbiStream, CudaDecidesAsTheCpuBitForBit)
         c.mode = termination::streaming;
         c.punctured = parse_puncturing(k.puncture, c.generator);
         const stream s = make_stream(c, 30000, k.ebn0, rng);
-        const std::uint64_t seed = rng();
-        std::mt19937_64 cut_cpu(seed), cut_cuda(seed); // the same pieces
-        const auto cpu =
-            decode_in_pieces(*make_stream_decoder(c, "cpu"), s.llrs, 9000, cut_cpu);
-        const auto gpu =
-            decode_in_pieces(*make_stream_decoder(c, "cuda"), s.llrs, 9000, cut_cuda);
-        EXPECT_GT(errors(cpu, s.bits), 0u) << k.preset;
-        EXPECT_EQ(gpu, cpu) << k.preset << " " << k.puncture;
+        std::vector<std::int8_t> q(s.llrs.size());
+        core::quantize_llrs(s.llrs.data(), q.size(), q.data(), c.int8_scale);
+        for (const int in_flight : { 1, 3 }) {
+            const std::uint64_t seed = rng();
+            std::mt19937_64 cut_cpu(seed), cut_cuda(seed); // the same pieces
+            const auto cpu_dec = make_stream_decoder(c, "cpu");
+            const auto gpu_dec = make_stream_decoder(c, "cuda");
+            gpu_dec->set_batches_in_flight(in_flight);
+            const auto cpu = decode_in_pieces(*cpu_dec, s.llrs, 9000, cut_cpu);
+            const auto gpu = decode_in_pieces(*gpu_dec, s.llrs, 9000, cut_cuda);
+            EXPECT_GT(errors(cpu, s.bits), 0u) << k.preset;
+            EXPECT_EQ(gpu, cpu)
+                << k.preset << " " << k.puncture << ", " << in_flight << " in flight";
+            const auto cpu_int8 = decode_in_pieces(*cpu_dec, q, 9000, cut_cpu);
+            const auto gpu_int8 = decode_in_pieces(*gpu_dec, q, 9000, cut_cuda);
+            EXPECT_EQ(gpu_int8, cpu_int8) << k.preset << " " << k.puncture << ", int8, "
+                                          << in_flight << " in flight";
+        }
     }
 }
 
@@ -416,6 +450,21 @@ TEST(ViterbiStream, BadConfigurationsHaveClearErrors)
     std::vector<float> llrs(10, 1.0f);
     EXPECT_THROW(make_stream_decoder(c, "cpu")->decode(llrs.data(), 10, nullptr),
                  std::invalid_argument);
+    // A stream's LLRs keep their type; a new stream may change it.
+    const auto dec = make_stream_decoder(c, "cpu");
+    std::vector<std::uint8_t> out(dec->output_bound(10));
+    std::vector<std::int8_t> q(10, 1);
+    dec->decode(llrs.data(), 10, out.data());
+    EXPECT_EQ(
+        message_of([&] { dec->decode(q.data(), 10, out.data()); }),
+        "stream_decoder::decode: this stream's LLRs are float, not int8 (flush() or "
+        "reset() starts a new stream)");
+    dec->reset();
+    EXPECT_EQ(dec->decode(q.data(), 10, out.data()), 0u);
+    for (const int n : { 0, 5 })
+        EXPECT_EQ(message_of([&] { dec->set_batches_in_flight(n); }),
+                  "stream_decoder: batches in flight " + std::to_string(n) +
+                      ": use 1 ... 4");
 }
 
 TEST(ViterbiBer, SegmentsAndInt8WithinTheirMarginsOfTheExactDecoder)

@@ -125,7 +125,7 @@ public:
      * \param int8_scale int8 input: the item q means the LLR q / int8_scale (> 0)
      * \param batches_in_flight batches decoding at once, 1 ... 4: 1 decodes each batch
      *        within the call that submits it; 2 or more overlap the GPU with GNU Radio
-     *        and bound the latency to that many batches
+     *        and bound the latency to that many batches; 0 = automatic (2)
      * \param arithmetic metric arithmetic of the CUDA backend: "auto" (int16), "int16"
      *        (fast fixed point; log-map's correction term is approximated) or "float32"
      *        (bit-identical to the CPU for max-log and scaled-max-log, near-exact
@@ -153,7 +153,7 @@ public:
                      int threads = 0,
                      const std::string& input_type = "float",
                      float int8_scale = 8.0f,
-                     int batches_in_flight = 2,
+                     int batches_in_flight = 0,
                      const std::string& arithmetic = "auto",
                      const std::string& codeword_tags = "failed",
                      const std::string& devices = "0",

@@ -39,7 +39,13 @@ namespace gputurbo {
  * and its items are taken) the last bits are traced back from the best state and
  * written, every one of them; a step whose LLRs came only in part is dropped. Tags move
  * by the code rate (input item i to output bit floor(i * R), R the punctured rate), their
- * values unchanged.
+ * values unchanged. On CUDA a work call's segments go to the GPU as one batch, read
+ * straight from the page-locked input buffer, and up to batches_in_flight batches decode
+ * while the block goes on (their bits leave with later calls; LLRs that come meanwhile
+ * join the next batch): a launch takes about a millisecond whatever its size, so the
+ * rate grows with the input buffer, up to several Gbit/s from an upstream output buffer
+ * of 2^22 items (GRC: Advanced, Min Output Buffer) and 4 batches in flight (the
+ * automatic choice).
  *
  * termination "terminated" (K-1 zero tail bits after each frame), "truncated" (no tail)
  * or "tail-biting": frames of \p frame_bits bits, each its own punctured_length LLRs
@@ -89,7 +95,9 @@ public:
      * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
      * \param input_type "float" (float32 items) or "int8" (signed 8-bit items)
      * \param int8_scale int8 input: the item q means the LLR q / int8_scale (> 0)
-     * \param batches_in_flight frames: batches decoding at once, 1 ... 4
+     * \param batches_in_flight batches decoding at once on CUDA, 1 ... 4 (frames, or
+     *        the segments of a stream's work calls); 0 = automatic: 2 of frames, 4 of
+     *        a stream
      * \param codeword_tags frames: which get a "codeword" tag: "failed", "all" or "none"
      * \param devices CUDA devices: "0", a list such as "0,1", or "all"
      * \param length_tag_key frames: key of the length tags of a tagged stream, rescaled
@@ -110,7 +118,7 @@ public:
                      int threads = 0,
                      const std::string& input_type = "float",
                      float int8_scale = 8.0f,
-                     int batches_in_flight = 2,
+                     int batches_in_flight = 0,
                      const std::string& codeword_tags = "failed",
                      const std::string& devices = "0",
                      const std::string& length_tag_key = "packet_len");

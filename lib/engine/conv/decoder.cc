@@ -144,12 +144,38 @@ stream_decoder::stream_decoder(const viterbi_config& config) : d_config(config)
     const code& c = d_config.generator;
     const puncturing& p = d_config.punctured;
     const int n = c.outputs(), period = p.period();
-    for (int i = 0; i < n * period; ++i)
-        if (p.none() || p.keep[i % n][i / n])
-            d_kept.push_back(i);
+    // The sent LLRs of a period in coded order, and how many steps each count of them
+    // completes: a step is complete with its last sent LLR.
+    std::vector<int> last_sent(period, 0); // per step: sent LLRs through its end
+    for (int i = 0; i < n * period; ++i) {
+        const bool kept = p.none() || p.keep[i % n][i / n];
+        if (!p.none())
+            d_period_index.push_back(kept ? std::int32_t(d_kept) : -1);
+        d_kept += kept;
+        last_sent[i / n] = int(d_kept);
+    }
+    d_steps_by_sent.assign(d_kept, 0);
+    for (std::size_t r = 0; r < d_kept; ++r)
+        d_steps_by_sent[r] =
+            std::uint32_t(std::upper_bound(last_sent.begin(), last_sent.end(), int(r)) -
+                          last_sent.begin());
 }
 
 stream_decoder::~stream_decoder() = default;
+
+std::uint64_t stream_decoder::whole_steps(std::uint64_t sent) const
+{
+    return sent / d_kept * std::uint64_t(d_config.punctured.period()) +
+           d_steps_by_sent[sent % d_kept];
+}
+
+std::uint64_t stream_decoder::sent_before(std::uint64_t step) const
+{
+    const std::uint64_t period = std::uint64_t(d_config.punctured.period());
+    if (step % period != 0)
+        throw std::logic_error("stream_decoder::sent_before: not a period's start");
+    return step / period * d_kept;
+}
 
 std::size_t
 stream_decoder::decode(const float* llrs, std::size_t count, std::uint8_t* bits)
@@ -165,93 +191,51 @@ stream_decoder::decode(const std::int8_t* llrs, std::size_t count, std::uint8_t*
 
 std::size_t stream_decoder::output_bound(std::size_t count) const
 {
-    // Every kept_per_period LLRs complete a period of steps; two more for the phase.
-    const std::uint64_t periods = count / d_kept.size() + 2;
+    // Every d_kept LLRs complete a period of steps; two more for the phase.
+    const std::uint64_t periods = count / d_kept + 2;
     return std::size_t(pending_bits() + periods * d_config.punctured.period());
 }
 
-namespace {
-
-// The LLRs of a stream, sanitised as every decoder reads them.
-template <class T>
-struct sanitiser
+void stream_decoder::set_batches_in_flight(int n)
 {
-    const T* in;
-    float from_q; // int8: the LLR of 1
-    bool invert;
-
-    float operator()(std::size_t i) const
-    {
-        if constexpr (std::is_same_v<T, float>)
-            return core::sanitize_llr(in[i], invert);
-        else
-            return core::sanitize_llr(float(in[i]) * from_q, invert);
-    }
-};
-
-} // namespace
+    if (n < 1 || n > 4)
+        throw std::invalid_argument("stream_decoder: batches in flight " +
+                                    std::to_string(n) + ": use 1 ... 4");
+    d_batches_in_flight = n;
+}
 
 template <class T>
 std::size_t stream_decoder::take(const T* llrs, std::size_t count, std::uint8_t* bits)
 {
-    if (count > 0 && !llrs)
-        throw std::invalid_argument("stream_decoder::decode: llrs is null");
-    if (count > 0 && !bits)
-        throw std::invalid_argument("stream_decoder::decode: bits is null");
-    const int n = d_config.generator.outputs();
-    const std::size_t span = std::size_t(n) * d_config.punctured.period();
-    const std::size_t kept_per_span = d_kept.size();
-    const sanitiser<T> value{ llrs, 1.0f / d_config.int8_scale, d_config.invert_llr };
-    auto kept = [&](std::uint64_t c) {
-        return std::binary_search(d_kept.begin(), d_kept.end(), int(c % span));
-    };
-    // Room for every coded bit these LLRs complete, written in place.
-    std::size_t at = d_ready.size();
-    d_ready.resize(at + (count / kept_per_span + 2) * span);
-    float* out = d_ready.data();
-    // Punctured positions are filled as soon as the kept ones before them are, so that
-    // a step completes with its last sent LLR.
-    auto skip_punctured = [&] {
-        while (!kept(d_coded)) {
-            out[at++] = 0.0f;
-            ++d_coded;
-        }
-    };
-    auto one = [&](std::size_t i) {
-        out[at++] = value(i);
-        ++d_coded;
-        skip_punctured();
-    };
-    skip_punctured();
-    std::size_t i = 0;
-    // Per LLR up to a period's first kept position, then whole periods from there.
-    for (; i < count && d_coded % span != std::uint64_t(d_kept[0]); ++i)
-        one(i);
-    const std::size_t whole = (count - i) / kept_per_span * kept_per_span;
-    if (kept_per_span == span) { // unpunctured: the LLRs as they come
-        for (std::size_t j = 0; j < whole; ++j)
-            out[at + j] = value(i + j);
-        at += whole;
-        i += whole;
-        d_coded += whole;
-    } else {
-        for (const std::size_t end = i + whole; i < end; i += kept_per_span) {
-            std::fill_n(out + at, span, 0.0f);
-            for (std::size_t j = 0; j < kept_per_span; ++j)
-                out[at + (d_kept[j] - d_kept[0])] = value(i + j);
-            at += span;
-            d_coded += span;
-        }
-    }
-    for (; i < count; ++i)
-        one(i);
-    d_ready.resize(at);
-    const std::size_t steps = d_ready.size() / n;
-    if (steps == 0)
+    if (count == 0)
         return 0;
-    const std::size_t written = advance(d_ready.data(), steps, bits);
-    d_ready.erase(d_ready.begin(), d_ready.begin() + steps * n);
-    d_steps += steps;
+    if (!llrs)
+        throw std::invalid_argument("stream_decoder::decode: llrs is null");
+    if (!bits)
+        throw std::invalid_argument("stream_decoder::decode: bits is null");
+    constexpr bool int8 = std::is_same_v<T, std::int8_t>;
+    if (d_sent > 0 && d_int8 != int8)
+        throw std::invalid_argument(
+            std::string("stream_decoder::decode: this stream's LLRs are ") +
+            (d_int8 ? "int8" : "float") + ", not " + (int8 ? "int8" : "float") +
+            " (flush() or reset() starts a new stream)");
+    d_int8 = int8;
+    d_sent += count;
+    sent_llrs in{ nullptr, nullptr, count, d_sent };
+    if constexpr (int8)
+        in.codes = llrs;
+    else
+        in.values = llrs;
+    const std::size_t written = advance(in, bits);
+    d_written += written;
+    return written;
+}
+
+std::size_t stream_decoder::wait(std::uint8_t* bits)
+{
+    if (!bits && batches_pending() > 0)
+        throw std::invalid_argument("stream_decoder::wait: bits is null");
+    const std::size_t written = wait_oldest(bits);
     d_written += written;
     return written;
 }
@@ -261,16 +245,14 @@ std::size_t stream_decoder::flush(std::uint8_t* bits)
     if (!bits && pending_bits() > 0)
         throw std::invalid_argument("stream_decoder::flush: bits is null");
     const std::size_t written = finish(bits);
-    d_ready.clear();
-    d_coded = d_steps = d_written = 0;
+    d_sent = d_written = 0;
     return written;
 }
 
 void stream_decoder::reset()
 {
     restart();
-    d_ready.clear();
-    d_coded = d_steps = d_written = 0;
+    d_sent = d_written = 0;
 }
 
 } // namespace gputurbo::conv

@@ -199,6 +199,10 @@ void reference_decoder::decode_batch(const batch& b,
 reference_stream_decoder::reference_stream_decoder(const viterbi_config& config)
     : stream_decoder(config), d_trellis(config.generator)
 {
+    const int n = config.generator.outputs(), period = config.punctured.period();
+    for (int i = 0; i < n * period; ++i)
+        if (config.punctured.none() || config.punctured.keep[i % n][i / n])
+            d_kept.push_back(i);
     restart();
 }
 
@@ -214,6 +218,8 @@ void reference_stream_decoder::restart()
     d_metric[0] = 0.0f; // the encoder starts in state 0
     d_next.assign(states, 0.0f);
     d_decisions.clear();
+    d_ready.clear();
+    d_coded = 0;
 }
 
 int reference_stream_decoder::best_state() const
@@ -231,9 +237,40 @@ void reference_stream_decoder::release(std::size_t steps, int state, std::uint8_
     d_decisions.erase(d_decisions.begin(), d_decisions.begin() + steps * states);
 }
 
-std::size_t reference_stream_decoder::advance(const float* llrs,
-                                              std::size_t steps,
-                                              std::uint8_t* bits)
+std::size_t reference_stream_decoder::advance(const sent_llrs& in, std::uint8_t* bits)
+{
+    const int n = d_config.generator.outputs();
+    const std::size_t span = std::size_t(n) * d_config.punctured.period();
+    const float from_q = 1.0f / d_config.int8_scale;
+    auto value = [&](std::size_t i) {
+        return core::sanitize_llr(in.codes ? float(in.codes[i]) * from_q : in.values[i],
+                                  d_config.invert_llr);
+    };
+    auto kept = [&](std::uint64_t c) {
+        return std::binary_search(d_kept.begin(), d_kept.end(), int(c % span));
+    };
+    // Punctured positions are filled as soon as the kept ones before them are, so that
+    // a step completes with its last sent LLR.
+    auto skip_punctured = [&] {
+        while (!kept(d_coded)) {
+            d_ready.push_back(0.0f);
+            ++d_coded;
+        }
+    };
+    skip_punctured();
+    for (std::size_t i = 0; i < in.count; ++i) {
+        d_ready.push_back(value(i));
+        ++d_coded;
+        skip_punctured();
+    }
+    const std::size_t steps = d_ready.size() / n;
+    const std::size_t written = run(d_ready.data(), steps, bits);
+    d_ready.erase(d_ready.begin(), d_ready.begin() + steps * n);
+    return written;
+}
+
+std::size_t
+reference_stream_decoder::run(const float* llrs, std::size_t steps, std::uint8_t* bits)
 {
     const int n = d_config.generator.outputs();
     const int states = d_trellis.states();

@@ -137,11 +137,13 @@ public:
     std::string device() const override;
 
 private:
-    std::size_t
-    advance(const float* llrs, std::size_t steps, std::uint8_t* bits) override;
+    std::size_t advance(const sent_llrs& in, std::uint8_t* bits) override;
     std::size_t finish(std::uint8_t* bits) override;
     void restart() override;
 
+    //! Runs the trellis over \p steps whole steps of depunctured, sanitised LLRs and
+    //! releases what the survivors agree on.
+    std::size_t run(const float* llrs, std::size_t steps, std::uint8_t* bits);
     //! The input bits of the first \p steps held steps, traced back from \p state after
     //! them, written to bits; those steps are no longer held.
     void release(std::size_t steps, int state, std::uint8_t* bits);
@@ -149,6 +151,9 @@ private:
     int best_state() const;
 
     const float_trellis d_trellis;
+    std::vector<int> d_kept;    // the coded bits a puncturing period sends, in order
+    std::vector<float> d_ready; // depunctured LLRs of the coded bits not yet run
+    std::uint64_t d_coded = 0;  // coded bits (sent or punctured) received: the phase
     std::vector<float> d_metric, d_next;         // [state]
     std::vector<std::uint8_t> d_decisions;       // [held step][state]
     std::vector<std::uint8_t> d_alive, d_before; // [state]: on a survivor, in the merge

@@ -7,6 +7,8 @@
 #include "segments.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace gputurbo::conv {
@@ -108,6 +110,46 @@ segment stream_segment(const segment_geometry& g, std::uint64_t i)
 }
 
 // ---------------------------------------------------------------------------------------
+// segment_engine: streams on a host engine
+
+void segment_engine::submit(const stream_window& w,
+                            std::int64_t run,
+                            const std::vector<segment>& segments)
+{
+    auto join = [&](auto& joined) {
+        using T = typename std::decay_t<decltype(joined)>::value_type;
+        joined.resize(w.held_count + w.fresh_count);
+        std::copy_n(static_cast<const T*>(w.held), w.held_count, joined.data());
+        std::copy_n(
+            static_cast<const T*>(w.fresh), w.fresh_count, joined.data() + w.held_count);
+    };
+    std::vector<std::uint8_t> bits(
+        std::size_t(segments.back().end - segments.front().begin));
+    window win{ nullptr,     w.sent_index,          w.steps, false, w.invert,
+                bits.data(), segments.front().begin };
+    if (w.int8) {
+        join(d_codes);
+        win.codes = d_codes.data();
+        win.unit = w.unit;
+    } else {
+        join(d_values);
+        win.values = d_values.data();
+    }
+    decode({ win }, run, segments, nullptr);
+    d_done.push_back(std::move(bits));
+}
+
+std::size_t segment_engine::collect(std::uint8_t* bits, bool)
+{
+    if (d_done.empty())
+        return 0;
+    const std::size_t n = d_done.front().size();
+    std::copy_n(d_done.front().data(), n, bits);
+    d_done.pop_front();
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------
 // segmented_stream_decoder
 
 segmented_stream_decoder::segmented_stream_decoder(const viterbi_config& config,
@@ -118,50 +160,139 @@ segmented_stream_decoder::segmented_stream_decoder(const viterbi_config& config,
 {
 }
 
-std::size_t segmented_stream_decoder::advance(const float* llrs,
-                                              std::size_t steps,
-                                              std::uint8_t* bits)
+std::size_t segmented_stream_decoder::advance(const sent_llrs& in, std::uint8_t* bits)
 {
-    const int n = d_config.generator.outputs();
-    d_held.insert(d_held.end(), llrs, llrs + steps * n);
-    const std::uint64_t received = d_origin + d_held.size() / n;
+    const void* fresh = in.codes ? static_cast<const void*>(in.codes) : in.values;
+    d_int8 = in.codes != nullptr;
+    // The bits of batches done, oldest first.
+    std::size_t written = 0;
+    while (const std::size_t n = d_engine->collect(bits + written, false))
+        written += n;
+    // The segments whose whole run has arrived.
+    const std::uint64_t received = whole_steps(in.sent);
     const std::int64_t run = full_run(d_geometry);
-    // The segments whose whole run has arrived, in the held window's steps.
     d_cut.clear();
     std::uint64_t i = d_next;
-    for (;; ++i) {
-        segment s = stream_segment(d_geometry, i);
-        if (std::uint64_t(s.first + run) > received)
-            break;
-        const std::int64_t origin = std::int64_t(d_origin);
+    for (segment s = stream_segment(d_geometry, i);
+         std::uint64_t(s.first + run) <= received;
+         s = stream_segment(d_geometry, ++i))
+        d_cut.push_back(s);
+    if (d_cut.empty()) {
+        hold_from(d_origin, fresh, in.count);
+        return written;
+    }
+    if (d_engine->submitted() >= std::size_t(batches_in_flight())) {
+        if (d_held_count + in.count <= gather_limit) { // a small call: the next batch's
+            hold_from(d_origin, fresh, in.count);
+            return written;
+        }
+        written += d_engine->collect(bits + written, true);
+    }
+    submit(fresh, in.count, in.sent, d_cut, run);
+    d_next = i;
+    const std::uint64_t period = std::uint64_t(d_config.punctured.period());
+    hold_from(std::uint64_t(stream_segment(d_geometry, d_next).first) / period * period,
+              fresh,
+              in.count);
+    if (batches_in_flight() == 1)
+        written += d_engine->collect(bits + written, true);
+    return written;
+}
+
+void segmented_stream_decoder::submit(const void* fresh,
+                                      std::size_t count,
+                                      std::uint64_t sent,
+                                      std::vector<segment>& segments,
+                                      std::int64_t run)
+{
+    const std::int64_t origin = std::int64_t(d_origin);
+    for (segment& s : segments) {
         s.first -= origin;
         s.begin -= origin;
         s.end -= origin;
         s.owned_end -= origin;
-        d_cut.push_back(s);
     }
-    if (d_cut.empty())
-        return 0;
-    const std::vector<window> held{ window{ d_held.data(),
-                                            nullptr,
-                                            std::int64_t(d_held.size() / n),
-                                            false,
-                                            false,
-                                            bits,
-                                            d_cut.front().begin } };
-    d_engine->decode(held, run, d_cut, nullptr);
-    const std::size_t written = std::size_t(i - d_next) * std::size_t(d_geometry.bits);
-    d_next = i;
-    drop_decided();
-    return written;
+    const std::int64_t steps = std::int64_t(whole_steps(sent) - d_origin);
+    const stream_window w{ d_held.data(),
+                           d_held_count,
+                           fresh,
+                           count,
+                           d_int8,
+                           1.0f / d_config.int8_scale,
+                           d_config.invert_llr,
+                           steps,
+                           index_for(steps),
+                           d_index.size() };
+    d_engine->submit(w, run, segments);
+}
+
+void segmented_stream_decoder::hold_from(std::uint64_t from,
+                                         const void* fresh,
+                                         std::size_t count)
+{
+    const std::size_t size = d_int8 ? 1 : sizeof(float);
+    const std::size_t skip = std::size_t(sent_before(from) - sent_before(d_origin));
+    const auto* in = static_cast<const std::uint8_t*>(fresh);
+    if (skip <= d_held_count) {
+        const std::size_t kept = d_held_count - skip;
+        std::memmove(d_held.data(), d_held.data() + skip * size, kept * size);
+        d_held_count = kept;
+        reserve_held(kept + count);
+        std::copy_n(in, count * size, d_held.data() + kept * size);
+        d_held_count = kept + count;
+    } else {
+        const std::size_t from_fresh = skip - d_held_count;
+        d_held_count = 0;
+        reserve_held(count - from_fresh);
+        std::copy_n(in + from_fresh * size, (count - from_fresh) * size, d_held.data());
+        d_held_count = count - from_fresh;
+    }
+    d_origin = from;
+}
+
+void segmented_stream_decoder::reserve_held(std::size_t count)
+{
+    const std::size_t size = d_int8 ? 1 : sizeof(float);
+    if (d_held.size() >= count * size)
+        return;
+    // Doubling: allocating page-locked memory takes milliseconds.
+    core::host_buffer<std::uint8_t> more(std::max(count * size, 2 * d_held.size()));
+    std::copy_n(d_held.data(), d_held_count * size, more.data());
+    d_held = std::move(more);
+}
+
+const std::int32_t* segmented_stream_decoder::index_for(std::int64_t steps)
+{
+    const std::vector<std::int32_t>& period = period_index();
+    if (period.empty())
+        return nullptr;
+    const std::size_t need = std::size_t(steps) * d_config.generator.outputs();
+    if (d_index.size() < need) {
+        // Doubling, so that an engine that keeps a copy renews it seldom.
+        std::size_t c = d_index.size();
+        d_index.resize(std::max(need, 2 * c));
+        const std::int32_t kept = std::int32_t(sent_per_period());
+        for (; c < d_index.size(); ++c) {
+            const std::int32_t r = period[c % period.size()];
+            d_index[c] = r < 0 ? -1 : std::int32_t(c / period.size()) * kept + r;
+        }
+    }
+    return d_index.data();
+}
+
+std::size_t segmented_stream_decoder::wait_oldest(std::uint8_t* bits)
+{
+    return d_engine->collect(bits, true);
 }
 
 std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
 {
-    const int n = d_config.generator.outputs();
-    const std::uint64_t received = d_origin + d_held.size() / n;
-    const std::uint64_t decided = d_next * std::uint64_t(d_geometry.bits);
     std::size_t written = 0;
+    while (d_engine->submitted() > 0)
+        written += d_engine->collect(bits + written, true);
+    const std::uint64_t sent = sent_before(d_origin) + d_held_count;
+    const std::uint64_t received = whole_steps(sent);
+    const std::uint64_t decided = d_next * std::uint64_t(d_geometry.bits);
     if (received > decided) {
         // The rest, as the end of a truncated frame: from training steps before it.
         const std::uint64_t from = decided > std::uint64_t(d_geometry.training)
@@ -177,15 +308,14 @@ std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
                  false,
                  0,
                  d_cut);
-        const std::vector<window> rest{ window{ d_held.data() + (from - d_origin) * n,
-                                                nullptr,
-                                                steps,
-                                                false,
-                                                false,
-                                                bits,
-                                                std::int64_t(decided - from) } };
-        d_engine->decode(rest, std::min(steps, full_run(d_geometry)), d_cut, nullptr);
-        written = std::size_t(received - decided);
+        for (segment& s : d_cut) { // in stream steps
+            s.first += std::int64_t(from);
+            s.begin += std::int64_t(from);
+            s.end += std::int64_t(from);
+            s.owned_end += std::int64_t(from);
+        }
+        submit(nullptr, 0, sent, d_cut, std::min(steps, full_run(d_geometry)));
+        written += d_engine->collect(bits + written, true);
     }
     restart();
     return written;
@@ -193,20 +323,10 @@ std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
 
 void segmented_stream_decoder::restart()
 {
-    d_held.clear();
+    d_engine->discard();
+    d_held_count = 0;
     d_origin = 0;
     d_next = 0;
-}
-
-void segmented_stream_decoder::drop_decided()
-{
-    const int n = d_config.generator.outputs();
-    const std::uint64_t keep_from =
-        std::uint64_t(stream_segment(d_geometry, d_next).first);
-    if (keep_from <= d_origin)
-        return;
-    d_held.erase(d_held.begin(), d_held.begin() + (keep_from - d_origin) * n);
-    d_origin = keep_from;
 }
 
 } // namespace gputurbo::conv

@@ -13,9 +13,11 @@
 // segmented backend shares.
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/core/host_memory.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +58,29 @@ struct window
     float unit = 1.0f;
 };
 
+/*!
+ * \brief A stream's window for segment_engine::submit(): its sent LLRs from a puncturing
+ * period's start, those held from earlier calls and then a call's fresh ones (each
+ * part may be empty), as they came (float or int8; the engine sanitises them as it
+ * reads them, see window).
+ */
+struct stream_window
+{
+    const void* held;
+    std::size_t held_count;
+    const void* fresh;
+    std::size_t fresh_count;
+    bool int8;          //!< the LLRs are int8 (their metrics), else float
+    float unit;         //!< int8: the LLR of q = 1
+    bool invert;        //!< the LLRs have the other sign convention
+    std::int64_t steps; //!< whole steps the LLRs hold
+    //! [index_count >= steps * outputs]: each coded bit's index among the LLRs, -1
+    //! where punctured (the same for every window of the stream: an engine may keep a
+    //! copy, and needs a new one only when index_count grows); nullptr when unpunctured
+    const std::int32_t* sent_index;
+    std::size_t index_count;
+};
+
 //! A backend's Viterbi over segments: runs of the trellis decoded side by side.
 class segment_engine
 {
@@ -70,8 +95,32 @@ public:
                         std::int64_t run,
                         const std::vector<segment>& segments,
                         double* owned) = 0;
+
+    /*!
+     * \brief Streams: starts decoding \p segments (consecutive, each of \p run steps)
+     * of \p w, whose bits collect() writes, oldest batch first; \p w has been read when
+     * it returns. Host engines decode the batch at once (this default).
+     */
+    virtual void submit(const stream_window& w,
+                        std::int64_t run,
+                        const std::vector<segment>& segments);
+    //! Writes the bits of the oldest batch submitted and returns how many, waiting for
+    //! it when \p wait, else only when it is done (0 when not, or when none is left).
+    virtual std::size_t collect(std::uint8_t* bits, bool wait);
+    //! Batches submitted and not yet collected.
+    virtual std::size_t submitted() const { return d_done.size(); }
+    //! Whether the oldest of them is decoded.
+    virtual bool ready() const { return !d_done.empty(); }
+    //! Forgets every batch submitted.
+    virtual void discard() { d_done.clear(); }
+
     virtual core::backend kind() const = 0;
     virtual std::string device() const = 0;
+
+private:
+    std::vector<float> d_values;                  // the default submit()'s LLRs
+    std::vector<std::int8_t> d_codes;             // (one of them)
+    std::deque<std::vector<std::uint8_t>> d_done; // and its batches' bits
 };
 
 /*!
@@ -138,8 +187,10 @@ segment stream_segment(const segment_geometry& g, std::uint64_t i);
 /*!
  * \brief The stream decoder of a segment engine: the stream is decided segment by
  * segment on the grid of stream_segment(), as soon as a segment's run has arrived, all
- * segments ready in one call side by side; the LLRs from the first undecided segment's
- * run on are held.
+ * segments ready in one batch side by side (submit()). The sent LLRs from the first
+ * undecided segment's run on (from the start of its puncturing period) are held, as
+ * they came; a call's fresh LLRs go to the engine from the caller's memory, and only
+ * what the next batch reads again is copied.
  */
 class segmented_stream_decoder final : public stream_decoder
 {
@@ -149,22 +200,41 @@ public:
 
     core::backend kind() const override { return d_engine->kind(); }
     std::string device() const override { return d_engine->device(); }
+    std::size_t batches_pending() const override { return d_engine->submitted(); }
+    bool batch_ready() const override { return d_engine->ready(); }
 
 private:
-    std::size_t
-    advance(const float* llrs, std::size_t steps, std::uint8_t* bits) override;
+    std::size_t advance(const sent_llrs& in, std::uint8_t* bits) override;
+    std::size_t wait_oldest(std::uint8_t* bits) override;
     std::size_t finish(std::uint8_t* bits) override;
     void restart() override;
 
-    //! Drops the held steps no undecided segment reads.
-    void drop_decided();
+    //! Submits \p segments (in stream steps) of a window of the held LLRs and then \p
+    //! fresh ones, \p sent in all so far.
+    void submit(const void* fresh,
+                std::size_t count,
+                std::uint64_t sent,
+                std::vector<segment>& segments,
+                std::int64_t run);
+    //! Keeps the sent LLRs from stream step \p from (a period's start) on, of the held
+    //! ones and then \p count fresh ones.
+    void hold_from(std::uint64_t from, const void* fresh, std::size_t count);
+    //! d_held's room for \p count LLRs, its first d_held_count kept.
+    void reserve_held(std::size_t count);
+    //! The sent_index of a window of \p steps steps from a period's start.
+    const std::int32_t* index_for(std::int64_t steps);
 
     const segment_geometry d_geometry;
     std::unique_ptr<segment_engine> d_engine;
-    std::vector<float> d_held;  // depunctured LLRs of steps d_origin, d_origin + 1, …
-    std::uint64_t d_origin = 0; // stream step of d_held's first
-    std::uint64_t d_next = 0;   // the first undecided segment
+    //! sent LLRs from step d_origin on, as they came (page-locked where a GPU is, so
+    //! that a batch's copy of them is DMA)
+    core::host_buffer<std::uint8_t> d_held;
+    std::size_t d_held_count = 0; // how many
+    bool d_int8 = false;          // d_held's type
+    std::uint64_t d_origin = 0;   // a puncturing period's start
+    std::uint64_t d_next = 0;     // the first undecided segment
     std::vector<segment> d_cut;
+    std::vector<std::int32_t> d_index; // sent_index of the longest window yet
 };
 
 } // namespace gputurbo::conv

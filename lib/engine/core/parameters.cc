@@ -211,11 +211,13 @@ std::vector<parameter> make_block_table()
     t.back().zero_means = "automatic";
     t.push_back({ "batches_in_flight",
                   parameter_kind::integer,
-                  "2",
+                  "0",
                   "blocks: batches decoding at once; 2 or more overlap the GPU with the "
-                  "flowgraph" });
+                  "flowgraph (automatic: 2 batches of codewords or frames, 4 of a "
+                  "stream's segments)" });
     t.back().min = 1;
     t.back().max = batch_decoder::max_in_flight;
+    t.back().zero_means = "automatic";
     // In the order of the blocks' codeword_tags enum (lib/common/stream_batcher.h).
     t.push_back({ "codeword_tags",
                   parameter_kind::choice,

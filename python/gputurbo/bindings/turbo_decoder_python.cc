@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(84f0c9e1d3f7b1fa12ddf41ade142911) */
+/* BINDTOOL_HEADER_FILE_HASH(64caf1bb083a3b301e098ecbe7961649) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -47,7 +47,7 @@ void bind_turbo_decoder(py::module& m)
              py::arg("threads") = 0,
              py::arg("input_type") = "float",
              py::arg("int8_scale") = 8.0f,
-             py::arg("batches_in_flight") = 2,
+             py::arg("batches_in_flight") = 0,
              py::arg("arithmetic") = "auto",
              py::arg("codeword_tags") = "failed",
              py::arg("devices") = "0",

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(d608f51a17283dbf24fad558b16f6c53) */
+/* BINDTOOL_HEADER_FILE_HASH(8b58001598b3970ae31fa656f9d2dea4) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -47,7 +47,7 @@ void bind_viterbi_decoder(py::module& m)
              py::arg("threads") = 0,
              py::arg("input_type") = "float",
              py::arg("int8_scale") = 8.0f,
-             py::arg("batches_in_flight") = 2,
+             py::arg("batches_in_flight") = 0,
              py::arg("codeword_tags") = "failed",
              py::arg("devices") = "0",
              py::arg("length_tag_key") = "packet_len",

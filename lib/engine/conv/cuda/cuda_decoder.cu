@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -286,8 +287,11 @@ private:
     std::vector<std::unique_ptr<frame_decoder>> d_parts;
 };
 
-// The segments of a stream, decoded on one GPU call by call: the held (depunctured) LLRs
-// in, the bits of the call's segments out.
+// The segments of a stream on one GPU, a batch a launch: each batch in a slot of its
+// own (a CUDA stream, device buffers, page-locked bits), so that several decode at once
+// while the host goes on. A launch's time hardly depends on how many segments it has
+// (each thread runs its pair of segments through in turn), so batches in flight, not
+// larger launches, are what keep the GPU busy.
 class gpu_segment_engine final : public segment_engine
 {
 public:
@@ -299,112 +303,169 @@ public:
             throw std::runtime_error("backend 'cuda' is not available: " + why);
         GPUTURBO_CUDA_TRY(cudaSetDevice(device));
         GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&d_prop, device));
-        d_stream = std::make_unique<core::cuda::stream>();
         d_threads = decoding_threads(d_trellis);
     }
 
-    void decode(const std::vector<window>& windows,
+    ~gpu_segment_engine() override
+    {
+        for (slot* sl : d_busy) // their buffers are about to go
+            cudaEventSynchronize(sl->done);
+    }
+
+    // Frames go through frame_decoder's pipeline; this engine serves streams.
+    void decode(const std::vector<window>&,
+                std::int64_t,
+                const std::vector<segment>&,
+                double*) override
+    {
+        throw std::logic_error("gpu_segment_engine decodes streams: use submit()");
+    }
+
+    void submit(const stream_window& w,
                 std::int64_t run,
-                const std::vector<segment>& segments,
-                double* owned) override
+                const std::vector<segment>& segments) override
     {
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        for (std::size_t w = 0; w < windows.size(); ++w)
-            decode_window(windows[w], w, run, segments, owned);
-    }
-
-    core::backend kind() const override { return core::backend::cuda; }
-    std::string device() const override
-    {
-        return describe(d_prop, d_device, "streaming, one launch per call");
-    }
-
-private:
-    void decode_window(const window& win,
-                       std::size_t w,
-                       std::int64_t run,
-                       const std::vector<segment>& segments,
-                       double* owned)
-    {
-        std::vector<device_segment> mine;
-        std::vector<std::size_t> which;
-        std::int64_t lo = 0, hi = 0;
-        for (std::size_t i = 0; i < segments.size(); ++i)
-            if (segments[i].window == w) {
-                const segment& s = segments[i];
-                lo = mine.empty() ? s.begin : std::min(lo, s.begin);
-                hi = mine.empty() ? s.end : std::max(hi, s.end);
-                mine.push_back(to_device(s));
-                which.push_back(i);
-            }
-        if (mine.empty())
-            return;
-        if (win.sent_index)
-            throw std::logic_error("gpu_segment_engine: windows are depunctured streams");
-        const std::size_t values = std::size_t(win.steps) * d_trellis.outputs;
-        const workspace_layout layout(d_trellis, mine.size(), int(run), d_threads);
-        cudaStream_t s = *d_stream;
-        float* llrs = d_llrs.reserve(values);
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
-            llrs, win.values, values * sizeof(float), cudaMemcpyHostToDevice, s));
-        device_segment* segs = d_segments.reserve(mine.size());
+        if (w.sent_index && d_index_count < w.index_count) {
+            // Kernels in flight may read the old copy.
+            for (slot* busy : d_busy)
+                GPUTURBO_CUDA_TRY(cudaEventSynchronize(busy->done));
+            core::cuda::upload(
+                d_index.reserve(w.index_count), w.sent_index, w.index_count);
+            d_index_count = w.index_count;
+        }
+        slot& sl = free_slot();
+        cudaStream_t s = sl.stream;
+        const std::size_t size = w.int8 ? 1 : sizeof(float);
+        unsigned char* llrs = sl.llrs.reserve((w.held_count + w.fresh_count) * size +
+                                              core::cuda::llr_padding);
+        if (w.held_count > 0)
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+                llrs, w.held, w.held_count * size, cudaMemcpyHostToDevice, s));
+        if (w.fresh_count > 0)
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(llrs + w.held_count * size,
+                                              w.fresh,
+                                              w.fresh_count * size,
+                                              cudaMemcpyHostToDevice,
+                                              s));
+        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.read, s));
+        device_segment* staged = sl.staged.reserve(segments.size());
+        bool firsts_aligned = true;
+        for (std::size_t i = 0; i < segments.size(); ++i) {
+            staged[i] = to_device(segments[i]);
+            firsts_aligned &= segments[i].first * d_trellis.outputs % 4 == 0;
+        }
+        device_segment* segs = sl.segments.reserve(segments.size());
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(segs,
-                                          mine.data(),
-                                          mine.size() * sizeof(device_segment),
+                                          staged,
+                                          segments.size() * sizeof(device_segment),
                                           cudaMemcpyHostToDevice,
                                           s));
-        unsigned char* workspace = d_workspace.reserve(layout.bytes);
-        long long* owned_sums =
-            reinterpret_cast<long long*>(workspace + layout.owned_offset);
-        const std::size_t out_bits = std::size_t(hi - lo);
+        const workspace_layout layout(d_trellis, segments.size(), int(run), d_threads);
+        const std::int64_t lo = segments.front().begin, hi = segments.back().end;
+        sl.count = std::size_t(hi - lo);
         viterbi_job job{};
         job.llrs = llrs;
-        job.int8 = false;
-        job.int8_unit = 1.0f;
-        job.invert = win.invert;
+        job.int8 = w.int8;
+        job.int8_unit = w.unit;
+        job.invert = w.invert;
         job.window_stride = 0;
-        job.sent_index = nullptr;
-        job.steps = win.steps;
-        job.circular = win.circular;
-        job.bits = d_bits.reserve(out_bits);
+        job.sent_index = w.sent_index ? d_index.get() : nullptr;
+        job.steps = w.steps;
+        job.circular = false;
+        job.bits = sl.bits.reserve(sl.count);
         job.out_stride = 0;
         job.out_origin = lo;
         job.segments = segs;
         job.decided_begin = lo;
         job.decided_end = hi;
-        job.per_window = int(mine.size());
+        job.per_window = int(segments.size());
         job.windows = 1;
         job.run = int(run);
+        job.firsts_aligned = firsts_aligned;
         job.threads = d_threads;
-        job.scratch = workspace;
-        job.owned = owned_sums;
+        job.scratch = sl.workspace.reserve(layout.bytes);
+        job.owned = nullptr;
         launch_viterbi(d_trellis, job, s);
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(win.out + (lo - win.out_origin),
-                                          job.bits,
-                                          out_bits,
-                                          cudaMemcpyDeviceToHost,
-                                          s));
-        std::vector<long long> sums(owned ? mine.size() : 0);
-        if (owned)
-            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sums.data(),
-                                              owned_sums,
-                                              sums.size() * sizeof(long long),
-                                              cudaMemcpyDeviceToHost,
-                                              s));
-        GPUTURBO_CUDA_TRY(cudaStreamSynchronize(s));
-        for (std::size_t i = 0; i < sums.size(); ++i)
-            owned[which[i]] = magnitude(sums[i]);
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            sl.out.reserve(sl.count), job.bits, sl.count, cudaMemcpyDeviceToHost, s));
+        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.done, s));
+        d_busy.push_back(&sl);
+        // The caller may reuse its LLRs once the copies have read them.
+        GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.read));
+    }
+
+    std::size_t collect(std::uint8_t* bits, bool wait) override
+    {
+        if (d_busy.empty() || (!wait && !ready()))
+            return 0;
+        slot& sl = *d_busy.front();
+        GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.done));
+        std::memcpy(bits, sl.out.get(), sl.count);
+        d_busy.pop_front();
+        return sl.count;
+    }
+
+    std::size_t submitted() const override { return d_busy.size(); }
+
+    // An error counts as ready: collect() then reports it.
+    bool ready() const override
+    {
+        if (d_busy.empty())
+            return false;
+        const cudaError_t e = cudaEventQuery(d_busy.front()->done);
+        if (e != cudaErrorNotReady)
+            return true;
+        if (cudaPeekAtLastError() == cudaErrorNotReady)
+            (void)cudaGetLastError(); // not an error: the batch runs
+        return false;
+    }
+
+    void discard() override
+    {
+        for (slot* sl : d_busy)
+            GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl->done));
+        d_busy.clear();
+    }
+
+    core::backend kind() const override { return core::backend::cuda; }
+    std::string device() const override
+    {
+        return describe(d_prop, d_device, "streaming, batches in flight");
+    }
+
+private:
+    struct slot
+    {
+        core::cuda::stream stream;
+        core::cuda::event read; // its LLRs are on the GPU
+        core::cuda::event done; // its bits are in out
+        core::cuda::device_array<unsigned char> llrs;
+        core::cuda::pinned_array<device_segment> staged;
+        core::cuda::device_array<device_segment> segments;
+        core::cuda::device_array<unsigned char> workspace;
+        core::cuda::device_array<std::uint8_t> bits;
+        core::cuda::pinned_array<std::uint8_t> out;
+        std::size_t count = 0; // bits of its batch
+    };
+
+    slot& free_slot()
+    {
+        for (const auto& sl : d_slots)
+            if (std::find(d_busy.begin(), d_busy.end(), sl.get()) == d_busy.end())
+                return *sl;
+        d_slots.push_back(std::make_unique<slot>());
+        return *d_slots.back();
     }
 
     const trellis d_trellis;
     const int d_device;
     cudaDeviceProp d_prop{};
-    std::unique_ptr<core::cuda::stream> d_stream;
     std::size_t d_threads = 0; // decoding_threads()
-    core::cuda::device_array<float> d_llrs;
-    core::cuda::device_array<device_segment> d_segments;
-    core::cuda::device_array<unsigned char> d_workspace;
-    core::cuda::device_array<std::uint8_t> d_bits;
+    std::vector<std::unique_ptr<slot>> d_slots;
+    std::deque<slot*> d_busy;              // submitted, oldest first
+    core::cuda::device_array<int> d_index; // the stream's sent_index
+    std::size_t d_index_count = 0;
 };
 
 std::vector<int> devices_of(const viterbi_config& config)

@@ -58,8 +58,8 @@ struct viterbi_config
     segment_geometry geometry; //!< 0s: derived_geometry()
     bool invert_llr = false;   //!< true: the input is L = ln P(1)/P(0)
     //! int8 input: L = q / int8_scale. The fast decoders (CPU and CUDA) take each q of a
-    //! frame as its metric as it is (-128 as -127): the scale sets only the magnitudes
-    //! behind the frame status. A stream's int8 LLRs are read as L, as floats.
+    //! frame or stream as its metric as it is (-128 as -127): the scale sets only the
+    //! magnitudes behind the frame status; the reference decoder reads L.
     float int8_scale = 8.0f;
     int threads = 0;           //!< CPU worker threads, 0 = all cores
     std::string devices = "0"; //!< CUDA devices: "0", "0,1" or "all"
@@ -97,24 +97,42 @@ std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& 
  * an endless input sequence, from encoder state 0, punctured by a pattern that runs on
  * from call to call. LLRs go in as they come, any number per call (a step's LLRs may be
  * split between calls); decided bits come out in order, each once, never ahead of the
- * decision depth: when decode() returns, every bit more than \p depth + \p bits steps
- * behind the newest is out (the "reference" backend releases each bit as soon as every
- * survivor agrees on it). The output does not depend on how the input is cut into
- * calls. flush() ends the stream (the last bits traced back from the best state) and
- * the next decode() starts a new one. Not safe for concurrent calls on one object.
+ * decision depth. The output does not depend on how the input is cut into calls, nor
+ * on how many batches are in flight. flush() ends the stream (the last bits traced back
+ * from the best state) and the next decode() starts a new one. A stream's LLRs are all
+ * float or all int8 (the fast decoders read int8 as frames do: each q its metric).
+ * Not safe for concurrent calls on one object.
+ *
+ * Batches in flight (set_batches_in_flight()): with 1, the default, decode() returns
+ * once every bit more than depth + bits steps behind the newest is out (the "reference"
+ * backend releases each bit as soon as every survivor agrees on it). A GPU decodes
+ * a call's segments in one launch whose time hardly depends on its size: with n > 1, a
+ * decode() returns once the GPU has read the LLRs (page-locked ones by DMA, straight
+ * from the caller's memory), and its bits come with a later call, wait() or flush().
+ * While n batches are in flight, small calls are gathered into the next batch (copied,
+ * up to gather_limit LLRs held); a larger one waits for the oldest batch instead. Host
+ * backends decode each batch at once whatever n is.
  */
 class stream_decoder
 {
 public:
+    //! LLRs held for the next batch at most while every batch is in flight.
+    static constexpr std::size_t gather_limit = std::size_t(1) << 18;
+
     virtual ~stream_decoder();
 
     /*!
      * \brief Takes \p count LLRs (the engine's sign, or invert_llr; NaN is an erasure,
      * values clamped as for frames) and writes the bits it decides to \p bits: at most
-     * output_bound(count). Returns how many.
+     * output_bound(count). Returns how many. Throws std::invalid_argument for a stream
+     * whose LLRs change type.
      */
     std::size_t decode(const float* llrs, std::size_t count, std::uint8_t* bits);
     std::size_t decode(const std::int8_t* llrs, std::size_t count, std::uint8_t* bits);
+
+    //! Waits for the oldest batch in flight and writes its bits (at most
+    //! output_bound(0)); returns how many, 0 when none is in flight.
+    std::size_t wait(std::uint8_t* bits);
 
     //! Ends the stream: writes its undecided bits (at most output_bound(0)), returns how
     //! many, and starts a new stream. A step whose LLRs came only in part is dropped.
@@ -123,10 +141,18 @@ public:
     //! Forgets the stream without output and starts a new one.
     void reset();
 
+    //! 1 … 4 (std::invalid_argument otherwise); takes effect with the next batch.
+    void set_batches_in_flight(int n);
+    int batches_in_flight() const { return d_batches_in_flight; }
+    //! Batches decoding now, whose bits wait() or a later call writes.
+    virtual std::size_t batches_pending() const { return 0; }
+    //! Whether the oldest batch in flight is decoded, so that wait() returns at once.
+    virtual bool batch_ready() const { return false; }
+
     //! Most bits one decode() of \p count LLRs, or flush() with 0, writes.
     std::size_t output_bound(std::size_t count) const;
     //! Bits received (whole steps) and not yet written.
-    std::uint64_t pending_bits() const { return d_steps - d_written; }
+    std::uint64_t pending_bits() const { return whole_steps(d_sent) - d_written; }
     //! Bits written since the stream started.
     std::uint64_t written_bits() const { return d_written; }
 
@@ -138,14 +164,34 @@ public:
 protected:
     explicit stream_decoder(const viterbi_config& config);
 
-    //! The backend's part: the depunctured, sanitised LLRs (erasures 0) of \p steps whole
-    //! trellis steps, outputs() per step, follow the stream's earlier ones. Writes the
-    //! bits it decides, returns how many.
-    virtual std::size_t
-    advance(const float* llrs, std::size_t steps, std::uint8_t* bits) = 0;
-    //! The rest of the stream's bits; then the backend starts a new stream.
+    //! LLRs as they came (one of values, codes), the stream's sent LLRs
+    //! [sent - count, sent) where sent counts every one received so far.
+    struct sent_llrs
+    {
+        const float* values;
+        const std::int8_t* codes;
+        std::size_t count;
+        std::uint64_t sent;
+    };
+
+    //! The backend's part: takes \p in, writes the bits it decides, returns how many.
+    virtual std::size_t advance(const sent_llrs& in, std::uint8_t* bits) = 0;
+    //! The oldest batch in flight's bits (waiting for it), or 0 when none.
+    virtual std::size_t wait_oldest(std::uint8_t* bits) { return (void)bits, 0; }
+    //! The rest of the stream's bits (batches in flight first); then the backend starts
+    //! a new stream.
     virtual std::size_t finish(std::uint8_t* bits) = 0;
+    //! Forgets the stream (and any batch in flight).
     virtual void restart() = 0;
+
+    //! Whole trellis steps that the first \p sent sent LLRs of a stream complete.
+    std::uint64_t whole_steps(std::uint64_t sent) const;
+    //! Sent LLRs before step \p step, a multiple of the puncturing period.
+    std::uint64_t sent_before(std::uint64_t step) const;
+    //! For each coded bit of a period, its index among the period's sent LLRs, -1 where
+    //! punctured (empty when unpunctured).
+    const std::vector<std::int32_t>& period_index() const { return d_period_index; }
+    std::size_t sent_per_period() const { return d_kept; }
 
     const viterbi_config d_config;
 
@@ -153,10 +199,12 @@ private:
     template <class T>
     std::size_t take(const T* llrs, std::size_t count, std::uint8_t* bits);
 
-    std::vector<int> d_kept;     // the coded bits a puncturing period sends, in order
-    std::vector<float> d_ready;  // depunctured LLRs of coded bits d_steps * n … d_coded
-    std::uint64_t d_coded = 0;   // coded bits (sent or punctured) received: the phase
-    std::uint64_t d_steps = 0;   // whole steps received
+    std::vector<std::int32_t> d_period_index;
+    std::vector<std::uint32_t> d_steps_by_sent; // [r]: whole steps of r sent in a period
+    std::size_t d_kept = 0;                     // sent LLRs per period
+    bool d_int8 = false;                        // the stream's type, once it has LLRs
+    int d_batches_in_flight = 1;
+    std::uint64_t d_sent = 0;    // sent LLRs received
     std::uint64_t d_written = 0; // bits written
 };
 
