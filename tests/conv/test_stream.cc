@@ -267,8 +267,8 @@ TEST_P(StreamBackend, OutputDoesNotDependOnHowTheStreamComesIn)
             for (const std::size_t most :
                  { std::size_t(3), std::size_t(500), std::size_t(7777) }) {
                 EXPECT_EQ(decode_in_pieces(*dec, s.llrs, most, rng), whole)
-                    << (*rate ? rate : "1/2") << ", calls of up to " << most
-                    << " LLRs, " << in_flight << " in flight";
+                    << (*rate ? rate : "1/2") << ", calls of up to " << most << " LLRs, "
+                    << in_flight << " in flight";
                 EXPECT_EQ(decode_in_pieces(*dec, q, most, rng), whole_int8)
                     << (*rate ? rate : "1/2") << ", int8, calls of up to " << most
                     << " LLRs, " << in_flight << " in flight";
@@ -432,6 +432,28 @@ TEST(ViterbiStream, BitsAreReleasedWithinOneRunOfTheNewest)
         dec->decode(s.llrs.data() + at, count, out.data());
         const std::uint64_t received = (at + count) / 2;
         EXPECT_LE(dec->pending_bits(), std::min<std::uint64_t>(received, 170));
+    }
+}
+
+TEST(ViterbiStream, ACallLongerThanABatchGoesInSeveral)
+{
+    // One call of more steps than a batch's window holds: its segments go in several
+    // batches, which decide what calls of a thousandth of its size decide.
+    std::mt19937_64 rng(test::test_seed());
+    viterbi_config c;
+    c.generator = preset("ccsds");
+    c.mode = termination::streaming;
+    const std::size_t bits = stream_decoder::batch_steps + 300000;
+    const stream s = make_stream(c, bits, 3.0, rng);
+    for (const char* backend : { "cpu", "cuda" }) {
+        if (backend == std::string("cuda") && !have_cuda())
+            continue;
+        const auto dec = make_stream_decoder(c, backend);
+        const auto whole = decode_in_pieces(*dec, s.llrs, s.llrs.size(), rng);
+        ASSERT_EQ(whole.size(), bits) << backend;
+        EXPECT_LT(errors(whole, s.bits), bits / 1000) << backend;
+        EXPECT_EQ(decode_in_pieces(*dec, s.llrs, s.llrs.size() / 1000, rng), whole)
+            << backend;
     }
 }
 

@@ -168,35 +168,44 @@ std::size_t segmented_stream_decoder::advance(const sent_llrs& in, std::uint8_t*
     std::size_t written = 0;
     while (const std::size_t n = d_engine->collect(bits + written, false))
         written += n;
-    // The segments whose whole run has arrived.
     const std::uint64_t received = whole_steps(in.sent);
     const std::int64_t run = full_run(d_geometry);
-    d_cut.clear();
-    std::uint64_t i = d_next;
-    for (segment s = stream_segment(d_geometry, i);
-         std::uint64_t(s.first + run) <= received;
-         s = stream_segment(d_geometry, ++i))
-        d_cut.push_back(s);
-    if (d_cut.empty()) {
+    auto arrived = [&](const segment& s) {
+        return std::uint64_t(s.first + run) <= received;
+    };
+    const std::size_t in_flight = std::size_t(batches_in_flight());
+    if (!arrived(stream_segment(d_geometry, d_next)) ||
+        (d_engine->submitted() >= in_flight &&
+         d_held_count + in.count <= gather_limit)) { // a small call: the next batch's
         hold_from(d_origin, fresh, in.count);
         return written;
     }
-    if (d_engine->submitted() >= std::size_t(batches_in_flight())) {
-        if (d_held_count + in.count <= gather_limit) { // a small call: the next batch's
-            hold_from(d_origin, fresh, in.count);
-            return written;
-        }
-        written += d_engine->collect(bits + written, true);
+    // The segments whose whole run has arrived, in batches of at most batch_steps.
+    const std::size_t most =
+        std::max<std::int64_t>(1, (batch_steps - run) / d_geometry.bits);
+    for (;;) {
+        d_cut.clear();
+        for (segment s = stream_segment(d_geometry, d_next);
+             arrived(s) && d_cut.size() < most;
+             s = stream_segment(d_geometry, d_next + d_cut.size()))
+            d_cut.push_back(s);
+        if (d_cut.empty())
+            break;
+        if (d_engine->submitted() >= in_flight)
+            written += d_engine->collect(bits + written, true);
+        submit(fresh, in.count, in.sent, d_cut, run);
+        d_next += d_cut.size();
+        if (in_flight == 1)
+            written += d_engine->collect(bits + written, true);
     }
-    submit(fresh, in.count, in.sent, d_cut, run);
-    d_next = i;
-    const std::uint64_t period = std::uint64_t(d_config.punctured.period());
-    hold_from(std::uint64_t(stream_segment(d_geometry, d_next).first) / period * period,
-              fresh,
-              in.count);
-    if (batches_in_flight() == 1)
-        written += d_engine->collect(bits + written, true);
+    hold_from(period_start(stream_segment(d_geometry, d_next).first), fresh, in.count);
     return written;
+}
+
+std::uint64_t segmented_stream_decoder::period_start(std::int64_t step) const
+{
+    const std::uint64_t period = std::uint64_t(d_config.punctured.period());
+    return std::uint64_t(step) / period * period;
 }
 
 void segmented_stream_decoder::submit(const void* fresh,
@@ -205,18 +214,36 @@ void segmented_stream_decoder::submit(const void* fresh,
                                       std::vector<segment>& segments,
                                       std::int64_t run)
 {
-    const std::int64_t origin = std::int64_t(d_origin);
+    // The window: from the first segment's run (its period's start) to the last one's
+    // end (whole periods, as far as the LLRs go), of the held LLRs and then the fresh.
+    const std::uint64_t from = period_start(segments.front().first);
+    const std::uint64_t to = std::uint64_t(segments.back().first + run);
+    const std::uint64_t period = std::uint64_t(d_config.punctured.period());
+    const std::uint64_t held_first = sent_before(d_origin);
+    const std::uint64_t first = sent_before(from) - held_first;
+    const std::uint64_t last =
+        std::min(sent_before((to + period - 1) / period * period), sent) - held_first;
+    auto part = [&](std::uint64_t begin, std::uint64_t end) { // of [first, last)
+        return std::make_pair(std::max(begin, first), std::min(end, last));
+    };
+    const std::size_t size = d_int8 ? 1 : sizeof(float);
+    const auto [held_begin, held_end] = part(0, d_held_count);
+    const auto [fresh_begin, fresh_end] = part(d_held_count, d_held_count + count);
     for (segment& s : segments) {
-        s.first -= origin;
-        s.begin -= origin;
-        s.end -= origin;
-        s.owned_end -= origin;
+        s.first -= std::int64_t(from);
+        s.begin -= std::int64_t(from);
+        s.end -= std::int64_t(from);
+        s.owned_end -= std::int64_t(from);
     }
-    const std::int64_t steps = std::int64_t(whole_steps(sent) - d_origin);
-    const stream_window w{ d_held.data(),
-                           d_held_count,
-                           fresh,
-                           count,
+    const std::int64_t steps = std::int64_t(to - from);
+    const std::size_t from_held = held_end > held_begin ? held_end - held_begin : 0;
+    const std::size_t from_fresh = fresh_end > fresh_begin ? fresh_end - fresh_begin : 0;
+    const stream_window w{ from_held ? d_held.data() + held_begin * size : nullptr,
+                           from_held,
+                           from_fresh ? static_cast<const std::uint8_t*>(fresh) +
+                                            (fresh_begin - d_held_count) * size
+                                      : nullptr,
+                           from_fresh,
                            d_int8,
                            1.0f / d_config.int8_scale,
                            d_config.invert_llr,

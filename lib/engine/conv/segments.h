@@ -195,6 +195,7 @@ segment stream_segment(const segment_geometry& g, std::uint64_t i);
 class segmented_stream_decoder final : public stream_decoder
 {
 public:
+
     segmented_stream_decoder(const viterbi_config& config,
                              std::unique_ptr<segment_engine> engine);
 
@@ -209,8 +210,8 @@ private:
     std::size_t finish(std::uint8_t* bits) override;
     void restart() override;
 
-    //! Submits \p segments (in stream steps) of a window of the held LLRs and then \p
-    //! fresh ones, \p sent in all so far.
+    //! Submits \p segments (consecutive, in stream steps) in a window of the LLRs they
+    //! read, of the held ones and then \p count fresh ones, \p sent in all so far.
     void submit(const void* fresh,
                 std::size_t count,
                 std::uint64_t sent,
@@ -219,6 +220,8 @@ private:
     //! Keeps the sent LLRs from stream step \p from (a period's start) on, of the held
     //! ones and then \p count fresh ones.
     void hold_from(std::uint64_t from, const void* fresh, std::size_t count);
+    //! The start of the puncturing period of stream step \p step.
+    std::uint64_t period_start(std::int64_t step) const;
     //! d_held's room for \p count LLRs, its first d_held_count kept.
     void reserve_held(std::size_t count);
     //! The sent_index of a window of \p steps steps from a period's start.

@@ -118,6 +118,9 @@ class stream_decoder
 public:
     //! LLRs held for the next batch at most while every batch is in flight.
     static constexpr std::size_t gather_limit = std::size_t(1) << 18;
+    //! Steps of a batch's window at most: a call's segments beyond go in further
+    //! batches (so that device buffers and the kernels' 32-bit counts stay bounded).
+    static constexpr std::int64_t batch_steps = std::int64_t(1) << 23;
 
     virtual ~stream_decoder();
 
