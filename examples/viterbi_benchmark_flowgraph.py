@@ -7,7 +7,8 @@
 
     repeating file source of precomputed LLRs -> viterbi_decoder -> null sink
 
-for a continuous stream and for terminated frames (one frame after another), against
+for a continuous stream and for terminated frames (one frame after another, each with
+its "codeword" tag), against
 the same flowgraph with the decoder replaced by a pass-through of equal item rates
 (blocks.keep_m_in_n: a bit's worth of the items of each frame, or of each 4096 steps of
 a stream), which measures what GNU Radio itself can move, and against gr-fec's
@@ -70,6 +71,9 @@ def main():
     parser.add_argument("--batches-in-flight", type=int, default=0,
                         help="the decoder's batches_in_flight (default 0, the block's: "
                              "automatic)")
+    parser.add_argument("--codeword-tags", default="all", choices=["all", "failed", "none"],
+                        help="frames: the decoder's codeword_tags (default all: a tag on "
+                             "every frame)")
     parser.add_argument("--buffer-items", type=int, default=1 << 22,
                         help="source output buffer in items, for every flowgraph "
                              "(default 2^22)")
@@ -107,7 +111,8 @@ def main():
             decoder = gputurbo.viterbi_decoder(frame_bits, preset=args.preset,
                                                termination=mode, backend=args.backend,
                                                input_type=input_type,
-                                               batches_in_flight=args.batches_in_flight)
+                                               batches_in_flight=args.batches_in_flight,
+                                               codeword_tags=args.codeword_tags)
             passthrough = rate(blocks.keep_m_in_n(itemsize, unit_bits, length, 0),
                                itemsize)
             decoded = rate(decoder)
@@ -128,6 +133,8 @@ def main():
                      "passthrough_info_bits_per_second": passthrough, "device": device,
                      "batches_in_flight": args.batches_in_flight
                      if backend == decoder.backend() else None,
+                     "codeword_tags": args.codeword_tags
+                     if backend == decoder.backend() and mode != "streaming" else None,
                      "host_cpu": host_cpu(), "seconds": args.seconds,
                      "version": gputurbo.__version__, "commit": commit(),
                      "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
