@@ -262,7 +262,8 @@ void segmented_stream_decoder::hold_from(std::uint64_t from,
     const auto* in = static_cast<const std::uint8_t*>(fresh);
     if (skip <= d_held_count) {
         const std::size_t kept = d_held_count - skip;
-        std::memmove(d_held.data(), d_held.data() + skip * size, kept * size);
+        if (kept > 0)
+            std::memmove(d_held.data(), d_held.data() + skip * size, kept * size);
         d_held_count = kept;
         reserve_held(kept + count);
         std::copy_n(in, count * size, d_held.data() + kept * size);

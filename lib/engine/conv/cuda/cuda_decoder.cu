@@ -290,8 +290,8 @@ private:
 // The segments of a stream on one GPU, a batch a launch: each batch in a slot of its
 // own (a CUDA stream, device buffers, page-locked bits), so that several decode at once
 // while the host goes on. A launch's time hardly depends on how many segments it has
-// (each thread runs its pair of segments through in turn), so batches in flight, not
-// larger launches, are what keep the GPU busy.
+// (it is a thread's time to run its pair of segments, step by step, about a
+// millisecond), so batches in flight, not larger launches, are what keep the GPU busy.
 class gpu_segment_engine final : public segment_engine
 {
 public:
