@@ -7,8 +7,7 @@
 
     repeating file source of precomputed LLRs -> viterbi_decoder -> null sink
 
-for a continuous stream and for terminated frames (one frame after another, each with
-its "codeword" tag), against
+for a continuous stream and for terminated frames (one frame after another), against
 the same flowgraph with the decoder replaced by a pass-through of equal item rates
 (blocks.keep_m_in_n: a bit's worth of the items of each frame, or of each 4096 steps of
 a stream), which measures what GNU Radio itself can move, and against gr-fec's
@@ -16,6 +15,11 @@ cc_decoder (through fec.extended_decoder) in the same shape.
 
     ./viterbi_benchmark_flowgraph.py --seconds 5
     ./viterbi_benchmark_flowgraph.py --input float int8 --records ../docs/perf --tag h100
+
+Frames carry one tag each (--frame-tags): "codeword", the decoder's own on every frame
+(codeword_tags "all"; the pass-through makes none); "length", a length tag on every
+frame from the source (blocks.stream_to_tagged_stream) through both flowgraphs, which
+the decoder rescales and the pass-through moves; or "none".
 
 Rates are information bits per second, sampled at the null sink after a warm-up.
 """
@@ -52,6 +56,19 @@ def precomputed_llrs(code, termination, frame_bits, frames, ebn0_db, seed):
     return (2.0 * y / sigma ** 2).astype(np.float32)
 
 
+class length_tagged(gr.hier_block2):
+    """A length tag ("packet_len") on every frame of the input, then \p block."""
+
+    def __init__(self, itemsize, frame_length, block, out_itemsize, buffer_items):
+        gr.hier_block2.__init__(self, "length_tagged",
+                                gr.io_signature(1, 1, itemsize),
+                                gr.io_signature(1, 1, out_itemsize))
+        self.tagger = blocks.stream_to_tagged_stream(itemsize, 1, frame_length,
+                                                     "packet_len")
+        self.tagger.set_min_output_buffer(buffer_items)
+        self.connect(self, self.tagger, block, self)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--preset", default="ccsds", help="code (default ccsds: K=7 r1/2)")
@@ -71,9 +88,10 @@ def main():
     parser.add_argument("--batches-in-flight", type=int, default=0,
                         help="the decoder's batches_in_flight (default 0, the block's: "
                              "automatic)")
-    parser.add_argument("--codeword-tags", default="all", choices=["all", "failed", "none"],
-                        help="frames: the decoder's codeword_tags (default all: a tag on "
-                             "every frame)")
+    parser.add_argument("--frame-tags", nargs="+", default=["codeword", "length"],
+                        choices=["codeword", "length", "none"],
+                        help="frames: the tag each carries (default: codeword, then "
+                             "length; see above)")
     parser.add_argument("--buffer-items", type=int, default=1 << 22,
                         help="source output buffer in items, for every flowgraph "
                              "(default 2^22)")
@@ -104,19 +122,24 @@ def main():
             path = llr_file(data, scratch)
             itemsize = data.itemsize
 
-            def rate(block, sink_itemsize=1):
+            def rate(block, sink_itemsize=1, tags="none"):
+                if tags == "length":
+                    block = length_tagged(itemsize, length, block, sink_itemsize,
+                                          args.buffer_items)
                 return measure(source_for(path, itemsize), block, sink_itemsize,
                                args.seconds, args.warmup, args.buffer_items)
 
-            decoder = gputurbo.viterbi_decoder(frame_bits, preset=args.preset,
-                                               termination=mode, backend=args.backend,
-                                               input_type=input_type,
-                                               batches_in_flight=args.batches_in_flight,
-                                               codeword_tags=args.codeword_tags)
-            passthrough = rate(blocks.keep_m_in_n(itemsize, unit_bits, length, 0),
-                               itemsize)
-            decoded = rate(decoder)
-            runs = [(decoder.backend(), decoder.device(), decoded)]
+            runs = []
+            for tags in ["none"] if mode == "streaming" else args.frame_tags:
+                decoder = gputurbo.viterbi_decoder(
+                    frame_bits, preset=args.preset, termination=mode,
+                    backend=args.backend, input_type=input_type,
+                    batches_in_flight=args.batches_in_flight,
+                    codeword_tags="all" if tags == "codeword" else "failed")
+                passthrough = rate(blocks.keep_m_in_n(itemsize, unit_bits, length, 0),
+                                   itemsize, tags)
+                runs.append((decoder.backend(), decoder.device(), tags,
+                             rate(decoder, 1, tags), passthrough))
             if not args.no_gr_fec and input_type == "float":
                 cc = fec.cc_decoder.make(frame_bits, code.constraint, n, gr_fec_polys(code),
                                          0, -1 if mode == "streaming" else 0,
@@ -124,22 +147,26 @@ def main():
                                          else fec.CC_TERMINATED, False)
                 ext = fec.extended_decoder(decoder_obj_list=cc, threading=None, ann=None,
                                            puncpat="1" * n, integration_period=10000)
-                runs.append(("gr-fec cc_decoder", host_cpu(), rate(ext)))
-            for backend, device, value in runs:
+                # Against the untagged pass-through (the first run's, when untagged).
+                passthrough = runs[0][4] if runs[0][2] != "length" else rate(
+                    blocks.keep_m_in_n(itemsize, unit_bits, length, 0), itemsize)
+                runs.append(("gr-fec cc_decoder", host_cpu(), "none", rate(ext),
+                             passthrough))
+            for backend, device, tags, value, passthrough in runs:
+                ours = backend != "gr-fec cc_decoder"
                 r = {"kind": "flowgraph-viterbi", "backend": backend, "input": input_type,
                      "code": code.text, "termination": mode,
                      "frame_bits": None if mode == "streaming" else frame_bits,
                      "info_bits_per_second": value, "vs_passthrough": value / passthrough,
                      "passthrough_info_bits_per_second": passthrough, "device": device,
-                     "batches_in_flight": args.batches_in_flight
-                     if backend == decoder.backend() else None,
-                     "codeword_tags": args.codeword_tags
-                     if backend == decoder.backend() and mode != "streaming" else None,
+                     "batches_in_flight": args.batches_in_flight if ours else None,
+                     "frame_tags": None if mode == "streaming" else tags,
                      "host_cpu": host_cpu(), "seconds": args.seconds,
                      "version": gputurbo.__version__, "commit": commit(),
                      "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
                 records.append(r)
-                print(f"{mode:>10} {input_type:>5} {backend:>18}: "
+                shape = mode if mode == "streaming" else f"{mode}, {tags} tags"
+                print(f"{shape:>24} {input_type:>5} {backend:>18}: "
                       f"{value / 1e9:8.4f} Gbit/s, pass-through {passthrough / 1e9:8.4f}, "
                       f"ratio {value / passthrough:.3f}", flush=True)
     shutil.rmtree(scratch, ignore_errors=True)
@@ -147,8 +174,9 @@ def main():
         os.makedirs(args.records, exist_ok=True)
         for r in records:
             name = r["backend"].replace(" ", "-")
+            tags = f"-{r['frame_tags']}-tags" if r["frame_tags"] else ""
             path = os.path.join(args.records, f"flowgraph-viterbi-{name}-{args.tag}-"
-                                              f"{r['termination']}-{r['input']}.json")
+                                              f"{r['termination']}-{r['input']}{tags}.json")
             with open(path, "w") as f:
                 json.dump(r, f, indent=2)
                 f.write("\n")
