@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(8b58001598b3970ae31fa656f9d2dea4) */
+/* BINDTOOL_HEADER_FILE_HASH(3f2ac462809734ff72e4422665f29829) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
