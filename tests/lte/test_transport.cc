@@ -188,10 +188,10 @@ std::vector<vector_case> read_cases()
 }
 
 // The G bits sent for transport block \p data (rv \p rv, Qm \p Qm, one layer): CRC-24A,
-// segmentation, CRC-24B, turbo encoding, rate matching of each block from k0(rv)
-// (N_cb = K_w), blocks concatenated.
+// segmentation, CRC-24B, turbo encoding, rate matching of each block from k0(rv) in a
+// soft buffer of N_IR bits (0: no limit, N_cb = K_w), blocks concatenated.
 std::vector<std::uint8_t>
-transmit(const std::vector<std::uint8_t>& data, int G, int Qm, int rv)
+transmit(const std::vector<std::uint8_t>& data, int G, int Qm, int rv, long N_IR = 0)
 {
     std::vector<std::uint8_t> b = data;
     b.resize(data.size() + 24);
@@ -204,7 +204,8 @@ transmit(const std::vector<std::uint8_t>& data, int G, int Qm, int rv)
         lte::code_block(s, b.data(), r, block.data());
         turbo::encode(K, block.data(), 1, codeword.data());
         const auto w = lte::circular_buffer(K, r == 0 ? s.F : 0);
-        const int Ncb = int(w.size()), E = lte::block_bits(G, s.C, Qm, 1, r);
+        const int Ncb = lte::circular_buffer_bits(int(w.size()), s.C, N_IR);
+        const int E = lte::block_bits(G, s.C, Qm, 1, r);
         std::vector<std::uint8_t> e(E);
         lte::select_bits(
             w, Ncb, lte::start_position(K, Ncb, rv), codeword.data(), E, e.data());
@@ -224,11 +225,13 @@ TEST(LteRateMatching, TheTransmitChainReproducesEveryVector)
 }
 
 // The transport block from noiseless LLRs of the e of one or more redundancy versions
-// \p rvs of one transport block: each block's LLRs combined back into its codeword
-// (filler bits, known zeros, at full strength), decoded, its CRC-24B checked, the blocks
-// concatenated; the data if the CRC-24A checks, else empty.
+// \p rvs of one transport block (soft buffer N_IR, as transmit()): each block's LLRs
+// combined back into its codeword (filler bits, known zeros, at full strength), decoded,
+// its CRC-24B checked, the blocks concatenated; the data if the CRC-24A checks, else
+// empty.
 std::vector<std::uint8_t> receive(turbo::decoder& decoder,
-                                  const std::vector<const vector_case*>& rvs)
+                                  const std::vector<const vector_case*>& rvs,
+                                  long N_IR = 0)
 {
     const auto& f = rvs.front()->f;
     const int tbs = f.at("tbs"), G = f.at("G");
@@ -239,7 +242,8 @@ std::vector<std::uint8_t> receive(turbo::decoder& decoder,
         const int K = s.block_size(r);
         const int filler = r == 0 ? s.F : 0;
         const auto w = lte::circular_buffer(K, filler);
-        const int Ncb = int(w.size()), E = lte::block_bits(G, s.C, f.at("Qm"), 1, r);
+        const int Ncb = lte::circular_buffer_bits(int(w.size()), s.C, N_IR);
+        const int E = lte::block_bits(G, s.C, f.at("Qm"), 1, r);
         std::vector<float> codeword(turbo::codeword_length(K), 0.0f);
         for (int k = 0; k < filler; ++k)
             codeword[3 * k] = codeword[3 * k + 1] = core::llr_limit;
@@ -320,5 +324,43 @@ TEST(LteRateMatching, FillerBitsAreNeitherSentNorLost)
             bit = std::uint8_t(rng() & 1u);
         c.e = transmit(c.data, c.f.at("G"), 2, 0);
         EXPECT_EQ(receive(*decoder, { &c }), c.data) << tbs;
+    }
+}
+
+TEST(LteRateMatching, ALimitedSoftBufferWrapsEarlier)
+{
+    // UE category 1 (N_soft 250368, 8 HARQ processes: N_IR 31296 bits) and less: a
+    // block's circular buffer shrinks to N_IR / C, k0 follows it, bits sent wrap round
+    // within it, and the data still come back (rv 0 and rv 0 + 2).
+    EXPECT_EQ(lte::soft_buffer_bits(250368, 1, 1, 8), 31296);
+    EXPECT_EQ(lte::soft_buffer_bits(250368, 1, 1, 16), 31296); // min(M_DL_HARQ, 8)
+    EXPECT_EQ(lte::circular_buffer_bits(18444, 2, 31296), 15648);
+    EXPECT_EQ(lte::circular_buffer_bits(18444, 1, 0), 18444);
+    EXPECT_THROW(lte::soft_buffer_bits(0, 1, 1, 8), std::invalid_argument);
+    std::mt19937 rng{ unsigned(test::test_seed()) };
+    const auto decoder = turbo::make_decoder(turbo::decoder_config{}, "cpu");
+    for (const long N_IR : { 31296L, 26000L }) {
+        const int tbs = 12000;
+        const lte::segmentation s = lte::segment(tbs + 24);
+        const int Kw = int(lte::circular_buffer(s.K_plus, 0).size());
+        const int Ncb = lte::circular_buffer_bits(Kw, s.C, N_IR);
+        ASSERT_LT(Ncb, Kw) << N_IR;
+        const int R = (s.K_plus + 4 + 31) / 32; // rows of the sub-block interleaver
+        EXPECT_EQ(lte::start_position(s.K_plus, Ncb, 2),
+                  R * (2 * ((Ncb + 8 * R - 1) / (8 * R)) * 2 + 2));
+        std::vector<vector_case> rvs(2);
+        std::vector<std::uint8_t> data(tbs);
+        for (auto& bit : data)
+            bit = std::uint8_t(rng() & 1u);
+        for (int i = 0; i < 2; ++i) {
+            const int rv = 2 * i, G = 2 * Ncb * s.C; // each block's E wraps round
+            rvs[i].f = { { "tbs", tbs }, { "G", G }, { "Qm", 2 }, { "rv", rv } };
+            rvs[i].data = data;
+            rvs[i].e = transmit(data, G, 2, rv, N_IR);
+        }
+        EXPECT_EQ(receive(*decoder, { &rvs[0] }, N_IR), data) << N_IR;
+        EXPECT_EQ(receive(*decoder, { &rvs[0], &rvs[1] }, N_IR), data) << N_IR;
+        // Without the limit the receiver reads the same bits elsewhere: no data.
+        EXPECT_TRUE(receive(*decoder, { &rvs[1] }, 0).empty()) << N_IR;
     }
 }

@@ -6,6 +6,7 @@
 
 #include <gnuradio/gputurbo/engine/lte/rate_matching.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -58,6 +59,19 @@ std::vector<std::int32_t> circular_buffer(int K, int filler)
         w[K_pi + 2 * std::size_t(k) + 1] = y(2, y2);
     }
     return w;
+}
+
+long soft_buffer_bits(long N_soft, int K_C, int K_MIMO, int M_DL_HARQ)
+{
+    if (N_soft < 1 || K_C < 1 || K_MIMO < 1 || M_DL_HARQ < 1)
+        throw std::invalid_argument("soft_buffer_bits: N_soft, K_C, K_MIMO and M_DL_HARQ "
+                                    "are 1 or more");
+    return N_soft / (long(K_C) * K_MIMO * std::min(M_DL_HARQ, 8));
+}
+
+int circular_buffer_bits(int Kw, int C, long N_IR)
+{
+    return N_IR > 0 ? int(std::min<long>(N_IR / C, Kw)) : Kw;
 }
 
 int start_position(int K, int Ncb, int rv)

@@ -30,6 +30,17 @@ constexpr std::int32_t null_bit = -1;
  */
 std::vector<std::int32_t> circular_buffer(int K, int filler);
 
+/*!
+ * \brief N_IR, a transport block's soft buffer in bits (§5.1.4.1.2): N_soft (the UE
+ * category's total) over K_C (36.212 §5.1.4.1.2: 1 but for the largest categories),
+ * K_MIMO (2 in the transmission modes of two transport blocks: 3, 4, 8, 9, 10; else 1)
+ * and min(M_DL_HARQ, 8) HARQ processes.
+ */
+long soft_buffer_bits(long N_soft, int K_C, int K_MIMO, int M_DL_HARQ);
+
+//! N_cb of a DL-SCH code block: min(floor(N_IR / C), K_w); K_w without a limit (N_IR 0).
+int circular_buffer_bits(int Kw, int C, long N_IR);
+
 //! k0 of redundancy version \p rv (0 … 3) for a buffer of \p Ncb bits of a block of
 //! \p K bits.
 int start_position(int K, int Ncb, int rv);
