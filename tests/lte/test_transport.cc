@@ -337,6 +337,12 @@ TEST(LteRateMatching, ALimitedSoftBufferWrapsEarlier)
     EXPECT_EQ(lte::circular_buffer_bits(18444, 2, 31296), 15648);
     EXPECT_EQ(lte::circular_buffer_bits(18444, 1, 0), 18444);
     EXPECT_THROW(lte::soft_buffer_bits(0, 1, 1, 8), std::invalid_argument);
+    const auto w40 = lte::circular_buffer(40, 0);
+    std::vector<std::uint8_t> codeword(turbo::codeword_length(40)), e(10);
+    for (const int Ncb : { 0, int(w40.size()) + 1, 1 }) // the last: one NULL
+        EXPECT_THROW(lte::select_bits(w40, Ncb, 0, codeword.data(), 10, e.data()),
+                     std::invalid_argument)
+            << Ncb;
     std::mt19937 rng{ unsigned(test::test_seed()) };
     const auto decoder = turbo::make_decoder(turbo::decoder_config{}, "cpu");
     for (const long N_IR : { 31296L, 26000L }) {

@@ -28,10 +28,17 @@ template <class Visit>
 void for_each_sent(
     const std::vector<std::int32_t>& w, int Ncb, int k0, int E, Visit visit)
 {
+    if (Ncb < 1 || std::size_t(Ncb) > w.size())
+        throw std::invalid_argument("rate matching: N_cb " + std::to_string(Ncb) +
+                                    " outside the circular buffer's 1 ... " +
+                                    std::to_string(w.size()));
     for (int k = 0, j = 0; k < E; ++j) {
         const std::int32_t at = w[std::size_t((k0 + j) % Ncb)];
         if (at != null_bit)
             visit(k++, at);
+        else if (j >= Ncb && k == 0)
+            throw std::invalid_argument("rate matching: the first N_cb bits of the "
+                                        "circular buffer are all NULL");
     }
 }
 
