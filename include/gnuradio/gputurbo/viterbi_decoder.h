@@ -34,18 +34,18 @@ namespace gputurbo {
  * steps past it (the CPU and CUDA backends decode overlapping segments of segment_bits
  * bits, each after training_depth steps and traced back over decision_depth steps,
  * within 0.05 dB of the exact decoder), so the output lags the input by up to that many
- * bits (and by the batches in flight on CUDA, below). Nothing is lost or repeated at work-call boundaries: the output does not depend
- * on how the input is cut into calls. When the stream ends (the upstream block is done
- * and its items are taken) the last bits are traced back from the best state and
- * written, every one of them; a step whose LLRs came only in part is dropped. Tags move
- * by the code rate (input item i to output bit floor(i * R), R the punctured rate), their
- * values unchanged. On CUDA a work call's segments go to the GPU as one batch, read
- * straight from the page-locked input buffer, and up to batches_in_flight batches decode
- * while the block goes on (their bits leave with later calls; small calls that come
- * meanwhile join the next batch): a launch takes about a millisecond whatever its size, so the
- * rate grows with the input buffer, up to several Gbit/s from an upstream output buffer
- * of 2^22 items (GRC: Advanced, Min Output Buffer) and 4 batches in flight (the
- * automatic choice).
+ * bits (and by the batches in flight on CUDA, below). Nothing is lost or repeated at
+ * work-call boundaries: the output does not depend on how the input is cut into calls.
+ * When the stream ends (the upstream block is done and its items are taken) the last bits
+ * are traced back from the best state and written, every one of them; a step whose LLRs
+ * came only in part is dropped. Tags move by the code rate (input item i to output bit
+ * floor(i * R), R the punctured rate), their values unchanged. On CUDA a work call's
+ * segments go to the GPU as one batch, read straight from the page-locked input buffer,
+ * and up to batches_in_flight batches decode while the block goes on (their bits leave
+ * with later calls; small calls that come meanwhile join the next batch): a launch takes
+ * about a millisecond whatever its size, so the rate grows with the input buffer, up to
+ * several Gbit/s from an upstream output buffer of 2^22 items (GRC: Advanced, Min Output
+ * Buffer) and 4 batches in flight (the automatic choice).
  *
  * termination "terminated" (K-1 zero tail bits after each frame), "truncated" (no tail)
  * or "tail-biting": frames of \p frame_bits bits, each its own punctured_length LLRs

@@ -195,7 +195,6 @@ segment stream_segment(const segment_geometry& g, std::uint64_t i);
 class segmented_stream_decoder final : public stream_decoder
 {
 public:
-
     segmented_stream_decoder(const viterbi_config& config,
                              std::unique_ptr<segment_engine> engine);
 
