@@ -156,18 +156,6 @@ std::uint64_t viterbi_decoder_impl::misaligned_length_tags() const
     return streaming() ? 0 : d_batcher->misaligned_length_tags();
 }
 
-std::uint64_t viterbi_decoder_impl::sent_length(std::uint64_t steps) const
-{
-    // Whole puncturing periods, then the steps of the last one as a truncated frame's
-    // (whose pattern starts as the stream's does).
-    const conv::code& c = d_config.generator;
-    const conv::puncturing& p = d_config.punctured;
-    const std::uint64_t period = std::uint64_t(p.period());
-    return steps / period * std::uint64_t(p.kept_per_period(c.outputs())) +
-           conv::punctured_length(
-               c, p, conv::termination::truncated, int(steps % period));
-}
-
 bool viterbi_decoder_impl::start()
 {
     {
@@ -199,12 +187,11 @@ bool viterbi_decoder_impl::stop()
 
 void viterbi_decoder_impl::drop_stream(const char* why)
 {
-    if (*why && (d_taken > 0 || waiting() > 0))
+    if (*why && (d_stream->received_llrs() > 0 || waiting() > 0))
         d_logger->warn("{:s}: {:d} decoded or undecided bits discarded",
                        why,
                        d_stream->pending_bits() + waiting());
     d_stream->reset();
-    d_taken = 0;
     d_next = d_end = 0;
 }
 
@@ -218,8 +205,10 @@ void viterbi_decoder_impl::forecast(int, gr_vector_int& ninput_items_required)
     // here would keep the upstream block from filling the buffer meanwhile; the
     // scheduler asks again when input comes, or within a quarter of a second.)
     const bool ended = detail() && detail()->input(0)->done();
-    ninput_items_required[0] =
-        waiting() > 0 || d_stream->batch_ready() || (ended && d_taken > 0) ? 0 : 1;
+    ninput_items_required[0] = waiting() > 0 || d_stream->batch_ready() ||
+                                       (ended && d_stream->received_llrs() > 0)
+                                   ? 0
+                                   : 1;
 }
 
 std::uint8_t* viterbi_decoder_impl::decided_room(std::size_t bits)
@@ -237,15 +226,13 @@ std::uint8_t* viterbi_decoder_impl::decided_room(std::size_t bits)
 
 void viterbi_decoder_impl::end_stream()
 {
-    const std::uint64_t steps = d_stream->written_bits() + d_stream->pending_bits();
-    const std::uint64_t partial = d_taken - sent_length(steps);
+    const std::uint64_t partial = d_stream->partial_llrs();
     if (partial > 0) {
         d_logger->warn("the stream ended in the middle of a step: its {:d} LLRs are not "
                        "decoded",
                        partial);
         d_partial_items += partial;
     }
-    d_taken = 0;
     d_end += d_stream->flush(decided_room(d_stream->output_bound(0)));
 }
 
@@ -274,13 +261,12 @@ int viterbi_decoder_impl::stream_work(int noutput_items,
             d_int8 ? d_stream->decode(
                          static_cast<const std::int8_t*>(in), ninput_items, room)
                    : d_stream->decode(static_cast<const float*>(in), ninput_items, room);
-        d_taken += std::uint64_t(ninput_items);
         consume(0, ninput_items);
     } else if (take && d_stream->batch_ready()) {
         // No new LLRs (the upstream block is slow, or done): the oldest batch's bits.
         d_end += d_stream->wait(decided_room(d_stream->output_bound(0)));
     }
-    if (take && d_taken > 0 && ended(ninput_items))
+    if (take && d_stream->received_llrs() > 0 && ended(ninput_items))
         end_stream(); // every item of the stream has come: its last bits
     const int written = int(std::min<std::size_t>(waiting(), std::size_t(noutput_items)));
     std::copy_n(d_decided.data() + d_next, written, out);

@@ -34,7 +34,6 @@ private:
     std::unique_ptr<common::stream_batcher> d_batcher;
     // A stream.
     std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream;
-    std::uint64_t d_taken = 0;           // LLRs of the current stream taken
     std::vector<std::uint8_t> d_decided; // decided bits [d_next, d_end) not yet out
     std::size_t d_next = 0, d_end = 0;
     std::uint64_t d_stream_bits = 0; // bits out
@@ -43,8 +42,6 @@ private:
 
     bool streaming() const { return d_stream != nullptr; }
     std::size_t waiting() const { return d_end - d_next; }
-    //! LLRs sent for the first \p steps steps of a stream.
-    std::uint64_t sent_length(std::uint64_t steps) const;
     int
     stream_work(int noutput_items, int ninput_items, const void* in, std::uint8_t* out);
     //! Whether the stream has ended with the \p ninput_items items of this work call.

@@ -146,19 +146,20 @@ stream_decoder::stream_decoder(const viterbi_config& config) : d_config(config)
     const int n = c.outputs(), period = p.period();
     // The sent LLRs of a period in coded order, and how many steps each count of them
     // completes: a step is complete with its last sent LLR.
-    std::vector<int> last_sent(period, 0); // per step: sent LLRs through its end
+    d_sent_through.assign(period, 0);
     for (int i = 0; i < n * period; ++i) {
         const bool kept = p.none() || p.keep[i % n][i / n];
         if (!p.none())
             d_period_index.push_back(kept ? std::int32_t(d_kept) : -1);
         d_kept += kept;
-        last_sent[i / n] = int(d_kept);
+        d_sent_through[i / n] = std::uint32_t(d_kept);
     }
     d_steps_by_sent.assign(d_kept, 0);
     for (std::size_t r = 0; r < d_kept; ++r)
-        d_steps_by_sent[r] =
-            std::uint32_t(std::upper_bound(last_sent.begin(), last_sent.end(), int(r)) -
-                          last_sent.begin());
+        d_steps_by_sent[r] = std::uint32_t(std::upper_bound(d_sent_through.begin(),
+                                                            d_sent_through.end(),
+                                                            std::uint32_t(r)) -
+                                           d_sent_through.begin());
 }
 
 stream_decoder::~stream_decoder() = default;
@@ -167,6 +168,14 @@ std::uint64_t stream_decoder::whole_steps(std::uint64_t sent) const
 {
     return sent / d_kept * std::uint64_t(d_config.punctured.period()) +
            d_steps_by_sent[sent % d_kept];
+}
+
+std::uint64_t stream_decoder::partial_llrs() const
+{
+    const std::uint64_t steps = whole_steps(d_sent);
+    const std::uint64_t period = std::uint64_t(d_config.punctured.period());
+    const std::uint64_t r = steps % period;
+    return d_sent - (steps / period * d_kept + (r > 0 ? d_sent_through[r - 1] : 0));
 }
 
 std::uint64_t stream_decoder::sent_before(std::uint64_t step) const

@@ -158,6 +158,10 @@ public:
     std::uint64_t pending_bits() const { return whole_steps(d_sent) - d_written; }
     //! Bits written since the stream started.
     std::uint64_t written_bits() const { return d_written; }
+    //! LLRs received since the stream started.
+    std::uint64_t received_llrs() const { return d_sent; }
+    //! The LLRs of a step that has come only in part (flush() drops them).
+    std::uint64_t partial_llrs() const;
 
     const viterbi_config& config() const { return d_config; }
     virtual core::backend kind() const = 0;
@@ -203,6 +207,7 @@ private:
     std::size_t take(const T* llrs, std::size_t count, std::uint8_t* bits);
 
     std::vector<std::int32_t> d_period_index;
+    std::vector<std::uint32_t> d_sent_through; // [s]: sent LLRs of a period's steps 0 … s
     std::vector<std::uint32_t> d_steps_by_sent; // [r]: whole steps of r sent in a period
     std::size_t d_kept = 0;                     // sent LLRs per period
     bool d_int8 = false;                        // the stream's type, once it has LLRs
