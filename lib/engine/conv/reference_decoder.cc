@@ -199,10 +199,6 @@ void reference_decoder::decode_batch(const batch& b,
 reference_stream_decoder::reference_stream_decoder(const viterbi_config& config)
     : stream_decoder(config), d_trellis(config.generator)
 {
-    const int n = config.generator.outputs(), period = config.punctured.period();
-    for (int i = 0; i < n * period; ++i)
-        if (config.punctured.none() || config.punctured.keep[i % n][i / n])
-            d_kept.push_back(i);
     restart();
 }
 
@@ -246,9 +242,8 @@ std::size_t reference_stream_decoder::advance(const sent_llrs& in, std::uint8_t*
         return core::sanitize_llr(in.codes ? float(in.codes[i]) * from_q : in.values[i],
                                   d_config.invert_llr);
     };
-    auto kept = [&](std::uint64_t c) {
-        return std::binary_search(d_kept.begin(), d_kept.end(), int(c % span));
-    };
+    const std::vector<std::int32_t>& period = period_index();
+    auto kept = [&](std::uint64_t c) { return period.empty() || period[c % span] >= 0; };
     // Punctured positions are filled as soon as the kept ones before them are, so that
     // a step completes with its last sent LLR.
     auto skip_punctured = [&] {

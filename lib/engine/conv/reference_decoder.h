@@ -151,7 +151,6 @@ private:
     int best_state() const;
 
     const float_trellis d_trellis;
-    std::vector<int> d_kept;    // the coded bits a puncturing period sends, in order
     std::vector<float> d_ready; // depunctured LLRs of the coded bits not yet run
     std::uint64_t d_coded = 0;  // coded bits (sent or punctured) received: the phase
     std::vector<float> d_metric, d_next;         // [state]

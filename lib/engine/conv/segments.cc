@@ -163,7 +163,6 @@ segmented_stream_decoder::segmented_stream_decoder(const viterbi_config& config,
 std::size_t segmented_stream_decoder::advance(const sent_llrs& in, std::uint8_t* bits)
 {
     const void* fresh = in.codes ? static_cast<const void*>(in.codes) : in.values;
-    d_int8 = in.codes != nullptr;
     // The bits of batches done, oldest first.
     std::size_t written = 0;
     while (const std::size_t n = d_engine->collect(bits + written, false))
@@ -226,7 +225,7 @@ void segmented_stream_decoder::submit(const void* fresh,
     auto part = [&](std::uint64_t begin, std::uint64_t end) { // of [first, last)
         return std::make_pair(std::max(begin, first), std::min(end, last));
     };
-    const std::size_t size = d_int8 ? 1 : sizeof(float);
+    const std::size_t size = int8_stream() ? 1 : sizeof(float);
     const auto [held_begin, held_end] = part(0, d_held_count);
     const auto [fresh_begin, fresh_end] = part(d_held_count, d_held_count + count);
     for (segment& s : segments) {
@@ -244,7 +243,7 @@ void segmented_stream_decoder::submit(const void* fresh,
                                             (fresh_begin - d_held_count) * size
                                       : nullptr,
                            from_fresh,
-                           d_int8,
+                           int8_stream(),
                            1.0f / d_config.int8_scale,
                            d_config.invert_llr,
                            steps,
@@ -257,7 +256,7 @@ void segmented_stream_decoder::hold_from(std::uint64_t from,
                                          const void* fresh,
                                          std::size_t count)
 {
-    const std::size_t size = d_int8 ? 1 : sizeof(float);
+    const std::size_t size = int8_stream() ? 1 : sizeof(float);
     const std::size_t skip = std::size_t(sent_before(from) - sent_before(d_origin));
     const auto* in = static_cast<const std::uint8_t*>(fresh);
     if (skip <= d_held_count) {
@@ -280,7 +279,7 @@ void segmented_stream_decoder::hold_from(std::uint64_t from,
 
 void segmented_stream_decoder::reserve_held(std::size_t count)
 {
-    const std::size_t size = d_int8 ? 1 : sizeof(float);
+    const std::size_t size = int8_stream() ? 1 : sizeof(float);
     if (d_held.size() >= count * size)
         return;
     // Doubling: allocating page-locked memory takes milliseconds.

@@ -232,7 +232,6 @@ private:
     //! that a batch's copy of them is DMA)
     core::host_buffer<std::uint8_t> d_held;
     std::size_t d_held_count = 0; // how many
-    bool d_int8 = false;          // d_held's type
     std::uint64_t d_origin = 0;   // a puncturing period's start
     std::uint64_t d_next = 0;     // the first undecided segment
     std::vector<segment> d_cut;

@@ -199,6 +199,8 @@ protected:
     //! punctured (empty when unpunctured).
     const std::vector<std::int32_t>& period_index() const { return d_period_index; }
     std::size_t sent_per_period() const { return d_kept; }
+    //! The stream's LLRs are int8 (else float), once it has any.
+    bool int8_stream() const { return d_int8; }
 
     const viterbi_config d_config;
 
