@@ -56,6 +56,14 @@ inline std::unique_ptr<decoder> make_or_skip(decoder_config c, const std::string
     if (!var)                                                                            \
     GTEST_SKIP() << "backend '" << (backend) << "' is not available on this machine"
 
+//! A folder of test data: the environment variable \p env when it is set, else the
+//! repository's copy \p in_repository (tests/data, compiled in).
+inline std::string data_dir(const char* env, const char* in_repository)
+{
+    const char* given = std::getenv(env);
+    return given && *given ? given : in_repository;
+}
+
 //! The seed of a test that draws fresh random inputs on every run: the environment
 //! variable GPUTURBO_TEST_SEED when it is set, else a new one. Printed (and recorded as
 //! the test's "seed" property), so that a failure can be replayed:

@@ -37,8 +37,7 @@ namespace {
 
 std::string vectors_dir()
 {
-    const char* env = std::getenv("GPUTURBO_DLSCH_VECTORS_DIR");
-    return env && *env ? env : GPUTURBO_DLSCH_VECTORS_DIR;
+    return test::data_dir("GPUTURBO_DLSCH_VECTORS_DIR", GPUTURBO_DLSCH_VECTORS_DIR);
 }
 
 // The first n bits of hex digits, MSB first.
@@ -53,34 +52,83 @@ std::vector<std::uint8_t> hex_bits(const std::string& hex, std::size_t n)
     return bits;
 }
 
-// The "case" lines of dlsch.txt (each transport block size and modulation once; the
-// four redundancy versions share a segmentation): name -> value.
-std::map<std::pair<int, int>, std::map<std::string, int>> vector_cases()
+// Each case of dlsch.txt: its fields, data (TBS bits) and e (G bits).
+struct vector_case
+{
+    std::map<std::string, int> f;
+    std::vector<std::uint8_t> data, e;
+};
+
+std::vector<vector_case> read_cases()
 {
     std::ifstream in(vectors_dir() + "/dlsch.txt");
-    std::map<std::pair<int, int>, std::map<std::string, int>> cases;
-    for (std::string line; std::getline(in, line);) {
+    std::vector<vector_case> cases;
+    for (std::string line, data, e; std::getline(in, line);) {
         std::istringstream words(line);
         std::string word;
         if (!(words >> word) || word != "case")
             continue;
-        std::map<std::string, int> fields;
+        vector_case c;
         int value;
         for (words >> value; words >> word >> value;)
-            fields[word] = value;
-        cases[{ fields.at("tbs"), fields.at("Qm") }] = fields;
+            c.f[word] = value;
+        std::getline(in, data);
+        std::getline(in, e);
+        c.data = hex_bits(data.substr(5), std::size_t(c.f.at("tbs")));
+        c.e = hex_bits(e.substr(2), std::size_t(c.f.at("G")));
+        cases.push_back(std::move(c));
     }
     return cases;
+}
+
+// The G bits sent for transport block \p data (rv \p rv, Qm \p Qm, one layer): CRC-24A,
+// segmentation, CRC-24B, turbo encoding, rate matching of each block from k0(rv) in a
+// soft buffer of N_IR bits (0: no limit, N_cb = K_w), blocks concatenated.
+std::vector<std::uint8_t>
+transmit(const std::vector<std::uint8_t>& data, int G, int Qm, int rv, long N_IR = 0)
+{
+    std::vector<std::uint8_t> b = data;
+    b.resize(data.size() + 24);
+    lte::attach_crc24(lte::crc24::a, b.data(), b.size());
+    const lte::segmentation s = lte::segment(int(b.size()));
+    std::vector<std::uint8_t> sent;
+    for (int r = 0; r < s.C; ++r) {
+        const int K = s.block_size(r);
+        std::vector<std::uint8_t> block(K), codeword(turbo::codeword_length(K));
+        lte::code_block(s, b.data(), r, block.data());
+        turbo::encode(K, block.data(), 1, codeword.data());
+        const auto w = lte::circular_buffer(K, r == 0 ? s.F : 0);
+        const int Ncb = lte::circular_buffer_bits(int(w.size()), s.C, N_IR);
+        const int E = lte::block_bits(G, s.C, Qm, 1, r);
+        std::vector<std::uint8_t> e(E);
+        lte::select_bits(
+            w, Ncb, lte::start_position(K, Ncb, rv), codeword.data(), E, e.data());
+        sent.insert(sent.end(), e.begin(), e.end());
+    }
+    return sent;
+}
+
+// The cases of each transport block (size and modulation): its four redundancy
+// versions, which share a segmentation.
+std::map<std::pair<int, int>, std::vector<const vector_case*>>
+by_transport_block(const std::vector<vector_case>& cases)
+{
+    std::map<std::pair<int, int>, std::vector<const vector_case*>> blocks;
+    for (const vector_case& c : cases)
+        blocks[{ c.f.at("tbs"), c.f.at("Qm") }].push_back(&c);
+    return blocks;
 }
 
 } // namespace
 
 TEST(LteSegmentation, MatchesTheIndependentVectors)
 {
-    const auto cases = vector_cases();
-    ASSERT_EQ(cases.size(), 35u) << "read from " << vectors_dir();
-    for (const auto& [key, f] : cases) {
+    const auto cases = read_cases();
+    const auto blocks = by_transport_block(cases);
+    ASSERT_EQ(blocks.size(), 35u) << "read from " << vectors_dir();
+    for (const auto& [key, rvs] : blocks) {
         const int tbs = key.first;
+        const auto& f = rvs.front()->f;
         const lte::segmentation s = lte::segment(tbs + 24); // with the CRC-24A
         EXPECT_EQ(s.C, f.at("C")) << tbs;
         EXPECT_EQ(s.K_plus, f.at("Kplus")) << tbs;
@@ -158,62 +206,6 @@ TEST(LteSegmentation, BlocksCarryTheirShareAndCheckAndComeBack)
     EXPECT_THROW(lte::code_block(one, b.data(), 1, block.data()), std::invalid_argument);
 }
 
-// Each case of dlsch.txt: its fields, data (TBS bits) and e (G bits).
-struct vector_case
-{
-    std::map<std::string, int> f;
-    std::vector<std::uint8_t> data, e;
-};
-
-std::vector<vector_case> read_cases()
-{
-    std::ifstream in(vectors_dir() + "/dlsch.txt");
-    std::vector<vector_case> cases;
-    for (std::string line, data, e; std::getline(in, line);) {
-        std::istringstream words(line);
-        std::string word;
-        if (!(words >> word) || word != "case")
-            continue;
-        vector_case c;
-        int value;
-        for (words >> value; words >> word >> value;)
-            c.f[word] = value;
-        std::getline(in, data);
-        std::getline(in, e);
-        c.data = hex_bits(data.substr(5), std::size_t(c.f.at("tbs")));
-        c.e = hex_bits(e.substr(2), std::size_t(c.f.at("G")));
-        cases.push_back(std::move(c));
-    }
-    return cases;
-}
-
-// The G bits sent for transport block \p data (rv \p rv, Qm \p Qm, one layer): CRC-24A,
-// segmentation, CRC-24B, turbo encoding, rate matching of each block from k0(rv) in a
-// soft buffer of N_IR bits (0: no limit, N_cb = K_w), blocks concatenated.
-std::vector<std::uint8_t>
-transmit(const std::vector<std::uint8_t>& data, int G, int Qm, int rv, long N_IR = 0)
-{
-    std::vector<std::uint8_t> b = data;
-    b.resize(data.size() + 24);
-    lte::attach_crc24(lte::crc24::a, b.data(), b.size());
-    const lte::segmentation s = lte::segment(int(b.size()));
-    std::vector<std::uint8_t> sent;
-    for (int r = 0; r < s.C; ++r) {
-        const int K = s.block_size(r);
-        std::vector<std::uint8_t> block(K), codeword(turbo::codeword_length(K));
-        lte::code_block(s, b.data(), r, block.data());
-        turbo::encode(K, block.data(), 1, codeword.data());
-        const auto w = lte::circular_buffer(K, r == 0 ? s.F : 0);
-        const int Ncb = lte::circular_buffer_bits(int(w.size()), s.C, N_IR);
-        const int E = lte::block_bits(G, s.C, Qm, 1, r);
-        std::vector<std::uint8_t> e(E);
-        lte::select_bits(
-            w, Ncb, lte::start_position(K, Ncb, rv), codeword.data(), E, e.data());
-        sent.insert(sent.end(), e.begin(), e.end());
-    }
-    return sent;
-}
-
 TEST(LteRateMatching, TheTransmitChainReproducesEveryVector)
 {
     const auto cases = read_cases();
@@ -277,10 +269,8 @@ TEST(LteRateMatching, NoiselessLlrsDecodeToTheData)
     // few systematic bits to decode alone (not even log-MAP with 32 iterations does),
     // so those three decode together.
     const auto decoder = turbo::make_decoder(turbo::decoder_config{}, "cpu");
-    std::map<std::pair<int, int>, std::vector<const vector_case*>> blocks;
     const auto cases = read_cases();
-    for (const vector_case& c : cases)
-        blocks[{ c.f.at("tbs"), c.f.at("Qm") }].push_back(&c);
+    const auto blocks = by_transport_block(cases);
     int alone = 0, together = 0;
     for (const auto& [key, rvs] : blocks) {
         ASSERT_EQ(rvs.size(), 4u);

@@ -6,6 +6,8 @@
 
 // The code definition: table, interleavers, encoder against independent vectors, CRC.
 
+#include "test_util.h"
+
 #include <gnuradio/gputurbo/engine/turbo/code.h>
 #include <gnuradio/gputurbo/engine/lte/crc.h>
 
@@ -27,8 +29,7 @@ namespace {
 
 std::string vectors_dir()
 {
-    const char* env = std::getenv("GPUTURBO_VECTORS_DIR");
-    return env && *env ? env : GPUTURBO_VECTORS_DIR;
+    return test::data_dir("GPUTURBO_VECTORS_DIR", GPUTURBO_VECTORS_DIR);
 }
 
 std::vector<std::uint8_t> to_bits(const std::string& text)
