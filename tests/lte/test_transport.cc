@@ -14,7 +14,9 @@
 
 #include <gnuradio/gputurbo/engine/lte/crc.h>
 #include <gnuradio/gputurbo/engine/lte/rate_matching.h>
+#include <gnuradio/gputurbo/engine/lte/scrambling.h>
 #include <gnuradio/gputurbo/engine/lte/segmentation.h>
+#include <gnuradio/gputurbo/engine/lte/transport.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
 #include <gnuradio/gputurbo/engine/turbo/code.h>
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
@@ -22,6 +24,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -360,3 +364,428 @@ TEST(LteRateMatching, ALimitedSoftBufferWrapsEarlier)
         EXPECT_TRUE(receive(*decoder, { &rvs[1] }, 0).empty()) << N_IR;
     }
 }
+
+// ---- The library's transmit chain and transport-block decoder -------------------------
+
+namespace {
+
+// Noiseless LLRs of bits in the engine's sign (+ means 0), of magnitude 4.
+std::vector<float> noiseless(const std::vector<std::uint8_t>& e)
+{
+    std::vector<float> llrs(e.size());
+    for (std::size_t i = 0; i < e.size(); ++i)
+        llrs[i] = e[i] ? -4.0f : 4.0f;
+    return llrs;
+}
+
+lte::transport_format format_of(const vector_case& c)
+{
+    lte::transport_format f;
+    f.tbs = c.f.at("tbs");
+    f.G = c.f.at("G");
+    f.Qm = c.f.at("Qm");
+    f.rv = c.f.at("rv");
+    return f;
+}
+
+std::vector<std::uint8_t> random_bits(std::size_t n, std::mt19937_64& rng)
+{
+    std::vector<std::uint8_t> bits(n);
+    for (auto& b : bits)
+        b = std::uint8_t(rng() & 1u);
+    return bits;
+}
+
+// A transport-block decoder of a test backend ("cuda-float32": CUDA in float32), or
+// nullptr when the backend is missing here.
+std::unique_ptr<lte::transport_decoder>
+make_transport_or_null(const std::string& name, lte::transport_config c = {})
+{
+    const auto have = core::available_backends();
+    if (std::find(have.begin(), have.end(), test::backend_of(name)) == have.end())
+        return nullptr;
+    if (const auto dash = name.find('-'); dash != std::string::npos)
+        c.turbo.cuda_arithmetic = turbo::parse_arithmetic(name.substr(dash + 1));
+    return lte::make_transport_decoder(c, test::backend_of(name));
+}
+
+#define GPUTURBO_TRANSPORT_OR_SKIP(var, backend, ...)                                    \
+    auto var = make_transport_or_null(backend, ##__VA_ARGS__);                           \
+    if (!var)                                                                            \
+    GTEST_SKIP() << "backend '" << (backend) << "' is not available on this machine"
+
+class LteTransport : public ::testing::TestWithParam<std::string>
+{
+};
+
+} // namespace
+
+TEST(LteTransportEncode, ReproducesEveryVectorAndTheChainOfItsParts)
+{
+    const auto cases = read_cases();
+    ASSERT_EQ(cases.size(), 140u);
+    for (const vector_case& c : cases) {
+        std::vector<std::uint8_t> e(c.e.size(), 7);
+        lte::transport_encode(format_of(c), c.data.data(), e.data());
+        EXPECT_EQ(e, c.e) << "tbs " << c.f.at("tbs") << " rv " << c.f.at("rv");
+    }
+    // With a soft-buffer limit and filler bits, as the chain of the parts sends.
+    std::mt19937_64 rng(test::test_seed());
+    for (const int tbs : { 100, 6500, 20000 }) {
+        lte::transport_format f;
+        f.tbs = tbs;
+        f.G = 2 * (3 * tbs);
+        f.rv = 2;
+        f.soft_buffer = 3 * tbs / 2;
+        const auto data = random_bits(std::size_t(tbs), rng);
+        std::vector<std::uint8_t> e(std::size_t(f.G));
+        lte::transport_encode(f, data.data(), e.data());
+        EXPECT_EQ(e, transmit(data, f.G, f.Qm, f.rv, f.soft_buffer)) << tbs;
+    }
+}
+
+TEST(LteTransportEncode, ScramblesWithTheGoldSequence)
+{
+    // The sequence's first bits for c_init = 0 … (x2 all zero: c is x1 alone) and the
+    // scrambled bits differ from the plain ones exactly where c(n) = 1.
+    std::vector<std::uint8_t> c(64);
+    lte::scrambling_sequence(0, c.size(), c.data());
+    // x1 alone: x1(n + 31) = x1(n + 3) + x1(n), from x1(0) = 1; c(n) = x1(n + 1600).
+    std::vector<std::uint8_t> x1(1600 + 64 + 31, 0);
+    x1[0] = 1;
+    for (std::size_t n = 0; n + 31 < x1.size(); ++n)
+        x1[n + 31] = x1[n + 3] ^ x1[n];
+    EXPECT_EQ(c, std::vector<std::uint8_t>(x1.begin() + 1600, x1.begin() + 1664));
+    EXPECT_THROW(lte::scrambling_sequence(-1, 1, c.data()), std::invalid_argument);
+    EXPECT_THROW(lte::scrambling_sequence(lte::max_c_init + 1, 1, c.data()),
+                 std::invalid_argument);
+    lte::transport_format f;
+    f.tbs = 1000;
+    f.G = 3000;
+    std::mt19937_64 rng(test::test_seed());
+    const auto data = random_bits(1000, rng);
+    std::vector<std::uint8_t> plain(3000), scrambled(3000), seq(3000);
+    lte::transport_encode(f, data.data(), plain.data());
+    f.c_init = (0x1234L << 14) + 301;
+    lte::transport_encode(f, data.data(), scrambled.data());
+    lte::scrambling_sequence(f.c_init, seq.size(), seq.data());
+    for (std::size_t k = 0; k < plain.size(); ++k)
+        ASSERT_EQ(scrambled[k], plain[k] ^ seq[k]) << k;
+}
+
+TEST(LteTransportEncode, ClearErrorsForBadFormats)
+{
+    auto bad = [](auto change) {
+        lte::transport_format f;
+        f.tbs = 1000;
+        f.G = 3000;
+        change(f);
+        return f;
+    };
+    std::vector<std::uint8_t> data(400000), e(400000);
+    for (const auto& f : { bad([](auto& f) { f.tbs = 0; }),
+                           bad([](auto& f) { f.tbs = lte::max_tbs + 1; }),
+                           bad([](auto& f) { f.Qm = 3; }),
+                           bad([](auto& f) { f.rv = 4; }),
+                           bad([](auto& f) { f.layers = 0; }),
+                           bad([](auto& f) { f.G = 3001; }), // not a whole symbol
+                           bad([](auto& f) { f.G = 0; }),
+                           bad([](auto& f) { f.c_init = -2; }),
+                           bad([](auto& f) { f.soft_buffer = -1; }),
+                           bad([](auto& f) {
+                               f.tbs = 20000; // 4 code blocks …
+                               f.G = 6;       // … and 3 symbols
+                           }) })
+        EXPECT_THROW(lte::transport_encode(f, data.data(), e.data()),
+                     std::invalid_argument);
+}
+
+TEST_P(LteTransport, DecodesEveryVectorInOneMixedBatch)
+{
+    // Every case in one call, noiseless; the rv 1 … 3 of the highest code rates (which
+    // cannot decode alone, see NoiselessLlrsDecodeToTheData) come as HARQ
+    // retransmissions: rv 1 starts a process, rv 2 and 3 add in over two more calls.
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    const auto cases = read_cases();
+    std::vector<lte::transport_block> batch;
+    std::vector<std::vector<float>> llrs;
+    std::vector<const vector_case*> expected;
+    std::vector<const vector_case*> later[2];
+    llrs.reserve(cases.size());
+    for (const vector_case& c : cases) {
+        const double rate = double(c.f.at("tbs") + 24) / c.f.at("G");
+        const int rv = c.f.at("rv");
+        if (rv > 1 && rate >= 0.85) {
+            later[rv - 2].push_back(&c);
+            continue;
+        }
+        llrs.push_back(noiseless(c.e));
+        lte::transport_block t;
+        t.format = format_of(c);
+        t.f32 = llrs.back().data();
+        if (rv == 1 && rate >= 0.85)
+            t.harq_process = c.f.at("tbs");
+        batch.push_back(t);
+        expected.push_back(&c);
+    }
+    auto run = [&](const std::vector<lte::transport_block>& b,
+                   const std::vector<const vector_case*>& want,
+                   const char* what) {
+        std::size_t total = 0;
+        for (const auto& t : b)
+            total += std::size_t(t.format.tbs);
+        std::vector<std::uint8_t> data(total, 7);
+        std::vector<lte::transport_result> results(b.size());
+        decoder->decode(b.data(), b.size(), data.data(), results.data());
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            const auto& c = *want[i];
+            const bool high = double(c.f.at("tbs") + 24) / c.f.at("G") >= 0.85;
+            const bool complete = !high || c.f.at("rv") == 0 || c.f.at("rv") == 3;
+            const std::vector<std::uint8_t> got(data.begin() + std::ptrdiff_t(at),
+                                                data.begin() + std::ptrdiff_t(at) +
+                                                    c.f.at("tbs"));
+            at += std::size_t(c.f.at("tbs"));
+            if (!complete)
+                continue; // rv 1 of a high rate: not decodable yet
+            EXPECT_TRUE(results[i].crc_ok) << what << " tbs " << c.f.at("tbs") << " rv "
+                                           << c.f.at("rv") << " Qm " << c.f.at("Qm");
+            EXPECT_EQ(got, c.data) << what << " tbs " << c.f.at("tbs");
+            EXPECT_EQ(results[i].code_blocks.size(),
+                      std::size_t(lte::segment(c.f.at("tbs") + 24).C));
+            for (const auto& s : results[i].code_blocks) {
+                EXPECT_TRUE(s.passed);
+                EXPECT_LT(s.iterations,
+                          decoder->config().turbo.iterations); // stopped early
+            }
+        }
+    };
+    run(batch, expected, "first call");
+    EXPECT_EQ(decoder->harq_processes(), 5u);
+    for (int i = 0; i < 2; ++i) {
+        std::vector<lte::transport_block> again;
+        std::vector<std::vector<float>> more;
+        more.reserve(later[i].size());
+        for (const vector_case* c : later[i]) {
+            more.push_back(noiseless(c->e));
+            lte::transport_block t;
+            t.format = format_of(*c);
+            t.f32 = more.back().data();
+            t.harq_process = c->f.at("tbs");
+            t.new_data = false;
+            again.push_back(t);
+        }
+        run(again, later[i], i == 0 ? "rv 2 added" : "rv 3 added");
+    }
+}
+
+TEST_P(LteTransport, Int8AndInvertedAndScrambledInputDecode)
+{
+    // One transport block with filler bits, from int8 LLRs, in GNU Radio's sign
+    // (invert_llr), scrambled: the data back; descrambled with the wrong c_init: no CRC.
+    lte::transport_config config;
+    config.turbo.invert_llr = true;
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam(), config);
+    std::mt19937_64 rng(test::test_seed());
+    lte::transport_format f;
+    f.tbs = 6500;
+    f.G = 4 * 5000;
+    f.Qm = 4;
+    f.c_init = 12345678;
+    ASSERT_GT(lte::segment(f.tbs + 24).F, 0);
+    const auto data = random_bits(std::size_t(f.tbs), rng);
+    std::vector<std::uint8_t> e(std::size_t(f.G));
+    lte::transport_encode(f, data.data(), e.data());
+    std::vector<std::int8_t> q(e.size());
+    for (std::size_t k = 0; k < e.size(); ++k)
+        q[k] = std::int8_t(e[k] ? 30 : -30); // positive means 1
+    lte::transport_block t;
+    t.format = f;
+    t.i8 = q.data();
+    std::vector<std::uint8_t> out(std::size_t(f.tbs));
+    lte::transport_result r;
+    decoder->decode(&t, 1, out.data(), &r);
+    EXPECT_TRUE(r.crc_ok);
+    EXPECT_EQ(out, data);
+    t.format.c_init = 12345679;
+    decoder->decode(&t, 1, out.data(), &r);
+    EXPECT_FALSE(r.crc_ok);
+}
+
+TEST_P(LteTransport, HarqBuffersCheckTheirSizeAndKeepTheirValues)
+{
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    std::mt19937_64 rng(test::test_seed());
+    lte::transport_format f;
+    f.tbs = 1000;
+    f.G = 1200;
+    const auto data = random_bits(1000, rng);
+    std::vector<std::uint8_t> e(1200), out(1000);
+    lte::transport_encode(f, data.data(), e.data());
+    const auto llrs = noiseless(e);
+    lte::transport_block t;
+    t.format = f;
+    t.f32 = llrs.data();
+    t.harq_process = 3;
+    decoder->decode(&t, 1, out.data(), nullptr);
+    const std::vector<std::int8_t> once = decoder->soft_buffer(3);
+    ASSERT_EQ(once.size(), lte::soft_buffer_length(1000));
+    // A retransmission of the same rv doubles every value sent (4 * 8 = 32, then 64).
+    t.new_data = false;
+    decoder->decode(&t, 1, out.data(), nullptr);
+    const std::vector<std::int8_t> twice = decoder->soft_buffer(3);
+    for (std::size_t i = 0; i < once.size(); ++i)
+        if (once[i] != 127 && once[i] != 0)
+            ASSERT_EQ(twice[i], 2 * once[i]) << i;
+    // Errors leave every buffer as it was.
+    lte::transport_block wrong = t;
+    wrong.format.tbs = 1001;
+    EXPECT_THROW(decoder->decode(&wrong, 1, out.data(), nullptr), std::invalid_argument);
+    const lte::transport_block both[2] = { t, t };
+    EXPECT_THROW(decoder->decode(both, 2, out.data(), nullptr), std::invalid_argument);
+    lte::transport_block none = t;
+    none.f32 = nullptr;
+    EXPECT_THROW(decoder->decode(&none, 1, out.data(), nullptr), std::invalid_argument);
+    EXPECT_EQ(decoder->soft_buffer(3), twice);
+    // Saved and set back; released; a new transport block starts afresh.
+    decoder->release(3);
+    EXPECT_EQ(decoder->harq_processes(), 0u);
+    EXPECT_THROW(decoder->soft_buffer(3), std::invalid_argument);
+    decoder->set_soft_buffer(7, 1000, twice);
+    EXPECT_EQ(decoder->soft_buffer(7), twice);
+    EXPECT_THROW(decoder->set_soft_buffer(7, 5000, twice), std::invalid_argument);
+    t.harq_process = 7;
+    t.new_data = true;
+    decoder->decode(&t, 1, out.data(), nullptr);
+    EXPECT_EQ(decoder->soft_buffer(7), once);
+    EXPECT_EQ(out, data);
+}
+
+TEST_P(LteTransport, SoftBuffersEqualTheCpusValueForValue)
+{
+    // Noisy LLRs of several transport blocks, three transmissions each (rv 0, 2, 3; one
+    // with a soft-buffer limit, one scrambled): every backend's buffers hold exactly the
+    // values of the CPU's, and the data decoded agree with the CPU's but for blocks
+    // whose CRC fails on one of them.
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    const auto cpu = lte::make_transport_decoder({}, "cpu");
+    std::mt19937_64 rng(test::test_seed());
+    std::normal_distribution<float> noise(0.0f, 1.0f);
+    struct tb
+    {
+        lte::transport_format f;
+        std::vector<std::uint8_t> data, e;
+    };
+    std::vector<tb> tbs;
+    for (const int size : { 40, 1000, 6500, 20000, 75376 }) {
+        tb t;
+        t.f.tbs = size;
+        t.f.G = 6 * ((size + 24) * 7 / 6 / 6 + lte::segment(size + 24).C);
+        t.f.Qm = 6;
+        t.f.soft_buffer = size == 20000 ? 40000 : 0;
+        t.f.c_init = size == 1000 ? 777 : lte::no_scrambling;
+        t.data = random_bits(std::size_t(size), rng);
+        tbs.push_back(t);
+    }
+    for (const int rv : { 0, 2, 3 }) {
+        std::vector<lte::transport_block> batch;
+        std::vector<std::vector<float>> llrs;
+        llrs.reserve(tbs.size());
+        std::size_t total = 0;
+        for (std::size_t i = 0; i < tbs.size(); ++i) {
+            tb& t = tbs[i];
+            t.f.rv = rv;
+            t.e.resize(std::size_t(t.f.G));
+            lte::transport_encode(t.f, t.data.data(), t.e.data());
+            std::vector<float> l(t.e.size());
+            for (std::size_t k = 0; k < l.size(); ++k)
+                l[k] = 2.0f * ((t.e[k] ? -1.0f : 1.0f) + 0.9f * noise(rng)) / 0.81f;
+            llrs.push_back(std::move(l));
+            lte::transport_block b;
+            b.format = t.f;
+            b.f32 = llrs.back().data();
+            b.harq_process = int(i);
+            b.new_data = rv == 0;
+            batch.push_back(b);
+            total += std::size_t(t.f.tbs);
+        }
+        std::vector<std::uint8_t> ours(total), theirs(total);
+        std::vector<lte::transport_result> r_ours(batch.size()), r_theirs(batch.size());
+        decoder->decode(batch.data(), batch.size(), ours.data(), r_ours.data());
+        cpu->decode(batch.data(), batch.size(), theirs.data(), r_theirs.data());
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < tbs.size(); ++i) {
+            EXPECT_EQ(decoder->soft_buffer(int(i)), cpu->soft_buffer(int(i)))
+                << "rv " << rv << " tbs " << tbs[i].f.tbs;
+            const std::size_t n = std::size_t(tbs[i].f.tbs);
+            if (r_ours[i].crc_ok && r_theirs[i].crc_ok)
+                EXPECT_TRUE(std::equal(ours.begin() + std::ptrdiff_t(at),
+                                       ours.begin() + std::ptrdiff_t(at + n),
+                                       theirs.begin() + std::ptrdiff_t(at)))
+                    << "rv " << rv << " tbs " << tbs[i].f.tbs;
+            at += n;
+        }
+    }
+}
+
+TEST_P(LteTransport, CombiningRv0And2DecodesWhereEachAloneFails)
+{
+    // Code rate 0.93 (rv 0 and rv 2 each) over BPSK and AWGN at Eb/N0 where either
+    // transmission alone mostly fails and the two combined mostly pass.
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    std::mt19937_64 rng(test::test_seed());
+    std::normal_distribution<float> noise(0.0f, 1.0f);
+    lte::transport_format f;
+    f.tbs = 2000;
+    f.G = 2 * ((f.tbs + 24) * 107 / 100 / 2);
+    const float rate = float(f.tbs) / float(f.G), ebn0_db = 2.5f;
+    const float sigma = std::sqrt(1.0f / (2.0f * rate * std::pow(10.0f, ebn0_db / 10)));
+    const int trials = 40;
+    int alone = 0, rv2_alone = 0, combined = 0;
+    for (int i = 0; i < trials; ++i) {
+        const auto data = random_bits(std::size_t(f.tbs), rng);
+        std::vector<float> llrs[2];
+        for (int k = 0; k < 2; ++k) {
+            lte::transport_format fk = f;
+            fk.rv = 2 * k;
+            std::vector<std::uint8_t> e(std::size_t(f.G));
+            lte::transport_encode(fk, data.data(), e.data());
+            for (const auto bit : e)
+                llrs[k].push_back(2.0f * ((bit ? -1.0f : 1.0f) + sigma * noise(rng)) /
+                                  (sigma * sigma));
+        }
+        std::vector<std::uint8_t> out(std::size_t(f.tbs));
+        lte::transport_result r;
+        lte::transport_block t;
+        t.format = f;
+        t.f32 = llrs[0].data();
+        t.harq_process = 0;
+        decoder->decode(&t, 1, out.data(), &r);
+        alone += r.crc_ok;
+        t.format.rv = 2;
+        t.f32 = llrs[1].data();
+        t.new_data = false;
+        decoder->decode(&t, 1, out.data(), &r);
+        combined += r.crc_ok && out == data;
+        t.harq_process = lte::no_harq;
+        decoder->decode(&t, 1, out.data(), &r);
+        rv2_alone += r.crc_ok;
+    }
+    std::printf("  passed of %d: rv 0 %d, rv 2 %d, rv 0 + 2 %d\n",
+                trials,
+                alone,
+                rv2_alone,
+                combined);
+    EXPECT_LT(alone, trials / 4);
+    EXPECT_LT(rv2_alone, trials / 4);
+    EXPECT_GT(combined, 3 * trials / 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends,
+                         LteTransport,
+                         ::testing::ValuesIn(test::all_backends),
+                         [](const auto& info) {
+                             std::string name = info.param;
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });

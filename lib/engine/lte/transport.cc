@@ -1,0 +1,224 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "transport_plan.h"
+
+#include <gnuradio/gputurbo/engine/core/llr.h>
+#include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/lte/rate_matching.h>
+#include <gnuradio/gputurbo/engine/lte/scrambling.h>
+#include <gnuradio/gputurbo/engine/turbo/code.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace gputurbo::lte {
+namespace {
+
+void check_range(const char* name, long value, long low, long high)
+{
+    if (value < low || value > high)
+        throw std::invalid_argument(std::string(name) + "=" + std::to_string(value) +
+                                    " is out of range: use " + std::to_string(low) +
+                                    " ... " + std::to_string(high));
+}
+
+transport_plan plan_of(const transport_format& f, sent_bits_cache& cache)
+{
+    f.validate();
+    transport_plan p;
+    p.s = segment(f.tbs + 24);
+    std::size_t llr = 0, codeword = 0;
+    for (int r = 0; r < p.s.C; ++r) {
+        code_block_plan b;
+        b.K = p.s.block_size(r);
+        b.filler = r == 0 ? p.s.F : 0;
+        b.E = block_bits(f.G, p.s.C, f.Qm, f.layers, r);
+        b.llr_first = llr;
+        b.codeword_first = codeword;
+        const int Kw = 3 * 32 * ((b.K + 4 + 31) / 32);
+        b.table =
+            &cache.get(b.K, b.filler, circular_buffer_bits(Kw, p.s.C, f.soft_buffer));
+        b.start = b.table->start[std::size_t(f.rv)];
+        llr += std::size_t(b.E);
+        codeword += turbo::codeword_length(b.K);
+        p.blocks.push_back(b);
+    }
+    return p;
+}
+
+} // namespace
+
+void transport_format::validate() const
+{
+    check_range("tbs", tbs, 1, max_tbs);
+    check_range("rv", rv, 0, 3);
+    check_range("layers", layers, 1, 4);
+    if (Qm != 2 && Qm != 4 && Qm != 6 && Qm != 8)
+        throw std::invalid_argument("Qm=" + std::to_string(Qm) +
+                                    " is not a modulation "
+                                    "order of LTE: use 2, 4, 6 or 8");
+    if (soft_buffer < 0)
+        throw std::invalid_argument("soft_buffer=" + std::to_string(soft_buffer) +
+                                    " is out of range: use 0 (no limit) or N_IR >= 1");
+    if (c_init != no_scrambling)
+        check_range("c_init", c_init, 0, max_c_init);
+    const int C = segment(tbs + 24).C;
+    const long symbols = long(Qm) * layers;
+    if (G < 1 || G % symbols != 0 || G / symbols < C)
+        throw std::invalid_argument(
+            "G=" + std::to_string(G) + " does not fit tbs=" + std::to_string(tbs) +
+            ": use a multiple of Qm * layers = " + std::to_string(symbols) +
+            " of at least " + std::to_string(C * symbols) +
+            " (a symbol for each of its " + std::to_string(C) + " code blocks)");
+}
+
+void transport_encode(const transport_format& f,
+                      const std::uint8_t* data,
+                      std::uint8_t* e)
+{
+    sent_bits_cache cache;
+    const transport_plan p = plan_of(f, cache);
+    std::vector<std::uint8_t> b(data, data + f.tbs);
+    b.resize(std::size_t(f.tbs) + 24);
+    attach_crc24(crc24::a, b.data(), b.size());
+    for (int r = 0; r < p.s.C; ++r) {
+        const code_block_plan& cb = p.blocks[std::size_t(r)];
+        std::vector<std::uint8_t> block(std::size_t(cb.K)),
+            codeword(turbo::codeword_length(cb.K));
+        code_block(p.s, b.data(), r, block.data());
+        turbo::encode(cb.K, block.data(), 1, codeword.data());
+        const auto& sent = cb.table->sent;
+        for (int j = 0; j < cb.E; ++j)
+            e[cb.llr_first + std::size_t(j)] = codeword[std::size_t(
+                sent[(std::size_t(cb.start) + std::size_t(j)) % sent.size()])];
+    }
+    if (f.c_init != no_scrambling) {
+        std::vector<std::uint8_t> c(std::size_t(f.G));
+        scrambling_sequence(f.c_init, c.size(), c.data());
+        for (std::size_t k = 0; k < c.size(); ++k)
+            e[k] ^= c[k];
+    }
+}
+
+std::size_t soft_buffer_length(int tbs)
+{
+    check_range("tbs", tbs, 1, max_tbs);
+    const segmentation s = segment(tbs + 24);
+    std::size_t n = 0;
+    for (int r = 0; r < s.C; ++r)
+        n += turbo::codeword_length(s.block_size(r));
+    return n;
+}
+
+const sent_bits& sent_bits_cache::get(int K, int filler, int Ncb)
+{
+    const auto key = std::make_tuple(K, filler, Ncb);
+    if (const auto it = d_tables.find(key); it != d_tables.end())
+        return it->second;
+    const std::vector<std::int32_t> w = circular_buffer(K, filler);
+    if (Ncb < 1 || std::size_t(Ncb) > w.size())
+        throw std::invalid_argument("rate matching: N_cb " + std::to_string(Ncb) +
+                                    " outside the circular buffer's 1 ... " +
+                                    std::to_string(w.size()));
+    sent_bits t;
+    std::vector<int> before(std::size_t(Ncb) + 1, 0); // non-NULL bits before position i
+    for (int i = 0; i < Ncb; ++i) {
+        before[std::size_t(i) + 1] =
+            before[std::size_t(i)] + (w[std::size_t(i)] != null_bit);
+        if (w[std::size_t(i)] != null_bit)
+            t.sent.push_back(w[std::size_t(i)]);
+    }
+    if (t.sent.empty())
+        throw std::invalid_argument("rate matching: the first N_cb bits of the circular "
+                                    "buffer are all NULL");
+    for (int rv = 0; rv < 4; ++rv)
+        t.start[std::size_t(rv)] =
+            before[std::size_t(start_position(K, Ncb, rv) % Ncb)] % int(t.sent.size());
+    return d_tables.emplace(key, std::move(t)).first->second;
+}
+
+batch_plan harq_book::plan(const transport_block* blocks,
+                           std::size_t n,
+                           sent_bits_cache& cache) const
+{
+    if (n > 0 && !blocks)
+        throw std::invalid_argument("decode: null transport blocks");
+    batch_plan b;
+    std::set<int> seen;
+    for (std::size_t i = 0; i < n; ++i) {
+        const transport_block& t = blocks[i];
+        const std::string which = "transport block " + std::to_string(i) + ": ";
+        try {
+            b.blocks.push_back(plan_of(t.format, cache));
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(which + e.what());
+        }
+        if (!t.f32 == !t.i8)
+            throw std::invalid_argument(which + "give exactly one of float or int8 LLRs");
+        if (t.harq_process < no_harq)
+            throw std::invalid_argument(which +
+                                        "harq_process=" + std::to_string(t.harq_process) +
+                                        " is out of range: use 0 or more, or -1 (none)");
+        bool fresh = true;
+        if (t.harq_process != no_harq) {
+            if (!seen.insert(t.harq_process).second)
+                throw std::invalid_argument(
+                    which + "HARQ process " + std::to_string(t.harq_process) +
+                    " appears twice in one call: combine its transmissions over calls");
+            const auto it = d_tbs.find(t.harq_process);
+            fresh = t.new_data || it == d_tbs.end();
+            if (!fresh && it->second != t.format.tbs)
+                throw std::invalid_argument(
+                    which + "a retransmission of tbs=" + std::to_string(t.format.tbs) +
+                    " into HARQ process " + std::to_string(t.harq_process) +
+                    ", whose buffer holds tbs=" + std::to_string(it->second) +
+                    ": set new_data for a new transport block");
+        }
+        b.fresh.push_back(fresh);
+    }
+    return b;
+}
+
+int harq_book::tbs(int process) const
+{
+    const auto it = d_tbs.find(process);
+    if (it == d_tbs.end())
+        throw std::invalid_argument("HARQ process " + std::to_string(process) +
+                                    " has no soft buffer");
+    return it->second;
+}
+
+std::vector<std::size_t> filler_positions(const transport_plan& p)
+{
+    std::vector<std::size_t> at;
+    for (int k = 0; k < p.blocks.front().filler; ++k)
+        for (int s = 0; s < 2; ++s)
+            at.push_back(3 * std::size_t(k) + std::size_t(s));
+    return at;
+}
+
+transport_decoder::transport_decoder(const transport_config& config) : d_config(config)
+{
+    d_config.turbo.K = 0;
+    d_config.turbo.early_stop = turbo::stop_rule::off;
+    d_config.turbo.input_layout = turbo::layout::interleaved;
+    d_config.turbo.validate();
+}
+
+transport_decoder::~transport_decoder() = default;
+
+std::unique_ptr<transport_decoder> make_transport_decoder(const transport_config& config,
+                                                          std::string_view backend)
+{
+    config.turbo.validate();
+    return make_host_transport_decoder(
+        config, core::choose_backend(backend, config.turbo.devices));
+}
+
+} // namespace gputurbo::lte
