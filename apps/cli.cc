@@ -298,7 +298,7 @@ bool is_axis(const std::string& name)
 
 } // namespace
 
-std::string code_family(int argc, char** argv)
+std::string code_family(int argc, char** argv, bool transport)
 {
     std::string code = "turbo";
     for (int i = 1; i < argc; ++i) {
@@ -308,8 +308,9 @@ std::string code_family(int argc, char** argv)
         else if (word.rfind("--code=", 0) == 0)
             code = word.substr(7);
     }
-    if (code != "turbo" && code != "conv")
-        throw usage_error("--code: unknown code '" + code + "': use turbo or conv");
+    if (code != "turbo" && code != "conv" && !(transport && code == "lte"))
+        throw usage_error("--code: unknown code '" + code + "': use turbo or conv" +
+                          (transport ? " or lte" : ""));
     return code;
 }
 

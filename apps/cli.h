@@ -86,9 +86,10 @@ std::vector<std::string> split_list(const std::string& flag, const std::string& 
 //! "a,b,c" or "START:STOP:STEP" (STOP included).
 std::vector<double> to_range(const std::string& flag, const std::string& text);
 
-//! --code: the code family, "turbo" (the default) or "conv", looked up before the
-//! options are parsed (they depend on it); a usage_error for another.
-std::string code_family(int argc, char** argv);
+//! --code: the code family, "turbo" (the default) or "conv", or "lte" (transport blocks)
+//! where \p transport, looked up before the options are parsed (they depend on it); a
+//! usage_error for another.
+std::string code_family(int argc, char** argv, bool transport = false);
 
 //! The --code option of both apps.
 option code_option();

@@ -7,6 +7,7 @@
 // gputurbo-bench: decoder throughput in information bits per second over the cartesian
 // product of the K, batch, iterations, algorithm, subblocks and guard axes.
 
+#include "bench_transport.h"
 #include "cli.h"
 
 #include <gnuradio/gputurbo/engine/core/version.h>
@@ -350,7 +351,7 @@ int conv_bench(const cli::args& a)
 
 int bench_main(int argc, char** argv)
 {
-    const std::string code = cli::code_family(argc, argv);
+    const std::string code = cli::code_family(argc, argv, true);
     cli::args a(
         program,
         "Measures the throughput of the LTE turbo decoder: `batch` noisy codewords "
@@ -360,13 +361,17 @@ int bench_main(int argc, char** argv)
         "comma-separated "
         "lists;\nevery combination runs. crc24a/crc24b stop rules get frames that carry "
         "that CRC.\nWith --code conv: one configuration of a Viterbi decoder, frame_bits "
-        "* batch * calls /\nelapsed.",
-        options(code));
+        "* batch * calls /\nelapsed.\nWith --code lte: transport blocks through the "
+        "whole "
+        "receiver, and the turbo decoder\nalone on the same code blocks.",
+        code == "lte" ? cli::transport_options() : options(code));
     a.parse(argc, argv);
     if (a.print_info())
         return 0;
     if (code == "conv")
         return conv_bench(a);
+    if (code == "lte")
+        return cli::transport_bench(a);
 
     const decoder_config base = cli::config_from(a, true);
     const std::string mode = a.get("mode");

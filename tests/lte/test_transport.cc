@@ -781,6 +781,52 @@ TEST_P(LteTransport, CombiningRv0And2DecodesWhereEachAloneFails)
     EXPECT_GT(combined, 3 * trials / 4);
 }
 
+TEST_P(LteTransport, NeverPassesAWrongBlock)
+{
+    // Parity bits alone (rv 2 at code rate 0.94) far below the threshold: the decoder
+    // often settles on the all-zero codeword, which passes every CRC, yet no block
+    // counts as received unless its data are right; all-zero data sent do.
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    std::mt19937_64 rng(test::test_seed());
+    std::normal_distribution<float> noise(0.0f, 1.0f);
+    lte::transport_format f;
+    f.tbs = 2000;
+    f.G = 2148;
+    f.rv = 2;
+    const float sigma = 0.9f;
+    const int trials = 60;
+    std::vector<lte::transport_block> batch(trials);
+    std::vector<std::vector<float>> llrs(trials);
+    std::vector<std::vector<std::uint8_t>> sent(trials);
+    for (int i = 0; i < trials; ++i) {
+        // Every third transport block is all zeros, sent at a decodable SNR (rv 0).
+        const bool zeros = i % 3 == 0;
+        sent[i] = zeros ? std::vector<std::uint8_t>(2000, 0)
+                        : random_bits(std::size_t(f.tbs), rng);
+        batch[i].format = f;
+        batch[i].format.rv = zeros ? 0 : 2;
+        batch[i].format.G = zeros ? 3 * 2048 : f.G;
+        std::vector<std::uint8_t> e(std::size_t(batch[i].format.G));
+        lte::transport_encode(batch[i].format, sent[i].data(), e.data());
+        const float s = zeros ? 0.6f : sigma;
+        for (const auto bit : e)
+            llrs[i].push_back(2.0f * ((bit ? -1.0f : 1.0f) + s * noise(rng)) / (s * s));
+        batch[i].f32 = llrs[i].data();
+    }
+    std::vector<std::uint8_t> out(std::size_t(trials) * 2000);
+    std::vector<lte::transport_result> results(trials);
+    decoder->decode(batch.data(), batch.size(), out.data(), results.data());
+    int zeros_passed = 0;
+    for (int i = 0; i < trials; ++i) {
+        const std::vector<std::uint8_t> got(out.begin() + 2000 * i,
+                                            out.begin() + 2000 * (i + 1));
+        if (results[i].crc_ok)
+            EXPECT_EQ(got, sent[i]) << "transport block " << i;
+        zeros_passed += i % 3 == 0 && results[i].crc_ok;
+    }
+    EXPECT_EQ(zeros_passed, trials / 3);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends,
                          LteTransport,
                          ::testing::ValuesIn(test::all_backends),

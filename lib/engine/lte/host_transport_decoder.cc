@@ -51,7 +51,7 @@ public:
         std::vector<std::vector<std::int8_t>*> buffers(n);
         for (std::size_t i = 0; i < n; ++i) {
             const transport_block& t = blocks[i];
-            const transport_plan& p = plan.blocks[i];
+            const transport_plan& p = *plan.blocks[i];
             std::vector<std::int8_t>& buffer =
                 t.harq_process == no_harq ? scratch[i] : d_buffers[t.harq_process];
             if (plan.fresh[i]) {
@@ -66,14 +66,22 @@ public:
         // Code blocks back into transport blocks.
         std::uint8_t* out = data;
         for (std::size_t i = 0; i < n; ++i) {
-            const transport_plan& p = plan.blocks[i];
+            const transport_plan& p = *plan.blocks[i];
             std::vector<std::uint8_t> b(std::size_t(p.s.B));
             for (int r = 0; r < p.s.C; ++r)
                 concatenate_block(p.s, d_bits[i][std::size_t(r)].data(), r, b.data());
             std::copy_n(b.begin(), blocks[i].format.tbs, out);
             out += blocks[i].format.tbs;
             if (results) {
-                results[i].crc_ok = check_crc24(crc24::a, b.data(), b.size());
+                const bool zeros = std::none_of(
+                    b.begin(), b.end(), [](std::uint8_t bit) { return bit != 0; });
+                results[i].crc_ok =
+                    check_crc24(crc24::a, b.data(), b.size()) &&
+                    std::all_of(
+                        d_status[i].begin(),
+                        d_status[i].end(),
+                        [](const core::codeword_status& s) { return s.passed; }) &&
+                    (!zeros || supports_zero_codeword(p, buffers[i]->data()));
                 results[i].code_blocks = d_status[i];
             }
         }
@@ -170,7 +178,7 @@ private:
                  std::vector<std::pair<std::size_t, int>>>
             groups; // (K, rule) -> (transport block, code block)
         for (std::size_t i = 0; i < n; ++i) {
-            const transport_plan& p = plan.blocks[i];
+            const transport_plan& p = *plan.blocks[i];
             d_bits[i].resize(std::size_t(p.s.C));
             d_status[i].resize(std::size_t(p.s.C));
             for (int r = 0; r < p.s.C; ++r)
@@ -184,7 +192,7 @@ private:
             for (std::size_t m = 0; m < members.size(); ++m) {
                 const auto [i, r] = members[m];
                 std::copy_n(buffers[i]->data() +
-                                plan.blocks[i].blocks[std::size_t(r)].codeword_first,
+                                plan.blocks[i]->blocks[std::size_t(r)].codeword_first,
                             len,
                             llrs.begin() + std::ptrdiff_t(m * len));
             }
@@ -223,7 +231,7 @@ private:
 
     const core::backend d_kind;
     harq_book d_book;
-    sent_bits_cache d_cache;
+    plan_cache d_cache;
     std::map<int, std::vector<std::int8_t>> d_buffers;
     std::map<turbo::stop_rule, std::unique_ptr<turbo::decoder>> d_decoders;
     std::vector<std::int8_t> d_q;

@@ -12,7 +12,12 @@
 #include <gnuradio/gputurbo/engine/lte/scrambling.h>
 #include <gnuradio/gputurbo/engine/turbo/code.h>
 
+#ifdef GPUTURBO_HAVE_CUDA
+#include "cuda/transport_decoder.h"
+#endif
+
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -28,7 +33,7 @@ void check_range(const char* name, long value, long low, long high)
                                     " ... " + std::to_string(high));
 }
 
-transport_plan plan_of(const transport_format& f, sent_bits_cache& cache)
+transport_plan plan_of(const transport_format& f, plan_cache& cache)
 {
     f.validate();
     transport_plan p;
@@ -43,7 +48,7 @@ transport_plan plan_of(const transport_format& f, sent_bits_cache& cache)
         b.codeword_first = codeword;
         const int Kw = 3 * 32 * ((b.K + 4 + 31) / 32);
         b.table =
-            &cache.get(b.K, b.filler, circular_buffer_bits(Kw, p.s.C, f.soft_buffer));
+            &cache.sent(b.K, b.filler, circular_buffer_bits(Kw, p.s.C, f.soft_buffer));
         b.start = b.table->start[std::size_t(f.rv)];
         llr += std::size_t(b.E);
         codeword += turbo::codeword_length(b.K);
@@ -82,8 +87,8 @@ void transport_encode(const transport_format& f,
                       const std::uint8_t* data,
                       std::uint8_t* e)
 {
-    sent_bits_cache cache;
-    const transport_plan p = plan_of(f, cache);
+    plan_cache cache;
+    const transport_plan& p = cache.plan(f);
     std::vector<std::uint8_t> b(data, data + f.tbs);
     b.resize(std::size_t(f.tbs) + 24);
     attach_crc24(crc24::a, b.data(), b.size());
@@ -116,7 +121,18 @@ std::size_t soft_buffer_length(int tbs)
     return n;
 }
 
-const sent_bits& sent_bits_cache::get(int K, int filler, int Ncb)
+const transport_plan& plan_cache::plan(const transport_format& f)
+{
+    const auto key = std::make_tuple(f.tbs, f.G, f.Qm, f.layers, f.rv, f.soft_buffer);
+    if (const auto it = d_plans.find(key); it != d_plans.end()) {
+        if (f.c_init != no_scrambling) // the one field the plan does not depend on
+            check_range("c_init", f.c_init, 0, max_c_init);
+        return it->second;
+    }
+    return d_plans.emplace(key, plan_of(f, *this)).first->second;
+}
+
+const sent_bits& plan_cache::sent(int K, int filler, int Ncb)
 {
     const auto key = std::make_tuple(K, filler, Ncb);
     if (const auto it = d_tables.find(key); it != d_tables.end())
@@ -143,39 +159,41 @@ const sent_bits& sent_bits_cache::get(int K, int filler, int Ncb)
     return d_tables.emplace(key, std::move(t)).first->second;
 }
 
-batch_plan harq_book::plan(const transport_block* blocks,
-                           std::size_t n,
-                           sent_bits_cache& cache) const
+batch_plan
+harq_book::plan(const transport_block* blocks, std::size_t n, plan_cache& cache) const
 {
     if (n > 0 && !blocks)
         throw std::invalid_argument("decode: null transport blocks");
     batch_plan b;
+    b.blocks.reserve(n);
+    b.fresh.reserve(n);
     std::set<int> seen;
     for (std::size_t i = 0; i < n; ++i) {
         const transport_block& t = blocks[i];
-        const std::string which = "transport block " + std::to_string(i) + ": ";
+        auto which = [i] { return "transport block " + std::to_string(i) + ": "; };
         try {
-            b.blocks.push_back(plan_of(t.format, cache));
+            b.blocks.push_back(&cache.plan(t.format));
         } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(which + e.what());
+            throw std::invalid_argument(which() + e.what());
         }
         if (!t.f32 == !t.i8)
-            throw std::invalid_argument(which + "give exactly one of float or int8 LLRs");
+            throw std::invalid_argument(which() +
+                                        "give exactly one of float or int8 LLRs");
         if (t.harq_process < no_harq)
-            throw std::invalid_argument(which +
+            throw std::invalid_argument(which() +
                                         "harq_process=" + std::to_string(t.harq_process) +
                                         " is out of range: use 0 or more, or -1 (none)");
         bool fresh = true;
         if (t.harq_process != no_harq) {
             if (!seen.insert(t.harq_process).second)
                 throw std::invalid_argument(
-                    which + "HARQ process " + std::to_string(t.harq_process) +
+                    which() + "HARQ process " + std::to_string(t.harq_process) +
                     " appears twice in one call: combine its transmissions over calls");
             const auto it = d_tbs.find(t.harq_process);
             fresh = t.new_data || it == d_tbs.end();
             if (!fresh && it->second != t.format.tbs)
                 throw std::invalid_argument(
-                    which + "a retransmission of tbs=" + std::to_string(t.format.tbs) +
+                    which() + "a retransmission of tbs=" + std::to_string(t.format.tbs) +
                     " into HARQ process " + std::to_string(t.harq_process) +
                     ", whose buffer holds tbs=" + std::to_string(it->second) +
                     ": set new_data for a new transport block");
@@ -203,6 +221,22 @@ std::vector<std::size_t> filler_positions(const transport_plan& p)
     return at;
 }
 
+bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values)
+{
+    std::size_t length = 0;
+    for (const code_block_plan& cb : p.blocks)
+        length += turbo::codeword_length(cb.K);
+    double sum = 0.0, squares = 0.0;
+    const std::size_t filler_end = 3 * std::size_t(p.blocks.front().filler);
+    for (std::size_t i = 0; i < length; ++i) {
+        if (i < filler_end && i % 3 != 2)
+            continue; // a filler bit: known, not received
+        sum += values[i];
+        squares += double(values[i]) * values[i];
+    }
+    return sum > 3.0 * std::sqrt(squares);
+}
+
 transport_decoder::transport_decoder(const transport_config& config) : d_config(config)
 {
     d_config.turbo.K = 0;
@@ -217,8 +251,12 @@ std::unique_ptr<transport_decoder> make_transport_decoder(const transport_config
                                                           std::string_view backend)
 {
     config.turbo.validate();
-    return make_host_transport_decoder(
-        config, core::choose_backend(backend, config.turbo.devices));
+    const core::backend kind = core::choose_backend(backend, config.turbo.devices);
+#ifdef GPUTURBO_HAVE_CUDA
+    if (kind == core::backend::cuda)
+        return cuda::make_cuda_transport_decoder(config);
+#endif
+    return make_host_transport_decoder(config, kind);
 }
 
 } // namespace gputurbo::lte

@@ -35,16 +35,6 @@ struct sent_bits
     std::array<int, 4> start{};
 };
 
-//! Rate-matching tables by (K, filler, N_cb), made on first use.
-class sent_bits_cache
-{
-public:
-    const sent_bits& get(int K, int filler, int Ncb);
-
-private:
-    std::map<std::tuple<int, int, int>, sent_bits> d_tables;
-};
-
 //! One code block of a transport block.
 struct code_block_plan
 {
@@ -63,10 +53,28 @@ struct transport_plan
     std::vector<code_block_plan> blocks;
 };
 
+/*!
+ * Plans and rate-matching tables, made on first use: a receiver meets few formats, and
+ * working a plan out again for every transport block would cost more host time than
+ * the GPU spends on it.
+ */
+class plan_cache
+{
+public:
+    //! The rate-matching table of (K, filler, N_cb).
+    const sent_bits& sent(int K, int filler, int Ncb);
+    //! The plan of a format (checked: std::invalid_argument naming the field).
+    const transport_plan& plan(const transport_format& f);
+
+private:
+    std::map<std::tuple<int, int, int>, sent_bits> d_tables;
+    std::map<std::tuple<int, int, int, int, int, long>, transport_plan> d_plans;
+};
+
 //! Each transport block's plan, checked; and whether its soft buffer starts afresh.
 struct batch_plan
 {
-    std::vector<transport_plan> blocks;
+    std::vector<const transport_plan*> blocks; // in the cache
     std::vector<bool> fresh;
 };
 
@@ -80,7 +88,7 @@ class harq_book
 {
 public:
     batch_plan
-    plan(const transport_block* blocks, std::size_t n, sent_bits_cache& cache) const;
+    plan(const transport_block* blocks, std::size_t n, plan_cache& cache) const;
     void started(int process, int tbs) { d_tbs[process] = tbs; }
     void release(int process) { d_tbs.erase(process); }
     std::size_t size() const { return d_tbs.size(); }
@@ -94,6 +102,16 @@ private:
 //! The codeword positions of the filler bits of a soft buffer (known zeros): d0 and d1
 //! of block 0's first F bits.
 std::vector<std::size_t> filler_positions(const transport_plan& p);
+
+/*!
+ * Whether a transport block's soft values (its codewords, soft-buffer layout) support
+ * the all-zero codeword more than chance would. A turbo decoder can settle on that
+ * codeword from values that carry little of it (a transmission of parity bits alone),
+ * and it passes every CRC; so a transport block decoded to all zeros counts as received
+ * only when sum(v) > 3 sqrt(sum(v^2)) over the values the channel gave (filler bits
+ * left out): random signs pass one time in 700.
+ */
+bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values);
 
 //! The transport-block decoder whose soft buffers live in host memory, with a turbo
 //! decoder of backend \p kind.

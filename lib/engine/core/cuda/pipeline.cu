@@ -15,10 +15,7 @@
 #include <thread>
 
 namespace gputurbo::core::cuda {
-namespace {
 
-// Whether the DMA engines can read or write [p, p + bytes) directly: page-locked memory
-// (host_buffer, cudaHostAlloc, cudaHostRegister) needs no staging copy.
 bool page_locked(const void* p, std::size_t bytes)
 {
     for (const void* at :
@@ -34,7 +31,6 @@ bool page_locked(const void* p, std::size_t bytes)
     return true;
 }
 
-// memcpy spread over a few threads: one core cannot keep up with the bus.
 void parallel_copy(void* dst, const void* src, std::size_t bytes)
 {
     constexpr std::size_t min_share = std::size_t(1) << 20;
@@ -48,6 +44,8 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes)
                     std::min(share, bytes - at));
     });
 }
+
+namespace {
 
 // int4 LLRs unpacked to int8 (core/llr.h), a thread per 8 of them.
 __global__ void unpack_int4_kernel(const int4_pair* in, std::size_t n, std::int8_t* out)

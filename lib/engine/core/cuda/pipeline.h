@@ -25,6 +25,13 @@ namespace gputurbo::core::cuda {
 //! may be loaded where the last ones end mid-word.
 constexpr std::size_t llr_padding = 16;
 
+//! Whether the DMA engines can read or write [p, p + bytes) directly: page-locked memory
+//! (host_buffer, cudaHostAlloc, cudaHostRegister) needs no staging copy.
+bool page_locked(const void* p, std::size_t bytes);
+
+//! memcpy spread over a few threads: one core cannot keep up with the bus.
+void parallel_copy(void* dst, const void* src, std::size_t bytes);
+
 //! The device buffers of one batch, reserved by the pipeline for the family's kernels.
 struct batch_buffers
 {

@@ -1,0 +1,840 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The transport-block receiver on one GPU. A call copies the LLRs of every transport
+// block in, then runs on the GPU alone: the scrambling sequences, one kernel that
+// descrambles, quantises and combines every code block's LLRs into its soft buffer
+// (which stays on the GPU) and the turbo decoder's input, the turbo kernels (one launch
+// per block size and CRC), and one kernel that concatenates each transport block and
+// checks its CRC-24A; then the data and the results come back. The arithmetic of the
+// soft buffers is the CPU receiver's, value for value.
+
+#include "../../core/cuda/memory.h"
+#include "../../core/cuda/pipeline.h"
+#include "../../core/cuda/runtime.h"
+#include "../../core/thread_pool.h"
+#include "../../turbo/cuda/launcher.cuh"
+#include "../transport_plan.h"
+#include "transport_decoder.h"
+
+#include <gnuradio/gputurbo/engine/lte/scrambling.h>
+#include <gnuradio/gputurbo/engine/turbo/code.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace gputurbo::lte::cuda {
+namespace {
+
+using core::cuda::device_array;
+using core::cuda::pinned_array;
+
+// A codeword position's entry in a block's inverse table: the index of its bit among
+// those the circular buffer sends, or one of these.
+constexpr std::int32_t not_sent = -1;
+constexpr std::int32_t filler_bit = -2; // a known zero: +127 in a new buffer
+
+// One code block's work in combine_kernel.
+struct combine_job
+{
+    const void* llrs;                // its E LLRs: float, or int8
+    const std::uint32_t* scrambling; // its transport block's c(n), 32 a word, or null
+    const std::int32_t* inverse;     // [length] see not_sent, filler_bit
+    std::int8_t* buffer;             // its soft buffer's codeword, or null (no HARQ)
+    std::int8_t* input;              // the turbo decoder's input codeword
+    int llr_first;                   // its first LLR's n in the scrambling sequence
+    int E, sent, start, length;
+    bool int8, fresh, invert;
+};
+
+// core::quantize_llrs() of one value.
+__device__ int quantize(float x, float scale)
+{
+    float v = x * scale;
+    v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);
+    v = v == v ? v : 0.0f;
+    return int(v + (v >= 0.0f ? 0.5f : -0.5f));
+}
+
+// Four codeword positions a thread (codewords are 3K + 12 values, a multiple of 4, and
+// start on multiples of 4): each position's soft value, plus every LLR sent from it in
+// this transmission (bit k of the E goes to sent index (start + k) mod sent), in the
+// order sent, each add saturated as on the CPU.
+__global__ void combine_kernel(const combine_job* jobs, float scale)
+{
+    const combine_job j = jobs[blockIdx.y];
+    for (int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x); c < j.length;
+         c += 4 * gridDim.x * blockDim.x) {
+        const int4 inverse = *reinterpret_cast<const int4*>(j.inverse + c);
+        const int in[4] = { inverse.x, inverse.y, inverse.z, inverse.w };
+        char4 old = make_char4(0, 0, 0, 0);
+        if (!j.fresh)
+            old = *reinterpret_cast<const char4*>(j.buffer + c);
+        const int before[4] = { old.x, old.y, old.z, old.w };
+        int v[4];
+        for (int p = 0; p < 4; ++p) {
+            const int i = in[p];
+            v[p] = j.fresh ? (i == filler_bit ? 127 : 0) : before[p];
+            if (i < 0)
+                continue;
+            for (int k = i >= j.start ? i - j.start : i - j.start + j.sent; k < j.E;
+                 k += j.sent) {
+                const int q =
+                    j.int8 ? max(int(static_cast<const std::int8_t*>(j.llrs)[k]), -127)
+                           : quantize(static_cast<const float*>(j.llrs)[k], scale);
+                bool flip = j.invert;
+                if (j.scrambling) {
+                    const unsigned n = unsigned(j.llr_first + k);
+                    flip ^= (j.scrambling[n >> 5] >> (n & 31u)) & 1u;
+                }
+                v[p] += flip ? -q : q;
+                v[p] = v[p] > 127 ? 127 : (v[p] < -127 ? -127 : v[p]);
+            }
+        }
+        const char4 out = make_char4(char(v[0]), char(v[1]), char(v[2]), char(v[3]));
+        if (j.buffer)
+            *reinterpret_cast<char4*>(j.buffer + c) = out;
+        *reinterpret_cast<char4*>(j.input + c) = out;
+    }
+}
+
+// The 36.211 §7.2 registers (bit i holds x(k + i)) are advanced by matrices: column i
+// of jump[k] is the register 2^k steps after the unit register e_i.
+constexpr int jump_steps = 32; // 2^31 steps at most
+using jump_table = std::array<std::uint32_t, 31 * jump_steps>;
+
+__host__ __device__ std::uint32_t apply(const std::uint32_t* columns, std::uint32_t state)
+{
+    std::uint32_t out = 0;
+    for (int i = 0; i < 31; ++i)
+        out ^= ((state >> i) & 1u) ? columns[i] : 0u;
+    return out;
+}
+
+std::uint32_t step(std::uint32_t reg, bool x2)
+{
+    const std::uint32_t b =
+        x2 ? ((reg >> 3) ^ (reg >> 2) ^ (reg >> 1) ^ reg) & 1u : ((reg >> 3) ^ reg) & 1u;
+    return (reg >> 1) | (b << 30);
+}
+
+jump_table make_jumps(bool x2)
+{
+    jump_table t{};
+    for (int i = 0; i < 31; ++i)
+        t[std::size_t(i)] = step(1u << i, x2);
+    for (int k = 1; k < jump_steps; ++k)
+        for (int i = 0; i < 31; ++i)
+            t[std::size_t(31 * k + i)] =
+                apply(&t[std::size_t(31 * (k - 1))], t[std::size_t(31 * (k - 1) + i)]);
+    return t;
+}
+
+// The registers advanced by n steps.
+__host__ __device__ std::uint32_t
+advance(const std::uint32_t* jumps, std::uint32_t reg, unsigned n)
+{
+    for (int k = 0; n != 0; ++k, n >>= 1)
+        if (n & 1u)
+            reg = apply(jumps + 31 * k, reg);
+    return reg;
+}
+
+struct scrambling_job
+{
+    std::uint32_t x1, x2; // the registers at n = 0 (after the 1600 steps)
+    int words;
+    std::uint32_t* out;
+};
+
+// A thread per 32 bits of c(n).
+__global__ void scrambling_kernel(const scrambling_job* jobs, const std::uint32_t* jumps)
+{
+    const scrambling_job j = jobs[blockIdx.y];
+    for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < j.words;
+         w += gridDim.x * blockDim.x) {
+        std::uint32_t x1 = advance(jumps, j.x1, 32u * unsigned(w));
+        std::uint32_t x2 = advance(jumps + 31 * jump_steps, j.x2, 32u * unsigned(w));
+        std::uint32_t c = 0;
+        for (int b = 0; b < 32; ++b) {
+            c |= ((x1 ^ x2) & 1u) << b;
+            x1 = (x1 >> 1) | ((((x1 >> 3) ^ x1) & 1u) << 30);
+            x2 = (x2 >> 1) | ((((x2 >> 3) ^ (x2 >> 2) ^ (x2 >> 1) ^ x2) & 1u) << 30);
+        }
+        j.out[w] = c;
+    }
+}
+
+// One transport block's work in concatenate_kernel.
+struct concatenate_job
+{
+    const std::uint8_t* const* blocks; // [C] each code block's K decided bits
+    int C, C_minus, K_minus, K_plus, F, L, B, tbs;
+    std::uint8_t* data; // tbs bits out
+    //! [0] the XOR of the CRC-24A contributions (0 when it checks), [1] the OR of the
+    //! bits (0 when every bit is 0); zeroed before
+    std::uint32_t* remainder;
+};
+
+constexpr int concatenate_threads = 256;
+
+// A thread block per code block: its payload into its transport block's data, and the
+// XOR of the CRC-24A contributions (by distance from the end) of its bits, and their OR,
+// into the transport block's remainder.
+__global__ void concatenate_kernel(const concatenate_job* jobs,
+                                   const std::uint32_t* contribution)
+{
+    const concatenate_job t = jobs[blockIdx.y];
+    const int r = blockIdx.x;
+    if (r >= t.C)
+        return;
+    const int minus_before = min(r, t.C_minus);
+    const int at = minus_before * t.K_minus + (r - minus_before) * t.K_plus - r * t.L -
+                   (r > 0 ? t.F : 0); // the block's first bit in the B
+    const int skip = r == 0 ? t.F : 0;
+    const int payload = (r < t.C_minus ? t.K_minus : t.K_plus) - t.L - skip;
+    const std::uint8_t* bits = t.blocks[r] + skip;
+    std::uint32_t x = 0, ones = 0;
+    for (int i = threadIdx.x; i < payload; i += blockDim.x) {
+        const int k = at + i;
+        const std::uint8_t b = bits[i];
+        x ^= b ? contribution[t.B - 1 - k] : 0u;
+        ones |= b;
+        if (k < t.tbs)
+            t.data[k] = b;
+    }
+    for (int d = 16; d > 0; d /= 2) {
+        x ^= __shfl_xor_sync(0xffffffffu, x, d);
+        ones |= __shfl_xor_sync(0xffffffffu, ones, d);
+    }
+    __shared__ std::uint32_t warps[2][concatenate_threads / 32];
+    if (threadIdx.x % 32 == 0) {
+        warps[0][threadIdx.x / 32] = x;
+        warps[1][threadIdx.x / 32] = ones;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < concatenate_threads / 32; ++w) {
+            x ^= warps[0][w];
+            ones |= warps[1][w];
+        }
+        if (x != 0)
+            atomicXor(t.remainder, x);
+        if (ones != 0)
+            atomicOr(t.remainder + 1, ones);
+    }
+}
+
+constexpr unsigned max_grid_y = 65535;
+
+// A code block of a chunk: its transport block (index in the chunk) and its number.
+struct member
+{
+    std::size_t tb;
+    int r;
+};
+
+// A chunk's code blocks in waves of the turbo kernels (the code blocks they run at
+// once): enough to fill the GPU, few enough that one chunk's copies overlap another's
+// kernels.
+constexpr double waves_per_chunk = 4.0;
+
+// What one chunk of a call holds on its way through the GPU: its stream and events,
+// and buffers that grow to the largest chunk.
+struct slot
+{
+    core::cuda::stream queue;
+    core::cuda::event kernels_start, kernels_end;
+    std::size_t first = 0, n = 0; // its transport blocks in the call
+    std::uint8_t* data = nullptr; // where its data go in the caller's output
+    bool direct = false;          // the data go there by DMA
+    std::size_t data_bytes = 0;
+    std::vector<std::vector<std::size_t>> status_at;        // [tb][r] index in iterations
+    std::vector<const transport_plan*> plans;               // [tb]
+    std::vector<std::vector<const std::int8_t*>> codewords; // [tb][r] decoder input
+    device_array<unsigned char> llrs, workspace;
+    device_array<std::uint32_t> sequences;
+    device_array<std::int8_t> input;
+    device_array<std::uint8_t> bits, data_out;
+    device_array<int> iterations;
+    device_array<unsigned char> passed;
+    device_array<std::uint32_t> remainders;
+    device_array<scrambling_job> scrambling_jobs;
+    device_array<combine_job> jobs;
+    device_array<concatenate_job> tb_jobs;
+    device_array<const std::uint8_t*> pointers;
+    pinned_array<unsigned char> host_llrs;
+    pinned_array<scrambling_job> host_scrambling_jobs;
+    pinned_array<combine_job> host_jobs;
+    pinned_array<concatenate_job> host_tb_jobs;
+    pinned_array<const std::uint8_t*> host_pointers;
+    pinned_array<std::uint8_t> host_data;
+    pinned_array<unsigned char> host_passed;
+    pinned_array<std::uint32_t> host_remainders;
+    pinned_array<int> host_iterations;
+};
+
+class cuda_transport_decoder final : public transport_decoder
+{
+public:
+    cuda_transport_decoder(const transport_config& config, int device)
+        : transport_decoder(config), d_device(device)
+    {
+        // A CUDA turbo decoder of the same parameters answers what a block size needs
+        // (its sub-blocks, whether it fits); it decodes nothing.
+        turbo::decoder_config c = d_config.turbo;
+        c.devices = std::to_string(device);
+        d_blocks = turbo::make_decoder(c, "cuda");
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        cudaDeviceProp prop{};
+        GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&prop, d_device));
+        d_launcher = std::make_unique<turbo::cuda::launcher>(d_config.turbo, prop);
+        const std::array<jump_table, 2> jumps = { make_jumps(false), make_jumps(true) };
+        core::cuda::upload(
+            d_jumps.reserve(2 * 31 * jump_steps), jumps[0].data(), 2 * 31 * jump_steps);
+        d_x1_start = advance(jumps[0].data(), 1u, 1600);
+        d_x2_jump = jumps[1];
+    }
+
+    void decode(const transport_block* blocks,
+                std::size_t n,
+                std::uint8_t* data,
+                transport_result* results) override
+    {
+        d_device_seconds = 0.0;
+        const batch_plan plan = d_book.plan(blocks, n, d_cache);
+        if (n == 0)
+            return;
+        if (!data)
+            throw std::invalid_argument("decode: null output buffer");
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        for (const transport_plan* p : plan.blocks) // each size once: K_plus, K_minus
+            for (const int K : { p->s.K_plus, p->s.K_minus })
+                if (K != 0 && d_checked.insert(K).second)
+                    d_blocks->check_block(K);
+        // The soft buffers of the processes, before any work.
+        std::vector<std::int8_t*> buffers(n, nullptr);
+        for (std::size_t i = 0; i < n; ++i)
+            if (blocks[i].harq_process != no_harq)
+                buffers[i] = d_buffers[blocks[i].harq_process].reserve(
+                    soft_buffer_length(blocks[i].format.tbs));
+        for (std::size_t i = 0; i < n; ++i)
+            if (plan.fresh[i] && blocks[i].harq_process != no_harq)
+                d_book.started(blocks[i].harq_process, blocks[i].format.tbs);
+        // Chunks of whole transport blocks through two slots in turn.
+        if (d_slots.empty())
+            for (int k = 0; k < 2; ++k)
+                d_slots.push_back(std::make_unique<slot>());
+        slot* previous = nullptr;
+        std::size_t next = 0, out = 0;
+        try {
+            for (int k = 0; previous || next < n; ++k) {
+                slot* current = nullptr;
+                if (next < n) {
+                    current = d_slots[std::size_t(k % 2)].get();
+                    std::size_t end = next, bytes = 0;
+                    double waves = 0.0;
+                    while (end < n && waves < waves_per_chunk) {
+                        for (const code_block_plan& cb : plan.blocks[end]->blocks)
+                            waves += 1.0 / resident(cb.K);
+                        bytes += std::size_t(blocks[end].format.tbs);
+                        ++end;
+                    }
+                    current->first = next;
+                    current->n = end - next;
+                    current->data = data + out;
+                    enqueue(*current, blocks, plan, buffers);
+                    next = end;
+                    out += bytes;
+                }
+                if (previous)
+                    finish(*previous, results);
+                previous = current;
+            }
+        } catch (...) {
+            for (auto& sl : d_slots)
+                cudaStreamSynchronize(sl->queue);
+            throw;
+        }
+    }
+
+    void release(int process) override
+    {
+        d_book.release(process);
+        d_buffers.erase(process);
+    }
+
+    std::size_t harq_processes() const override { return d_book.size(); }
+
+    std::vector<std::int8_t> soft_buffer(int process) const override
+    {
+        std::vector<std::int8_t> values(soft_buffer_length(d_book.tbs(process)));
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        GPUTURBO_CUDA_TRY(cudaMemcpy(values.data(),
+                                     d_buffers.at(process).get(),
+                                     values.size(),
+                                     cudaMemcpyDeviceToHost));
+        return values;
+    }
+
+    void
+    set_soft_buffer(int process, int tbs, const std::vector<std::int8_t>& values) override
+    {
+        if (process < 0)
+            throw std::invalid_argument("set_soft_buffer: HARQ process " +
+                                        std::to_string(process) + ": use 0 or more");
+        if (values.size() != soft_buffer_length(tbs))
+            throw std::invalid_argument(
+                "set_soft_buffer: " + std::to_string(values.size()) +
+                " values for tbs=" + std::to_string(tbs) + ", whose code blocks take " +
+                std::to_string(soft_buffer_length(tbs)));
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        core::cuda::upload(
+            d_buffers[process].reserve(values.size()), values.data(), values.size());
+        d_book.started(process, tbs);
+    }
+
+    core::backend kind() const override { return core::backend::cuda; }
+    std::string device() const override { return d_blocks->device(); }
+    double device_seconds() const override { return d_device_seconds; }
+
+private:
+    // Enqueues a chunk (sl.first, sl.n) on its slot: copies in, every kernel, copies out.
+    void enqueue(slot& sl,
+                 const transport_block* all,
+                 const batch_plan& all_plans,
+                 const std::vector<std::int8_t*>& all_buffers)
+    {
+        const std::size_t n = sl.n;
+        const transport_block* blocks = all + sl.first;
+        const transport_plan* const* plan = all_plans.blocks.data() + sl.first;
+        const cudaStream_t s = sl.queue;
+        // Groups of code blocks of one size and CRC.
+        std::map<std::pair<int, turbo::stop_rule>, std::vector<member>> groups;
+        for (std::size_t i = 0; i < n; ++i)
+            for (int r = 0; r < plan[i]->s.C; ++r)
+                groups[{ plan[i]->blocks[std::size_t(r)].K, stop_rule(plan[i]->s.C) }]
+                    .push_back({ i, r });
+        // Sizes first: every buffer is reserved before the slot's stream gets work.
+        std::vector<std::size_t> llr_at(n), llr_bytes(n), sequence_at(n), pointer_at(n);
+        std::size_t bytes = 0, words = 0, scrambled = 0, pointers = 0;
+        int most_blocks = 0;
+        sl.data_bytes = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const transport_format& f = blocks[i].format;
+            // Packed as the caller's are (a float block aligned for its loads), so
+            // that consecutive blocks of one host buffer go in one copy.
+            const std::size_t size = blocks[i].f32 ? sizeof(float) : 1;
+            llr_bytes[i] = std::size_t(f.G) * size;
+            llr_at[i] = (bytes + size - 1) / size * size;
+            bytes = llr_at[i] + llr_bytes[i];
+            sequence_at[i] = words;
+            if (f.c_init != no_scrambling) {
+                words += std::size_t(f.G + 31) / 32;
+                ++scrambled;
+            }
+            sl.data_bytes += std::size_t(f.tbs);
+            pointer_at[i] = pointers;
+            pointers += std::size_t(plan[i]->s.C);
+            most_blocks = std::max(most_blocks, plan[i]->s.C);
+        }
+        std::size_t inputs = 0, bits = 0, workspace = 0, members = 0;
+        std::vector<std::size_t> input_at, bits_at, status_at;
+        for (const auto& [key, list] : groups) {
+            const int K = key.first;
+            input_at.push_back(inputs);
+            bits_at.push_back(bits);
+            status_at.push_back(members);
+            members += list.size();
+            inputs += list.size() * turbo::codeword_length(K) + core::cuda::llr_padding;
+            bits += list.size() * std::size_t(K);
+            workspace = std::max(
+                workspace,
+                d_launcher->workspace_bytes(
+                    config_for(key.second), K, d_blocks->subblocks(K), list.size()));
+        }
+        sl.direct = core::cuda::page_locked(sl.data, sl.data_bytes);
+        unsigned char* llrs = sl.llrs.reserve(bytes);
+        unsigned char* host_llrs = sl.host_llrs.reserve(bytes);
+        std::uint32_t* sequences = sl.sequences.reserve(std::max<std::size_t>(words, 1));
+        scrambling_job* scrambling_jobs =
+            sl.scrambling_jobs.reserve(std::max<std::size_t>(scrambled, 1));
+        scrambling_job* host_scrambling =
+            sl.host_scrambling_jobs.reserve(std::max<std::size_t>(scrambled, 1));
+        std::int8_t* input = sl.input.reserve(inputs);
+        std::uint8_t* decided = sl.bits.reserve(bits);
+        int* iterations = sl.iterations.reserve(pointers);
+        unsigned char* passed = sl.passed.reserve(pointers);
+        unsigned char* work = sl.workspace.reserve(workspace);
+        combine_job* jobs = sl.jobs.reserve(pointers);
+        combine_job* host_jobs = sl.host_jobs.reserve(pointers);
+        concatenate_job* tb_jobs = sl.tb_jobs.reserve(n);
+        concatenate_job* host_tb_jobs = sl.host_tb_jobs.reserve(n);
+        const std::uint8_t** block_bits = sl.pointers.reserve(pointers);
+        const std::uint8_t** host_block_bits = sl.host_pointers.reserve(pointers);
+        std::uint8_t* data_out = sl.data_out.reserve(sl.data_bytes);
+        std::uint32_t* remainders = sl.remainders.reserve(2 * n);
+        if (!sl.direct)
+            sl.host_data.reserve(sl.data_bytes);
+        sl.host_remainders.reserve(2 * n);
+        sl.host_iterations.reserve(pointers);
+        sl.host_passed.reserve(pointers);
+        const std::uint32_t* contribution = crc_table(plan, n);
+
+        // The LLRs in: page-locked ones by DMA (blocks that follow each other in the
+        // caller's memory in one copy), the others through the staging buffer (copied
+        // on several threads) in one transfer.
+        std::vector<std::size_t> staged;
+        std::size_t staged_from = bytes, staged_to = 0;
+        auto source = [&](std::size_t i) {
+            return blocks[i].f32 ? static_cast<const void*>(blocks[i].f32)
+                                 : static_cast<const void*>(blocks[i].i8);
+        };
+        const unsigned char* run = nullptr; // a run of page-locked blocks not yet copied
+        std::size_t run_at = 0, run_bytes = 0;
+        auto copy_run = [&] {
+            if (run_bytes > 0)
+                GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+                    llrs + run_at, run, run_bytes, cudaMemcpyHostToDevice, s));
+            run_bytes = 0;
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto* from = static_cast<const unsigned char*>(source(i));
+            if (core::cuda::page_locked(from, llr_bytes[i])) {
+                if (run_bytes == 0 || from != run + run_bytes ||
+                    llr_at[i] != run_at + run_bytes) {
+                    copy_run();
+                    run = from;
+                    run_at = llr_at[i];
+                }
+                run_bytes += llr_bytes[i];
+            } else {
+                staged.push_back(i);
+                staged_from = std::min(staged_from, llr_at[i]);
+                staged_to = std::max(staged_to, llr_at[i] + llr_bytes[i]);
+            }
+        }
+        copy_run();
+        if (!staged.empty()) {
+            const int workers = std::min<int>(core::thread_count(0), int(staged.size()));
+            core::thread_pool::shared().run(workers, [&](int w) {
+                for (std::size_t k = std::size_t(w); k < staged.size();
+                     k += std::size_t(workers))
+                    std::memcpy(host_llrs + llr_at[staged[k]],
+                                source(staged[k]),
+                                llr_bytes[staged[k]]);
+            });
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(llrs + staged_from,
+                                              host_llrs + staged_from,
+                                              staged_to - staged_from,
+                                              cudaMemcpyHostToDevice,
+                                              s));
+        }
+        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_start, s));
+
+        // The scrambling sequences.
+        int most_words = 0;
+        for (std::size_t i = 0, k = 0; i < n; ++i) {
+            const transport_format& f = blocks[i].format;
+            if (f.c_init == no_scrambling)
+                continue;
+            scrambling_job& j = host_scrambling[k++];
+            j.x1 = d_x1_start;
+            j.x2 = advance(d_x2_jump.data(), std::uint32_t(f.c_init), 1600);
+            j.words = (f.G + 31) / 32;
+            j.out = sequences + sequence_at[i];
+            most_words = std::max(most_words, j.words);
+        }
+        if (scrambled > 0) {
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(scrambling_jobs,
+                                              host_scrambling,
+                                              scrambled * sizeof(scrambling_job),
+                                              cudaMemcpyHostToDevice,
+                                              s));
+            for (std::size_t first = 0; first < scrambled; first += max_grid_y) {
+                const unsigned count =
+                    unsigned(std::min<std::size_t>(max_grid_y, scrambled - first));
+                scrambling_kernel<<<dim3((most_words + 127) / 128, count), 128, 0, s>>>(
+                    scrambling_jobs + first, d_jumps.get());
+                GPUTURBO_CUDA_CHECK_LAUNCH();
+            }
+        }
+
+        // Combining, into the soft buffers and the turbo decoder's input.
+        sl.status_at.assign(n, {});
+        sl.codewords.assign(n, {});
+        sl.plans.assign(n, nullptr);
+        for (std::size_t i = 0; i < n; ++i) {
+            sl.status_at[i].resize(std::size_t(plan[i]->s.C));
+            sl.codewords[i].resize(std::size_t(plan[i]->s.C));
+            sl.plans[i] = plan[i];
+        }
+        std::size_t job = 0, g = 0;
+        int most_length = 0;
+        for (const auto& [key, list] : groups) {
+            const int K = key.first;
+            const std::size_t length = turbo::codeword_length(K);
+            for (std::size_t m = 0; m < list.size(); ++m, ++job) {
+                const auto [i, r] = list[m];
+                const transport_block& t = blocks[i];
+                const code_block_plan& cb = plan[i]->blocks[std::size_t(r)];
+                std::int8_t* buffer = all_buffers[sl.first + i];
+                combine_job& j = host_jobs[job];
+                j.llrs = llrs + llr_at[i] + cb.llr_first * (t.f32 ? sizeof(float) : 1);
+                j.scrambling = t.format.c_init != no_scrambling
+                                   ? sequences + sequence_at[i]
+                                   : nullptr;
+                j.inverse = inverse_table(cb);
+                j.buffer = buffer ? buffer + cb.codeword_first : nullptr;
+                j.input = input + input_at[g] + m * length;
+                j.llr_first = int(cb.llr_first);
+                j.E = cb.E;
+                j.sent = int(cb.table->sent.size());
+                j.start = cb.start;
+                j.length = int(length);
+                j.int8 = t.i8 != nullptr;
+                j.fresh = all_plans.fresh[sl.first + i];
+                j.invert = d_config.turbo.invert_llr;
+                host_block_bits[pointer_at[i] + std::size_t(r)] =
+                    decided + bits_at[g] + m * std::size_t(K);
+                sl.status_at[i][std::size_t(r)] = status_at[g] + m;
+                sl.codewords[i][std::size_t(r)] = j.input;
+                most_length = std::max(most_length, int(length));
+            }
+            ++g;
+        }
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            jobs, host_jobs, pointers * sizeof(combine_job), cudaMemcpyHostToDevice, s));
+        for (std::size_t first = 0; first < pointers; first += max_grid_y) {
+            const unsigned count =
+                unsigned(std::min<std::size_t>(max_grid_y, pointers - first));
+            combine_kernel<<<dim3((most_length / 4 + 255) / 256, count), 256, 0, s>>>(
+                jobs + first, d_config.turbo.int8_scale);
+            GPUTURBO_CUDA_CHECK_LAUNCH();
+        }
+
+        // The turbo decoder, a launch per group.
+        g = 0;
+        for (const auto& [key, list] : groups) {
+            core::cuda::batch_buffers b{};
+            b.llrs = input + input_at[g];
+            b.int8 = true;
+            b.bits = decided + bits_at[g];
+            b.iterations = iterations + status_at[g];
+            b.passed = passed + status_at[g];
+            b.workspace = work;
+            d_launcher->launch(config_for(key.second),
+                               key.first,
+                               d_blocks->subblocks(key.first),
+                               list.size(),
+                               b,
+                               s);
+            ++g;
+        }
+
+        // The transport blocks back from their code blocks' bits, their CRCs checked.
+        for (std::size_t i = 0, at = 0; i < n; ++i) {
+            const segmentation& seg = plan[i]->s;
+            concatenate_job& t = host_tb_jobs[i];
+            t.blocks = block_bits + pointer_at[i];
+            t.C = seg.C;
+            t.C_minus = seg.C_minus;
+            t.K_minus = seg.K_minus;
+            t.K_plus = seg.K_plus;
+            t.F = seg.F;
+            t.L = seg.L;
+            t.B = seg.B;
+            t.tbs = blocks[i].format.tbs;
+            t.data = data_out + at;
+            t.remainder = remainders + 2 * i;
+            at += std::size_t(t.tbs);
+        }
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(block_bits,
+                                          host_block_bits,
+                                          pointers * sizeof(const std::uint8_t*),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(tb_jobs,
+                                          host_tb_jobs,
+                                          n * sizeof(concatenate_job),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        GPUTURBO_CUDA_TRY(
+            cudaMemsetAsync(remainders, 0, 2 * n * sizeof(std::uint32_t), s));
+        for (std::size_t first = 0; first < n; first += max_grid_y) {
+            const unsigned count = unsigned(std::min<std::size_t>(max_grid_y, n - first));
+            concatenate_kernel<<<dim3(unsigned(most_blocks), count),
+                                 concatenate_threads,
+                                 0,
+                                 s>>>(tb_jobs + first, contribution);
+            GPUTURBO_CUDA_CHECK_LAUNCH();
+        }
+        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_end, s));
+
+        // Results out: the data directly into page-locked memory, else through ours.
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.direct ? sl.data : sl.host_data.get(),
+                                          data_out,
+                                          sl.data_bytes,
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_remainders.get(),
+                                          remainders,
+                                          2 * n * sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_iterations.get(),
+                                          iterations,
+                                          pointers * sizeof(int),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            sl.host_passed.get(), passed, pointers, cudaMemcpyDeviceToHost, s));
+    }
+
+    void finish(slot& sl, transport_result* results)
+    {
+        GPUTURBO_CUDA_TRY(cudaStreamSynchronize(sl.queue));
+        float ms = 0.0f;
+        GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, sl.kernels_start, sl.kernels_end));
+        d_device_seconds += ms * 1e-3;
+        if (!sl.direct)
+            core::cuda::parallel_copy(sl.data, sl.host_data.get(), sl.data_bytes);
+        if (!results)
+            return;
+        for (std::size_t i = 0; i < sl.n; ++i) {
+            transport_result& r = results[sl.first + i];
+            r.code_blocks.resize(sl.status_at[i].size());
+            bool blocks_ok = true;
+            for (std::size_t b = 0; b < sl.status_at[i].size(); ++b) {
+                const std::size_t at = sl.status_at[i][b];
+                r.code_blocks[b] = core::codeword_status{ sl.host_iterations.get()[at],
+                                                          sl.host_passed.get()[at] != 0 };
+                blocks_ok &= r.code_blocks[b].passed;
+            }
+            const std::uint32_t* remainder = sl.host_remainders.get() + 2 * i;
+            r.crc_ok = remainder[0] == 0 && blocks_ok &&
+                       (remainder[1] != 0 || supports_zero_codeword(sl, i));
+        }
+    }
+
+    // supports_zero_codeword() of a chunk's transport block i, from the decoder's input
+    // (still on the GPU: the slot is not reused before it finishes).
+    static bool supports_zero_codeword(const slot& sl, std::size_t i)
+    {
+        std::vector<std::int8_t> values;
+        for (std::size_t r = 0; r < sl.codewords[i].size(); ++r) {
+            const std::size_t length = turbo::codeword_length(sl.plans[i]->blocks[r].K);
+            values.resize(values.size() + length);
+            GPUTURBO_CUDA_TRY(cudaMemcpy(values.data() + values.size() - length,
+                                         sl.codewords[i][r],
+                                         length,
+                                         cudaMemcpyDeviceToHost));
+        }
+        return lte::supports_zero_codeword(*sl.plans[i], values.data());
+    }
+
+    // A block's inverse rate-matching table on the GPU, made on first use.
+    const std::int32_t* inverse_table(const code_block_plan& cb)
+    {
+        auto& table = d_inverse[cb.table];
+        if (!table.get()) {
+            std::vector<std::int32_t> inverse(turbo::codeword_length(cb.K), not_sent);
+            for (std::size_t i = 0; i < cb.table->sent.size(); ++i)
+                inverse[std::size_t(cb.table->sent[i])] = std::int32_t(i);
+            for (int k = 0; k < cb.filler; ++k)
+                inverse[3 * std::size_t(k)] = inverse[3 * std::size_t(k) + 1] =
+                    filler_bit;
+            core::cuda::upload(
+                table.reserve(inverse.size()), inverse.data(), inverse.size());
+        }
+        return table.get();
+    }
+
+    // The CRC-24A contributions by distance from the end, for the chunk's largest B.
+    const std::uint32_t* crc_table(const transport_plan* const* plan, std::size_t n)
+    {
+        int B = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            B = std::max(B, plan[i]->s.B);
+        if (B > d_crc_length) {
+            const auto by_position = turbo::cuda::crc_contributions(crc24::a, B);
+            const std::vector<std::uint32_t> by_distance(by_position.rbegin(),
+                                                         by_position.rend());
+            // Both slots' work may read the old table: let it finish first.
+            GPUTURBO_CUDA_TRY(cudaDeviceSynchronize());
+            core::cuda::upload(d_crc.reserve(by_distance.size()),
+                               by_distance.data(),
+                               by_distance.size());
+            d_crc_length = B;
+        }
+        return d_crc.get();
+    }
+
+    // Code blocks of K the turbo kernels run at once.
+    double resident(int K)
+    {
+        double& r = d_resident[K];
+        if (r == 0.0)
+            r = double(d_launcher->resident_codewords(
+                d_config.turbo, K, d_blocks->subblocks(K)));
+        return r;
+    }
+
+    turbo::stop_rule stop_rule(int C) const
+    {
+        if (!d_config.early_stop)
+            return turbo::stop_rule::off;
+        return C > 1 ? turbo::stop_rule::crc24b : turbo::stop_rule::crc24a;
+    }
+
+    // The turbo parameters of a launch: the soft buffers hold the engine's sign.
+    turbo::decoder_config config_for(turbo::stop_rule rule) const
+    {
+        turbo::decoder_config c = d_config.turbo;
+        c.early_stop = rule;
+        c.invert_llr = false;
+        return c;
+    }
+
+    const int d_device;
+    std::unique_ptr<turbo::decoder> d_blocks;
+    std::unique_ptr<turbo::cuda::launcher> d_launcher;
+    std::map<int, double> d_resident; // codewords the GPU runs at once, by K
+    std::set<int> d_checked;          // block sizes this GPU takes
+    harq_book d_book;
+    plan_cache d_cache;
+    std::map<int, device_array<std::int8_t>> d_buffers;               // by process
+    std::map<const sent_bits*, device_array<std::int32_t>> d_inverse; // by table
+    device_array<std::uint32_t> d_jumps, d_crc;
+    std::uint32_t d_x1_start = 0;
+    jump_table d_x2_jump{};
+    int d_crc_length = 0;
+    std::vector<std::unique_ptr<slot>> d_slots;
+    double d_device_seconds = 0.0;
+};
+
+} // namespace
+
+std::unique_ptr<transport_decoder>
+make_cuda_transport_decoder(const transport_config& config)
+{
+    const std::string why = core::cuda::unavailable_reason(config.turbo.devices);
+    if (!why.empty())
+        throw std::runtime_error("backend 'cuda' is not available: " + why);
+    const std::vector<int> devices = core::cuda::parse_devices(config.turbo.devices);
+    if (devices.size() != 1)
+        throw std::invalid_argument("devices=" + config.turbo.devices +
+                                    ": the transport-block decoder runs on one GPU (name "
+                                    "one, such as 0)");
+    return std::make_unique<cuda_transport_decoder>(config, devices.front());
+}
+
+} // namespace gputurbo::lte::cuda

@@ -1,0 +1,111 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "launcher.cuh"
+
+#include <gnuradio/gputurbo/engine/lte/crc.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gputurbo::turbo::cuda {
+namespace {
+
+constexpr int threads_per_block_target = 128;
+
+} // namespace
+
+std::vector<std::uint32_t> crc_contributions(lte::crc24 type, int K)
+{
+    std::vector<std::uint8_t> unit(K, 0);
+    std::vector<std::uint32_t> table(K);
+    // The contribution of bit k is that of bit K-1 shifted through K-1-k zeros.
+    unit[K - 1] = 1;
+    std::uint32_t reg = lte::crc24_parity(type, unit.data(), K);
+    const std::uint32_t poly = lte::crc24_parity(type, unit.data() + K - 1, 1);
+    for (int k = K - 1; k >= 0; --k) {
+        table[k] = reg;
+        const bool feedback = (reg >> 23) & 1u;
+        reg = (reg << 1) & 0xFFFFFFu;
+        if (feedback)
+            reg ^= poly;
+    }
+    return table;
+}
+
+launcher::launcher(const decoder_config& config, const cudaDeviceProp& prop)
+    : d_lanes(lanes_for(config.cuda_arithmetic)),
+      d_multiprocessors(prop.multiProcessorCount),
+      d_shared_limit(prop.sharedMemPerBlockOptin - static_shared_bytes())
+{
+    configure_kernels(d_lanes, config.algo == algorithm::log_map, d_shared_limit);
+}
+
+void launcher::check(int K, int P) const
+{
+    if (P > max_threads_per_block())
+        throw std::invalid_argument("subblocks P=" + std::to_string(P) +
+                                    " is too many for the CUDA backend: use P <= " +
+                                    std::to_string(max_threads_per_block()));
+    if (shared_bytes_per_group(K, P, d_lanes) > d_shared_limit)
+        throw std::invalid_argument("K=" + std::to_string(K) +
+                                    " with P=" + std::to_string(P) +
+                                    " needs more shared memory than this GPU has");
+}
+
+int launcher::per_block(int K, int P) const
+{
+    return std::max(
+        1,
+        std::min({ threads_per_block_target / P,
+                   max_threads_per_block() / P,
+                   int(d_shared_limit / shared_bytes_per_group(K, P, d_lanes)) }));
+}
+
+kernel_config launcher::config_of(const decoder_config& c, int K, int P, bool int8) const
+{
+    return make_kernel_config(c, K, P, d_lanes, per_block(K, P), int8);
+}
+
+std::size_t launcher::resident_codewords(const decoder_config& c, int K, int P) const
+{
+    const kernel_config k = config_of(c, K, P, false);
+    return std::size_t(resident_blocks_per_sm(k)) * d_multiprocessors * k.per_block *
+           d_lanes;
+}
+
+std::size_t
+launcher::workspace_bytes(const decoder_config& c, int K, int P, std::size_t n) const
+{
+    return cuda::workspace_bytes(make_kernel_config(c, K, P, d_lanes, 1, false), n);
+}
+
+void launcher::launch(const decoder_config& c,
+                      int K,
+                      int P,
+                      std::size_t n,
+                      const core::cuda::batch_buffers& b,
+                      cudaStream_t s)
+{
+    const std::uint32_t* crc = nullptr;
+    if (const auto type = stop_crc(c.early_stop)) {
+        auto& table = d_crc[{ int(*type), K }];
+        if (!table.get()) {
+            const auto values = crc_contributions(*type, K);
+            core::cuda::upload(
+                table.reserve(values.size()), values.data(), values.size());
+        }
+        crc = table.get();
+    }
+    const kernel_config k = config_of(c, K, P, b.int8);
+    const device_buffers buffers = buffers_of(k, n, b, crc);
+    launch_prepare(k, buffers, int(n), s);
+    launch_decode(k, buffers, int(n), s);
+}
+
+} // namespace gputurbo::turbo::cuda
