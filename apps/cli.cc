@@ -109,7 +109,7 @@ const std::string& args::get(const std::string& name) const
 std::string args::help() const
 {
     std::ostringstream out;
-    out << "Usage: " << d_program << " [options]\n\n" << d_summary << "\n";
+    out << "Usage: " << d_program << " " << d_synopsis << "\n\n" << d_summary << "\n";
     for (const auto& o : d_options) {
         if (o.name.empty()) {
             out << "\n" << o.help << ":\n";
@@ -118,7 +118,9 @@ std::string args::help() const
         const std::string left =
             "  --" + o.name + (o.metavar.empty() ? "" : " " + o.metavar);
         std::string text = o.help;
-        if (!o.metavar.empty())
+        if (o.required)
+            text += " (required)";
+        else if (!o.metavar.empty())
             text += " (default: " + (o.default_value.empty() ? "none" : o.default_value) +
                     ")";
         for (const auto& alias : o.aliases)
@@ -146,8 +148,7 @@ std::string args::help() const
         }
         out << line << "\n";
     }
-    out << "\nExit status: 0 on success, 2 for a bad option or value, 1 for a failure "
-           "while running.\n";
+    out << "\nExit status: " << d_exit_status << "\n";
     return out.str();
 }
 

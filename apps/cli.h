@@ -46,6 +46,7 @@ struct option
     std::string default_value;
     std::string help;
     std::vector<std::string> aliases = {}; //!< earlier names, still accepted
+    bool required = false; //!< --help says "required" instead of the default
 };
 
 //! A heading line in --help between groups of options.
@@ -65,6 +66,11 @@ public:
     std::string help() const;
     const std::string& program() const { return d_program; }
 
+    //! What --help's usage line shows after the program (default "[options]").
+    void set_synopsis(std::string synopsis) { d_synopsis = std::move(synopsis); }
+    //! The exit statuses --help ends with (default: 0, 2 and 1 as run_main() gives).
+    void set_exit_status(std::string text) { d_exit_status = std::move(text); }
+
     bool given(const std::string& name) const { return d_values.count(name) != 0; }
     //! The value given on the command line, or the option's default.
     const std::string& get(const std::string& name) const;
@@ -76,6 +82,9 @@ private:
     std::string d_program;
     std::string d_summary;
     std::vector<option> d_options;
+    std::string d_synopsis = "[options]";
+    std::string d_exit_status = "0 on success, 2 for a bad option or value, 1 for a "
+                                "failure while running.";
     std::map<std::string, std::string> d_values;
 };
 

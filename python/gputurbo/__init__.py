@@ -14,7 +14,9 @@ gr-fec's cc_encoder and cc_decoder arguments).
 
 Without a flowgraph, on numpy arrays: turbo_engine (decode() and encode() of whole
 batches), decode() below, lte_block_sizes(), qpp_interleaver(), crc24a(), crc24b() and
-crc_ok(); convolutional codes: conv_code (encode(), depuncture()) and conv_presets().
+crc_ok(); LTE transport blocks: transport_encode(), transport_engine (decode() and
+decode_batch() with HARQ soft buffers), transport_block and soft_buffer_length();
+convolutional codes: conv_code (encode(), depuncture()) and conv_presets().
 '''
 
 # import pybind11 generated symbols into the gputurbo namespace

@@ -45,8 +45,9 @@ NOT_IN_TABLE = {"backend", "ndim", "dim1", "dim2"}
 # The other parameters' values while one is probed: without training windows, g does
 # not bound P (g <= K/P).
 PROBE_CONTEXT = {"guard": "none"}
-# Defaults that differ from the table's on purpose (none today).
-OWN_DEFAULTS = {}
+# Defaults that differ from the table's on purpose: the transport decoder's early_stop
+# is its own flag (a CRC stop per code block), not the turbo decoder's stop rule.
+OWN_DEFAULTS = {("transport_engine", "early_stop"): True}
 # Choices of the table that a block does not offer: a PDU is a frame, never a stream.
 NOT_OFFERED = {("gputurbo_viterbi_decoder_pdu", "termination"): {"streaming"}}
 
@@ -181,6 +182,7 @@ class qa_parameters(unittest.TestCase):
                      ("turbo", "turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
                      ("turbo", "turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make),
                      ("turbo", "turbo_engine", gputurbo.turbo_engine.__init__),
+                     ("turbo", "transport_engine", gputurbo.transport_engine.__init__),
                      ("conv", "viterbi_decoder", gputurbo.viterbi_decoder.__init__),
                      ("conv", "viterbi_decoder_pdu", gputurbo.viterbi_decoder_pdu.__init__),
                      ("conv", "conv_encoder", gputurbo.conv_encoder.__init__))

@@ -31,6 +31,7 @@ void bind_viterbi_decoder_pdu(py::module& m);
 void bind_viterbi_decoder_fec(py::module& m);
 void bind_engine(py::module& m);
 void bind_conv(py::module& m);
+void bind_lte(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() is a macro that returns NULL on failure, so it needs a function of
@@ -68,6 +69,7 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_viterbi_decoder_fec(m);
     bind_engine(m);
     bind_conv(m);
+    bind_lte(m);
     // ) END BINDING_FUNCTION_CALLS
 
     m.attr("__version__") = ::gputurbo::core::version();

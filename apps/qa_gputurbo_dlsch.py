@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""gputurbo-dlsch through its files: encode reproduces the independent DL-SCH vectors;
+decode gives their data back from noiseless LLRs (float and int8, either sign) and says
+'crc failed' with exit status 3 for corrupted ones; rv 0 and rv 2 over BPSK/AWGN, each
+failing alone, decode once combined through --harq-out and --harq-in; input files of the
+wrong size or content are refused with exit status 2. Python alone (no numpy).
+
+    python3 qa_gputurbo_dlsch.py path/to/gputurbo-dlsch path/to/dlsch.txt [test names]
+"""
+
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+APP = sys.argv.pop(1) if len(sys.argv) > 1 else "gputurbo-dlsch"
+VECTORS = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "lte-dlsch",
+    "dlsch.txt")
+
+
+def hex_bits(text, n):
+    """The first n bits of hex digits, most significant first."""
+    return [int(c, 16) >> (3 - i) & 1 for c in text for i in range(4)][:n]
+
+
+def read_cases():
+    """Each case of dlsch.txt (format: tests/data/lte-dlsch/README.md): its fields, data
+    (tbs bits) and e (G bits)."""
+    with open(VECTORS) as f:
+        lines = f.read().splitlines()
+    cases = []
+    for i, line in enumerate(lines):
+        words = line.split()
+        if not words or words[0] != "case":
+            continue
+        fields = dict(zip(words[2::2], map(int, words[3::2])))
+        data = hex_bits(lines[i + 1].split()[1], fields["tbs"])
+        e = hex_bits(lines[i + 2].split()[1], fields["G"])
+        cases.append((fields, data, e))
+    return cases
+
+
+def noiseless_llrs(bits, magnitude=4.0):
+    """GNU Radio's sign: positive means 1."""
+    return [magnitude if b else -magnitude for b in bits]
+
+
+def awgn_llrs(bits, sigma, rng):
+    """BPSK 0 -> -1, 1 -> +1 over AWGN of deviation sigma (Box-Muller on rng.random(),
+    which Python keeps reproducible), as LLRs 2y/sigma^2, positive for 1."""
+    llrs = []
+    for b in bits:
+        u1, u2 = 1.0 - rng.random(), rng.random()
+        noise = math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
+        llrs.append(2.0 * ((2 * b - 1) + sigma * noise) / sigma ** 2)
+    return llrs
+
+
+class dlsch_case(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cases = read_cases()
+        cls.folder = tempfile.TemporaryDirectory()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.folder.name, name)
+
+    def write_bits(self, name, bits):
+        with open(self.path(name), "wb") as f:
+            f.write(bytes(bits))
+        return self.path(name)
+
+    def write_llrs(self, name, llrs, fmt="f"):
+        with open(self.path(name), "wb") as f:
+            f.write(struct.pack(f"<{len(llrs)}{fmt}", *llrs))
+        return self.path(name)
+
+    def read_bits(self, path):
+        with open(path, "rb") as f:
+            return list(f.read())
+
+    def run_app(self, *args):
+        return subprocess.run([APP, *map(str, args)], capture_output=True, text=True)
+
+    def format_args(self, fields, rv=None):
+        return ["--tbs", fields["tbs"], "--g", fields["G"], "--qm", fields["Qm"], "--rv",
+                fields["rv"] if rv is None else rv]
+
+    def encode(self, fields, data, rv=None, *more):
+        out = self.path("e.u8")
+        r = self.run_app("encode", *self.format_args(fields, rv), "--in",
+                         self.write_bits("data.u8", data), "--out", out, *more)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return self.read_bits(out)
+
+    def decode(self, fields, llr_path, *more, rv=None):
+        """(exit status, stdout, data); data None where --out was not written."""
+        out = self.path("decoded.u8")
+        if os.path.exists(out):
+            os.remove(out)
+        r = self.run_app("decode", *self.format_args(fields, rv), "--llr-in", llr_path,
+                         "--out", out, *more)
+        data = self.read_bits(out) if os.path.exists(out) else None
+        return r.returncode, r.stdout, r.stderr, data
+
+
+class qa_gputurbo_dlsch(dlsch_case):
+
+    def test_001_encode_reproduces_every_vector(self):
+        self.assertEqual(len(self.cases), 140)
+        for fields, data, e in self.cases:
+            with self.subTest(tbs=fields["tbs"], rv=fields["rv"], Qm=fields["Qm"]):
+                self.assertEqual(self.encode(fields, data), e)
+
+    def test_002_noiseless_llrs_decode_to_the_data(self):
+        # rv 0 of every transport block size (up to 13 code blocks).
+        for fields, data, e in (c for c in self.cases if c[0]["rv"] == 0):
+            with self.subTest(tbs=fields["tbs"], Qm=fields["Qm"]):
+                rc, out, err, got = self.decode(
+                    fields, self.write_llrs("llr.f32", noiseless_llrs(e)))
+                self.assertEqual((rc, out), (0, "crc ok\n"), err)
+                self.assertEqual(got, data)
+
+    def test_003_int8_and_the_engines_sign(self):
+        fields, data, e = next(c for c in self.cases
+                               if c[0]["rv"] == 0 and c[0]["C"] > 1)
+        cases = (("int8", self.write_llrs("llr.i8", noiseless_llrs(e, 40), "b"),
+                  ["--llr-type", "int8"]),
+                 ("positive-zero", self.write_llrs("llr0.f32", noiseless_llrs(e, -4.0)),
+                  ["--llr-sign", "positive-zero"]))
+        for name, path, more in cases:
+            with self.subTest(name):
+                rc, out, err, got = self.decode(fields, path, *more)
+                self.assertEqual((rc, out), (0, "crc ok\n"), err)
+                self.assertEqual(got, data)
+        # The engine's sign read as GNU Radio's: every bit inverted, no CRC.
+        rc, out, err, got = self.decode(fields, cases[1][1])
+        self.assertEqual((rc, out), (3, "crc failed\n"), err)
+
+    def test_004_corrupted_llrs_fail_the_crc(self):
+        fields, data, e = next(c for c in self.cases
+                               if c[0]["rv"] == 0 and c[0]["C"] > 1)
+        llrs = noiseless_llrs(e)
+        for k in range(0, len(llrs) // 2):
+            llrs[k] = -llrs[k]
+        rc, out, err, got = self.decode(fields, self.write_llrs("bad.f32", llrs))
+        self.assertEqual((rc, out), (3, "crc failed\n"), err)
+        self.assertEqual(len(got), fields["tbs"])  # written whatever the CRC says
+        self.assertNotEqual(got, data)
+
+    def test_005_scrambling(self):
+        # Encoded with --c-init 12345: decodes with it, fails with another or none.
+        fields, data, _ = next(c for c in self.cases if c[0]["tbs"] > 1000)
+        e = self.encode(fields, data, None, "--c-init", 12345)
+        self.assertNotEqual(e, self.encode(fields, data))
+        path = self.write_llrs("scrambled.f32", noiseless_llrs(e))
+        for more, want in ((["--c-init", 12345], 0), (["--c-init", 12346], 3), ([], 3)):
+            with self.subTest(more=more):
+                rc, out, err, got = self.decode(fields, path, *more)
+                self.assertEqual(rc, want, err)
+                if want == 0:
+                    self.assertEqual(got, data)
+
+    def test_006_rv0_and_rv2_combine_where_each_alone_fails(self):
+        # Code rate 0.67 for each transmission over BPSK/AWGN at Eb/N0 0 dB (of that
+        # rate): too noisy alone (0 of 200 random trials decode), while the two together
+        # carry twice the energy at a lower rate (200 of 200).
+        rng = random.Random(2026)
+        tbs, G = 2000, 3000
+        fields = {"tbs": tbs, "G": G, "Qm": 2, "rv": 0}
+        data = [rng.getrandbits(1) for _ in range(tbs)]
+        sigma = math.sqrt(1.0 / (2.0 * tbs / G))
+        llrs = {rv: self.write_llrs(f"rv{rv}.f32",
+                                    awgn_llrs(self.encode(fields, data, rv), sigma, rng))
+                for rv in (0, 2)}
+        for rv in (0, 2):
+            with self.subTest(alone=rv):
+                rc, out, err, _ = self.decode(fields, llrs[rv], rv=rv)
+                self.assertEqual((rc, out), (3, "crc failed\n"), err)
+        first, combined = self.path("rv0.harq"), self.path("rv0+2.harq")
+        rc, out, err, _ = self.decode(fields, llrs[0], "--harq-out", first, rv=0)
+        self.assertEqual(rc, 3, err)
+        rc, out, err, got = self.decode(fields, llrs[2], "--harq-in", first, "--harq-out",
+                                        combined, rv=2)
+        self.assertEqual((rc, out), (0, "crc ok\n"), err)
+        self.assertEqual(got, data)
+        # The buffer: the int8 codeword of the one code block (K = 2048 for the 2024
+        # bits with the CRC), 3K+12 values; the combined one differs where rv 2 added in.
+        size = os.path.getsize(first)
+        self.assertEqual(size, os.path.getsize(combined))
+        self.assertEqual(size, 3 * 2048 + 12)
+        with open(first, "rb") as a, open(combined, "rb") as b:
+            self.assertNotEqual(a.read(), b.read())
+
+    def test_007_bad_input_files(self):
+        fields, data, e = next(c for c in self.cases if c[0]["rv"] == 0)
+        tbs, G = fields["tbs"], fields["G"]
+        short = self.write_llrs("short.f32", noiseless_llrs(e)[:-1])
+        cases = [
+            (["decode", *self.format_args(fields), "--llr-in", short, "--out",
+              self.path("x")], 2,
+             f"--llr-in: '{short}' holds {4 * (G - 1)} bytes, but {G} LLRs of --g take "
+             f"{4 * G}"),
+            (["decode", *self.format_args(fields), "--llr-in", short, "--llr-type",
+              "int8", "--out", self.path("x")], 2,
+             f"holds {4 * (G - 1)} bytes, but {G} LLRs of --g take {G}"),
+            (["encode", *self.format_args(fields), "--in",
+              self.write_bits("long.u8", data + [0]), "--out", self.path("x")], 2,
+             f"holds {tbs + 1} bytes, but {tbs} bits of --tbs take {tbs}"),
+            (["encode", *self.format_args(fields), "--in",
+              self.write_bits("two.u8", [0] * 5 + [2] + data[6:]), "--out",
+              self.path("x")], 2, "byte 5 of"),
+            (["decode", *self.format_args(fields), "--llr-in",
+              self.write_llrs("llr.f32", noiseless_llrs(e)), "--harq-in",
+              self.write_bits("buffer.harq", [0] * 10), "--out", self.path("x")], 2,
+             "holds 10 bytes, but"),
+            (["encode", *self.format_args(fields), "--in", self.path("missing.u8"),
+              "--out", self.path("x")], 1, "--in: cannot read"),
+            (["encode", *self.format_args(fields), "--in",
+              self.write_bits("data.u8", data), "--out",
+              self.path("no-such-folder/e.u8")], 2, "does not exist"),
+        ]
+        for args, status, message in cases:
+            with self.subTest(args=args):
+                r = self.run_app(*args)
+                self.assertEqual(r.returncode, status, r.stderr)
+                self.assertIn(message, r.stderr)
+                self.assertEqual(r.stdout, "")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
