@@ -105,7 +105,7 @@ inline noisy_batch make_batch(int K,
                               std::size_t n,
                               std::uint64_t seed,
                               layout l = layout::interleaved,
-                              std::optional<lte::crc24> crc = std::nullopt)
+                              std::optional<lte::crc> crc = std::nullopt)
 {
     channel_setup setup;
     setup.K = K;

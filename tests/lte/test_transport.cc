@@ -93,7 +93,7 @@ transmit(const std::vector<std::uint8_t>& data, int G, int Qm, int rv, long N_IR
 {
     std::vector<std::uint8_t> b = data;
     b.resize(data.size() + 24);
-    lte::attach_crc24(lte::crc24::a, b.data(), b.size());
+    lte::attach_crc(lte::crc::crc24a, b.data(), b.size());
     const lte::segmentation s = lte::segment(int(b.size()));
     std::vector<std::uint8_t> sent;
     for (int r = 0; r < s.C; ++r) {
@@ -198,7 +198,7 @@ TEST(LteSegmentation, BlocksCarryTheirShareAndCheckAndComeBack)
             for (int i = 0; i < (r == 0 ? s.F : 0); ++i)
                 EXPECT_EQ(block[i], 0) << B << " filler bit " << i;
             if (s.C > 1)
-                EXPECT_TRUE(lte::check_crc24(lte::crc24::b, block.data(), block.size()))
+                EXPECT_TRUE(lte::check_crc(lte::crc::crc24b, block.data(), block.size()))
                     << B << " block " << r;
             lte::concatenate_block(s, block.data(), r, back.data());
         }
@@ -257,10 +257,10 @@ std::vector<std::uint8_t> receive(turbo::decoder& decoder,
         at += E;
         std::vector<std::uint8_t> block(K);
         decoder.decode(K, codeword.data(), 1, block.data(), nullptr);
-        blocks_check &= s.C == 1 || lte::check_crc24(lte::crc24::b, block.data(), K);
+        blocks_check &= s.C == 1 || lte::check_crc(lte::crc::crc24b, block.data(), K);
         lte::concatenate_block(s, block.data(), r, b.data());
     }
-    if (!blocks_check || !lte::check_crc24(lte::crc24::a, b.data(), b.size()))
+    if (!blocks_check || !lte::check_crc(lte::crc::crc24a, b.data(), b.size()))
         return {};
     b.resize(std::size_t(tbs));
     return b;

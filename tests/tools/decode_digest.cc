@@ -19,8 +19,19 @@
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 namespace api {
 using gputurbo::core::quantize_llrs;
-using gputurbo::lte::attach_crc24;
+#ifdef GPUTURBO_LTE_CRC_API // one enum for the four CRCs of 36.212
+using gputurbo::lte::attach_crc;
+constexpr auto crc24a = gputurbo::lte::crc::crc24a;
+constexpr auto crc24b = gputurbo::lte::crc::crc24b;
+#else
 using gputurbo::lte::crc24;
+inline void attach_crc(crc24 type, std::uint8_t* bits, std::size_t n)
+{
+    gputurbo::lte::attach_crc24(type, bits, n);
+}
+constexpr auto crc24a = crc24::a;
+constexpr auto crc24b = crc24::b;
+#endif
 using gputurbo::turbo::codeword_length;
 using gputurbo::turbo::codeword_status;
 using gputurbo::turbo::decoder_config;
@@ -47,10 +58,15 @@ using gputurbo::parse_arithmetic;
 using gputurbo::parse_guard;
 using gputurbo::parse_stop_rule;
 using gputurbo::quantize_llrs;
-using gputurbo::lte::attach_crc24;
 using gputurbo::lte::codeword_length;
 using gputurbo::lte::crc24;
 using gputurbo::lte::encode;
+inline void attach_crc(crc24 type, std::uint8_t* bits, std::size_t n)
+{
+    gputurbo::lte::attach_crc24(type, bits, n);
+}
+constexpr auto crc24a = crc24::a;
+constexpr auto crc24b = crc24::b;
 inline int subblocks_of(const gputurbo::decoder& d, int) { return d.config().subblocks; }
 } // namespace api
 #endif
@@ -167,9 +183,9 @@ input_set make_inputs(std::uint64_t seed, int K, frame_crc crc, std::size_t n)
         b = std::uint8_t(rng.next() >> 63);
     if (crc != frame_crc::none)
         for (std::size_t i = 0; i < n; ++i)
-            api::attach_crc24(crc == frame_crc::a ? api::crc24::a : api::crc24::b,
-                              s.sent.data() + i * K,
-                              std::size_t(K));
+            api::attach_crc(crc == frame_crc::a ? api::crc24a : api::crc24b,
+                            s.sent.data() + i * K,
+                            std::size_t(K));
 
     const std::size_t N = api::codeword_length(K);
     std::vector<std::uint8_t> coded(n * N);

@@ -4,12 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The code definition: table, interleavers, encoder against independent vectors, CRC.
+// The code definition: table, interleavers, encoder against independent vectors.
 
 #include "test_util.h"
 
 #include <gnuradio/gputurbo/engine/turbo/code.h>
-#include <gnuradio/gputurbo/engine/lte/crc.h>
 
 #include <gtest/gtest.h>
 
@@ -226,22 +225,4 @@ TEST(LteEncoder, BatchEqualsOneByOne)
         turbo::encode(K, bits.data() + n * K, 1, one.data());
         EXPECT_TRUE(std::equal(one.begin(), one.end(), batch.begin() + n * one.size()));
     }
-}
-
-TEST(LteCrc, AttachedCrcChecksAndDetectsErrors)
-{
-    std::mt19937 rng(7);
-    for (auto type : { lte::crc24::a, lte::crc24::b }) {
-        std::vector<std::uint8_t> bits(1024);
-        for (auto& b : bits)
-            b = rng() & 1;
-        lte::attach_crc24(type, bits.data(), bits.size());
-        EXPECT_TRUE(lte::check_crc24(type, bits.data(), bits.size()));
-        bits[100] ^= 1;
-        EXPECT_FALSE(lte::check_crc24(type, bits.data(), bits.size()));
-    }
-    // Known value: CRC-24A of the single bit 1 is the polynomial itself.
-    const std::uint8_t one = 1;
-    EXPECT_EQ(lte::crc24_parity(lte::crc24::a, &one, 1), 0x864CFBu);
-    EXPECT_EQ(lte::crc24_parity(lte::crc24::b, &one, 1), 0x800063u);
 }

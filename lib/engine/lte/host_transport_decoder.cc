@@ -76,7 +76,7 @@ public:
                 const bool zeros = std::none_of(
                     b.begin(), b.end(), [](std::uint8_t bit) { return bit != 0; });
                 results[i].crc_ok =
-                    check_crc24(crc24::a, b.data(), b.size()) &&
+                    check_crc(crc::crc24a, b.data(), b.size()) &&
                     std::all_of(
                         d_status[i].begin(),
                         d_status[i].end(),

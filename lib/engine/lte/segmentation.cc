@@ -41,7 +41,7 @@ segmentation segment(int B)
     constexpr int Z = turbo::max_block_size;
     segmentation s;
     s.B = B;
-    s.L = B <= Z ? 0 : 24;
+    s.L = B <= Z ? 0 : crc_length(crc::crc24b);
     s.C = B <= Z ? 1 : (B + (Z - s.L) - 1) / (Z - s.L);
     const long B_prime = long(B) + long(s.C) * s.L;
     // K+: the smallest size with C K+ >= B'; K-: the largest below it.
@@ -69,7 +69,7 @@ void code_block(const segmentation& s, const std::uint8_t* b, int r, std::uint8_
     std::fill_n(out, filler, std::uint8_t(0));
     std::copy_n(b + share_start(s, r), s.payload(r), out + filler);
     if (s.L > 0)
-        attach_crc24(crc24::b, out, std::size_t(s.block_size(r)));
+        attach_crc(crc::crc24b, out, std::size_t(s.block_size(r)));
 }
 
 void concatenate_block(const segmentation& s,

@@ -91,7 +91,7 @@ void transport_encode(const transport_format& f,
     const transport_plan& p = cache.plan(f);
     std::vector<std::uint8_t> b(data, data + f.tbs);
     b.resize(std::size_t(f.tbs) + 24);
-    attach_crc24(crc24::a, b.data(), b.size());
+    attach_crc(crc::crc24a, b.data(), b.size());
     for (int r = 0; r < p.s.C; ++r) {
         const code_block_plan& cb = p.blocks[std::size_t(r)];
         std::vector<std::uint8_t> block(std::size_t(cb.K)),

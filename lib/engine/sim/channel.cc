@@ -89,7 +89,7 @@ void make_frame(const channel_setup& setup,
             bits[k + j] = std::uint8_t((r >> j) & 1u);
     }
     if (setup.crc)
-        lte::attach_crc24(*setup.crc, bits, K);
+        lte::attach_crc(*setup.crc, bits, K);
     turbo::encode(K, bits, 1, codeword.data(), setup.out_layout);
     add_noise(rng, codeword.data(), codeword.size(), noise_sigma(K, setup.ebn0_db), llrs);
 }

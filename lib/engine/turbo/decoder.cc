@@ -67,12 +67,12 @@ void check_some_block_fits(const decoder_config& c)
 
 } // namespace
 
-std::optional<lte::crc24> stop_crc(stop_rule r)
+std::optional<lte::crc> stop_crc(stop_rule r)
 {
     if (r == stop_rule::crc24a)
-        return lte::crc24::a;
+        return lte::crc::crc24a;
     if (r == stop_rule::crc24b)
-        return lte::crc24::b;
+        return lte::crc::crc24b;
     return std::nullopt;
 }
 

@@ -38,12 +38,12 @@ using namespace gr::gputurbo::numpy;
 namespace turbo = ::gputurbo::turbo;
 namespace lte = ::gputurbo::lte;
 
-lte::crc24 crc_of(const std::string& name)
+lte::crc crc_of(const std::string& name)
 {
     if (name == "crc24a")
-        return lte::crc24::a;
+        return lte::crc::crc24a;
     if (name == "crc24b")
-        return lte::crc24::b;
+        return lte::crc::crc24b;
     throw py::value_error("unknown crc '" + name + "': use one of crc24a, crc24b");
 }
 
@@ -58,14 +58,15 @@ py::array bit_vector(const py::object& given)
     return a;
 }
 
-py::array_t<std::uint8_t> crc_bits(lte::crc24 type, const py::object& given)
+py::array_t<std::uint8_t> crc_bits(lte::crc type, const py::object& given)
 {
     const py::array bits = bit_vector(given);
     const std::size_t n = bits.size();
-    std::vector<std::uint8_t> block(n + 24);
+    const int L = lte::crc_length(type);
+    std::vector<std::uint8_t> block(n + L);
     std::copy_n(static_cast<const std::uint8_t*>(bits.data()), n, block.begin());
-    lte::attach_crc24(type, block.data(), block.size());
-    return py::array_t<std::uint8_t>(24, block.data() + n);
+    lte::attach_crc(type, block.data(), block.size());
+    return py::array_t<std::uint8_t>(L, block.data() + n);
 }
 
 class turbo_engine
@@ -332,14 +333,14 @@ void bind_engine(py::module& m)
         "The result has the input's shape.");
     m.def(
         "crc24a",
-        [](const py::object& bits) { return crc_bits(lte::crc24::a, bits); },
+        [](const py::object& bits) { return crc_bits(lte::crc::crc24a, bits); },
         py::arg("bits"),
         "The 24 parity bits of gCRC24A (36.212 §5.1.1, transport blocks) of a 1-D uint8 "
         "array of 0/1 bits, as a uint8 array p_0 ... p_23 in the order they are attached "
         "after the data.");
     m.def(
         "crc24b",
-        [](const py::object& bits) { return crc_bits(lte::crc24::b, bits); },
+        [](const py::object& bits) { return crc_bits(lte::crc::crc24b, bits); },
         py::arg("bits"),
         "The 24 parity bits of gCRC24B (36.212 §5.1.1, code blocks) of a 1-D uint8 array "
         "of 0/1 bits, as a uint8 array p_0 ... p_23 in the order they are attached after "
@@ -348,7 +349,7 @@ void bind_engine(py::module& m)
         "crc_ok",
         [](const py::object& bits, const std::string& crc) {
             const py::array a = bit_vector(bits);
-            return lte::check_crc24(
+            return lte::check_crc(
                 crc_of(crc), static_cast<const std::uint8_t*>(a.data()), a.size());
         },
         py::arg("bits"),

@@ -765,7 +765,7 @@ private:
         for (std::size_t i = 0; i < n; ++i)
             B = std::max(B, plan[i]->s.B);
         if (B > d_crc_length) {
-            const auto by_position = turbo::cuda::crc_contributions(crc24::a, B);
+            const auto by_position = turbo::cuda::crc_contributions(crc::crc24a, B);
             const std::vector<std::uint32_t> by_distance(by_position.rbegin(),
                                                          by_position.rend());
             // Both slots' work may read the old table: let it finish first.

@@ -285,9 +285,9 @@ bool rule_holds(const decoder_config& c,
     case stop_rule::off:
         return true;
     case stop_rule::crc24a:
-        return lte::check_crc24(lte::crc24::a, hard, K);
+        return lte::check_crc(lte::crc::crc24a, hard, K);
     case stop_rule::crc24b:
-        return lte::check_crc24(lte::crc24::b, hard, K);
+        return lte::check_crc(lte::crc::crc24b, hard, K);
     case stop_rule::mean_llr:
         return mean >= c.stop_threshold;
     case stop_rule::min_llr: {

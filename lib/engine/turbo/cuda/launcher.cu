@@ -20,18 +20,20 @@ constexpr int threads_per_block_target = 128;
 
 } // namespace
 
-std::vector<std::uint32_t> crc_contributions(lte::crc24 type, int K)
+std::vector<std::uint32_t> crc_contributions(lte::crc type, int K)
 {
     std::vector<std::uint8_t> unit(K, 0);
     std::vector<std::uint32_t> table(K);
     // The contribution of bit k is that of bit K-1 shifted through K-1-k zeros.
     unit[K - 1] = 1;
-    std::uint32_t reg = lte::crc24_parity(type, unit.data(), K);
-    const std::uint32_t poly = lte::crc24_parity(type, unit.data() + K - 1, 1);
+    std::uint32_t reg = lte::crc_parity(type, unit.data(), K);
+    const std::uint32_t poly = lte::crc_parity(type, unit.data() + K - 1, 1);
+    const int L = lte::crc_length(type);
+    const std::uint32_t mask = (std::uint32_t(1) << L) - 1;
     for (int k = K - 1; k >= 0; --k) {
         table[k] = reg;
-        const bool feedback = (reg >> 23) & 1u;
-        reg = (reg << 1) & 0xFFFFFFu;
+        const bool feedback = (reg >> (L - 1)) & 1u;
+        reg = (reg << 1) & mask;
         if (feedback)
             reg ^= poly;
     }

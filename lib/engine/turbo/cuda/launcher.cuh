@@ -30,7 +30,7 @@ namespace gputurbo::turbo::cuda {
  * block checks when the XOR of the contributions of its set bits is zero. It depends on
  * K - 1 - k alone, the bit's distance from the end.
  */
-std::vector<std::uint32_t> crc_contributions(lte::crc24 type, int K);
+std::vector<std::uint32_t> crc_contributions(lte::crc type, int K);
 
 class launcher
 {

@@ -102,7 +102,7 @@ const char* to_string(guard g);
 const char* to_string(stop_rule r);
 
 //! The CRC a stop rule checks (crc24a, crc24b), or none.
-std::optional<lte::crc24> stop_crc(stop_rule r);
+std::optional<lte::crc> stop_crc(stop_rule r);
 
 constexpr int max_iterations = 32;
 
