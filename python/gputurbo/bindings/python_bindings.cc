@@ -29,8 +29,11 @@ void bind_conv_encoder_fec(py::module& m);
 void bind_viterbi_decoder(py::module& m);
 void bind_viterbi_decoder_pdu(py::module& m);
 void bind_viterbi_decoder_fec(py::module& m);
+void bind_dlsch_encoder_pdu(py::module& m);
+void bind_dlsch_decoder_pdu(py::module& m);
 void bind_engine(py::module& m);
 void bind_conv(py::module& m);
+void bind_lte(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() is a macro that returns NULL on failure, so it needs a function of
@@ -66,8 +69,11 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_viterbi_decoder(m);
     bind_viterbi_decoder_pdu(m);
     bind_viterbi_decoder_fec(m);
+    bind_dlsch_encoder_pdu(m);
+    bind_dlsch_decoder_pdu(m);
     bind_engine(m);
     bind_conv(m);
+    bind_lte(m);
     // ) END BINDING_FUNCTION_CALLS
 
     m.attr("__version__") = ::gputurbo::core::version();
