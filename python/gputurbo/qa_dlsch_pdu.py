@@ -53,7 +53,8 @@ def read_vectors():
     for head, data, e in zip(lines[0::3], lines[1::3], lines[2::3]):
         assert head[0] == "case" and data[0] == "data" and e[0] == "e", head
         fields = {k: int(v) for k, v in zip(head[2::2], head[3::2])}
-        cases.append((fields, hex_bits(data[1], fields["tbs"]), hex_bits(e[1], fields["G"])))
+        cases.append((fields, hex_bits(data[1], fields["tbs"]),
+                      hex_bits(e[1], fields["G"])))
     return cases
 
 
@@ -191,7 +192,8 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
                    dict(tbs=20000, G=30000, Qm=8, soft_buffer=40000),
                    dict(tbs=75376, G=100008, Qm=6, c_init=65537)]
         data = [self.rng.integers(0, 2, f["tbs"], dtype=np.uint8) for f in formats]
-        sent = self.encode([pdu(d, seq=i, **f) for i, (d, f) in enumerate(zip(data, formats))])
+        sent = self.encode([pdu(d, seq=i, **f)
+                            for i, (d, f) in enumerate(zip(data, formats))])
         for kwargs, convert in ((dict(), llrs_of),
                                 (dict(llr_sign="positive-zero"), lambda b: -llrs_of(b)),
                                 (dict(int8_scale=4.0),
@@ -244,14 +246,18 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
         first = sum(m["crc_ok"] for m, _ in outputs[0::2])
         combined = sum(m["crc_ok"] and np.array_equal(b, data[i])
                        for i, (m, b) in enumerate(outputs[1::2]))
-        self.assertEqual([m["seq"] for m, _ in outputs], [i // 2 for i in range(2 * trials)])
+        self.assertEqual([m["seq"] for m, _ in outputs],
+                         [i // 2 for i in range(2 * trials)])
         self.assertEqual(dec.harq_processes(), 8)
         self.assertGreaterEqual(dec.batches(), trials)  # rv 2 after its rv 0, each time
         alone = run_pdus(decoder(), alone_messages)
-        rv2_alone = sum(m["crc_ok"] for m, _ in alone[1::2])
+        # Right bits, not the CRC alone: rv 2 at this rate sends no systematic bit, and
+        # the decoder can end with all-zero decisions, whose CRC-24A checks.
+        rv2_alone = sum(m["crc_ok"] and np.array_equal(b, data[i])
+                        for i, (m, b) in enumerate(alone[1::2]))
         self.assertEqual(first, sum(m["crc_ok"] for m, _ in alone[0::2]))
-        print(f"\n  passed of {trials} ({dec.backend()}): rv 0 {first}, rv 2 {rv2_alone}, "
-              f"rv 0 + 2 {combined}")
+        print(f"\n  passed of {trials} ({dec.backend()}): rv 0 {first}, "
+              f"rv 2 {rv2_alone}, rv 0 + 2 {combined}")
         self.assertLess(first, trials // 4)
         self.assertLess(rv2_alone, trials // 4)
         self.assertGreater(combined, 3 * trials // 4)
@@ -376,8 +382,8 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
         self.assertEqual(dec.batches(), math.ceil(len(data) / 32))
         self.assertEqual(dec.harq_processes(), math.ceil(len(data) / 5))
         print(f"\n{len(data)} transport blocks of {sizes} bits on {dec.backend()} "
-              f"({dec.device()}): {seconds:.2f} s, {sum(order) / seconds / 1e6:.2f} Mbit/s "
-              f"of data, {dec.batches()} batches")
+              f"({dec.device()}): {seconds:.2f} s, "
+              f"{sum(order) / seconds / 1e6:.2f} Mbit/s of data, {dec.batches()} batches")
 
     def test_007_parameters(self):
         for make, kwargs, pattern in (
