@@ -132,8 +132,7 @@ void dlsch_decoder_pdu_impl::handle(const pmt::pmt_t& msg)
                       std::to_string(p.block.format.tbs) + " into HARQ process " +
                       std::to_string(process) +
                       ", whose soft buffer holds tbs=" + std::to_string(it->second) +
-                      ": set new_data for a new transport "
-                      "block";
+                      ": set new_data for a new transport block";
     }
     d_pending.push_back(std::move(p));
     // PDUs queued behind this one join its batch; the last of a burst decodes it.

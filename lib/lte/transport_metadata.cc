@@ -123,14 +123,13 @@ bool read_transport_format(const pmt::pmt_t& meta,
         error = e.what();
         return false;
     }
-    const long G = re * f.Qm * f.layers;
-    if (re < 1 || re > INT_MAX / 32 || G > INT_MAX) {
+    if (re < 1 || re > INT_MAX / 32) { // Qm * layers <= 32: G fits an int
         error = "metadata resource_elements=" + std::to_string(re) +
                 " gives no G: use 1 ... " + std::to_string(INT_MAX / 32) +
                 " (G = resource_elements * Qm * layers)";
         return false;
     }
-    f.G = int(G);
+    f.G = int(re) * f.Qm * f.layers;
     return true;
 }
 

@@ -334,6 +334,7 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
             (pdu(data, G=G, rv=-1), "rv=-1"),
             (pdu(data, G=G, soft_buffer=-1), "soft_buffer=-1"),
             (pdu(data, resource_elements=0), "resource_elements=0 gives no G"),
+            (pdu(data, resource_elements=2 ** 40), "resource_elements=1099511627776"),
             (pdu(data, resource_elements=10, Qm=5), "Qm=5"),
         ]
         enc = gputurbo.dlsch_encoder_pdu()

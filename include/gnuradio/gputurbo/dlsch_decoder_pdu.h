@@ -41,17 +41,17 @@ namespace gputurbo {
  *
  * PDUs that arrive close together are decoded together: the block collects messages
  * while more are queued behind them, up to max_batch, and decodes them with one engine
- * call (one turbo decoding per code-block size among them; on CUDA, one pass on the
- * GPU). A PDU for a HARQ process already in the batch closes the batch first, so that
- * transmissions combine in their order. A PDU that cannot be decoded (not a pair,
- * metadata not a dict, data neither an f32vector nor an s8vector, no tbs, a length that
- * is not G, a format transport_format::validate() refuses, a retransmission whose tbs is
- * not that of its process's buffer, a code-block size that an explicit \p subblocks does
- * not divide, or a decoding error) is answered, in its place, by a PDU with an empty
- * u8vector and metadata "crc_ok" = false and "error" = the reason. No PDU is dropped.
- * Failures are logged as errors, the first ten one by one, the later ones in a summary
- * line at most once a second (and at stop()); failed_pdus() counts them all. When an
- * engine call fails, the HARQ processes of its PDUs are released, so that none keeps a
+ * call (one turbo decoding per code-block size among them). A PDU for a HARQ process
+ * already in the batch closes the batch first, so that transmissions combine in their
+ * order. A PDU that cannot be decoded (not a pair, metadata not a dict, data neither an
+ * f32vector nor an s8vector, no tbs, a length that is not G, a format
+ * transport_format::validate() refuses, a retransmission whose tbs is not that of its
+ * process's buffer, a code-block size that an explicit \p subblocks does not divide, or
+ * a decoding error) is answered, in its place, by a PDU with an empty u8vector and
+ * metadata "crc_ok" = false and "error" = the reason. No PDU is dropped. Failures are
+ * logged as errors, the first ten one by one, the later ones in a summary line at most
+ * once a second (and at stop()); failed_pdus() counts them all. When an engine call
+ * fails, the HARQ processes of its PDUs are released, so that none keeps a
  * half-combined buffer.
  */
 class GPUTURBO_API dlsch_decoder_pdu : virtual public gr::block

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(dlsch_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(8c5abd8b07f6c4f2080ce5f2acf4fe0f) */
+/* BINDTOOL_HEADER_FILE_HASH(7544443cc2d007f2983d0a78ce1f206c) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
