@@ -34,6 +34,14 @@ int batches_in_flight_for(int batches_in_flight, bool stream)
     return batches_in_flight > 0 ? batches_in_flight : stream ? 4 : 2;
 }
 
+int pdu_batch_for(int max_batch, ::gputurbo::core::backend kind)
+{
+    check_max_batch(max_batch);
+    return max_batch > 0                             ? max_batch
+           : kind == ::gputurbo::core::backend::cuda ? 1024
+                                                     : 64;
+}
+
 int max_batch_for(int input_length)
 {
     return std::min(::gputurbo::core::max_batch_limit,

@@ -11,6 +11,7 @@
 // (core::block_parameters(): ranges, choices, messages); the GRC asserts are tested
 // against it.
 
+#include <gnuradio/gputurbo/engine/core/backend.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
 
 #include <string>
@@ -32,6 +33,9 @@ void check_batches_in_flight(int batches_in_flight);
 //! What batches_in_flight 0 (automatic) takes: 2 batches of codewords or frames; 4 of a
 //! stream's segments, whose GPU launches take about a millisecond each however small.
 int batches_in_flight_for(int batches_in_flight, bool stream);
+
+//! What max_batch 0 (automatic) takes in a PDU block: 1024 PDUs on CUDA, 64 on the CPU.
+int pdu_batch_for(int max_batch, ::gputurbo::core::backend kind);
 
 //! The most codewords of \p input_length items a stream batch may hold.
 int max_batch_for(int input_length);

@@ -25,11 +25,10 @@ pdu_queue::pdu_queue(gr::block& block,
       d_max_batch(max_batch),
       d_has_iterations(has_iterations),
       d_block_of(std::move(parse_block)),
-      d_port(pmt::mp("pdus")),
+      d_port(pdus_port()),
       d_size_key(pmt::mp(size_key)),
       d_iterations_key(pmt::mp("iterations")),
-      d_passed_key(pmt::mp("passed")),
-      d_error_key(pmt::mp("error"))
+      d_passed_key(pmt::mp("passed"))
 {
     block.message_port_register_in(d_port);
     block.message_port_register_out(d_port);
@@ -45,7 +44,7 @@ void pdu_queue::handle(const pmt::pmt_t& msg)
 {
     d_pending.push_back(parse(msg));
     // PDUs queued behind this one join its batch; the last of a burst decodes it.
-    if (int(d_pending.size()) >= d_max_batch || d_block.nmsgs(d_port) == 0)
+    if (batch_complete(d_block, d_pending.size(), d_max_batch))
         decode_pending();
 }
 
@@ -53,17 +52,9 @@ pdu_queue::pending pdu_queue::parse(const pmt::pmt_t& msg) const
 {
     pending p;
     std::string& error = p.job.error;
-    p.meta = pmt::make_dict();
-    if (!pmt::is_pair(msg)) {
-        error = "not a PDU: expected a pair of a metadata dict and an f32vector";
+    pmt::pmt_t data;
+    if (!split_pdu(msg, "an f32vector", p.meta, data, error))
         return p;
-    }
-    if (!pmt::is_dict(pmt::car(msg))) {
-        error = "the PDU's metadata is not a dict";
-        return p;
-    }
-    p.meta = pmt::car(msg);
-    const pmt::pmt_t data = pmt::cdr(msg);
     if (!pmt::is_f32vector(data)) {
         error = "the PDU's data is not an f32vector of float LLRs";
         return p;
@@ -99,21 +90,18 @@ void pdu_queue::publish(const pending& p)
     pmt::pmt_t meta = p.meta;
     if (job.block > 0)
         meta = pmt::dict_add(meta, d_size_key, pmt::from_long(job.block));
-    pmt::pmt_t data;
-    if (job.error.empty()) {
-        if (d_has_iterations)
-            meta = pmt::dict_add(
-                meta, d_iterations_key, pmt::from_long(job.status.iterations));
-        meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(job.status.passed));
-        data = pmt::init_u8vector(std::size_t(job.block), job.bits);
-        ++d_decoded;
-    } else {
+    if (!job.error.empty()) {
         if (auto line = d_failures.count(job.error))
             d_logger->error(*line);
-        meta = pmt::dict_add(meta, d_passed_key, pmt::PMT_F);
-        meta = pmt::dict_add(meta, d_error_key, pmt::string_to_symbol(job.error));
-        data = pmt::make_u8vector(0, 0);
+        d_block.message_port_pub(d_port, failure_pdu(meta, d_passed_key, job.error));
+        return;
     }
+    if (d_has_iterations)
+        meta =
+            pmt::dict_add(meta, d_iterations_key, pmt::from_long(job.status.iterations));
+    meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(job.status.passed));
+    const pmt::pmt_t data = pmt::init_u8vector(std::size_t(job.block), job.bits);
+    ++d_decoded;
     d_block.message_port_pub(d_port, pmt::cons(meta, data));
 }
 

@@ -9,6 +9,7 @@
 
 #include "failure_log.h"
 #include "pdu_batcher.h"
+#include "pdu_messages.h"
 
 #include <gnuradio/block.h>
 #include <gnuradio/logger.h>
@@ -92,7 +93,6 @@ private:
     const pmt::pmt_t d_size_key;
     const pmt::pmt_t d_iterations_key;
     const pmt::pmt_t d_passed_key;
-    const pmt::pmt_t d_error_key;
 };
 
 } // namespace common

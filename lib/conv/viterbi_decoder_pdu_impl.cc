@@ -21,9 +21,6 @@ namespace conv = ::gputurbo::conv;
 
 namespace {
 
-constexpr int cuda_batch = 1024;
-constexpr int cpu_batch = 64;
-
 std::unique_ptr<::gputurbo::core::batch_decoder>
 make_engine(const conv::viterbi_config& config, const std::string& backend, int max_batch)
 {
@@ -80,9 +77,7 @@ viterbi_decoder_pdu_impl::viterbi_decoder_pdu_impl(const conv::viterbi_config& c
       d_queue(*this,
               d_logger,
               *d_engine,
-              max_batch > 0                                         ? max_batch
-              : d_engine->kind() == ::gputurbo::core::backend::cuda ? cuda_batch
-                                                                    : cpu_batch,
+              pdu_batch_for(max_batch, d_engine->kind()),
               "frame_bits",
               false,
               [this](const pmt::pmt_t& meta, std::size_t length, std::string& error) {

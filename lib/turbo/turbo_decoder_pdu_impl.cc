@@ -20,9 +20,6 @@ namespace gputurbo {
 
 namespace {
 
-constexpr int cuda_batch = 1024;
-constexpr int cpu_batch = 64;
-
 // One engine for every block size: its config names none (K = 0), and an explicit P
 // is checked against each PDU's K.
 std::unique_ptr<::gputurbo::turbo::decoder> make_engine(
@@ -79,9 +76,7 @@ turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(
       d_queue(*this,
               d_logger,
               *d_engine,
-              max_batch > 0                   ? max_batch
-              : d_engine->backend() == "cuda" ? cuda_batch
-                                              : cpu_batch,
+              pdu_batch_for(max_batch, d_engine->kind()),
               "K",
               true,
               &turbo_decoder_pdu_impl::block_of)

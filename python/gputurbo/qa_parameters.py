@@ -6,10 +6,12 @@
 """The decoder blocks' GRC YAML and Python defaults against the engine's parameter table.
 
 Each code family's table comes from the C++ code itself (gputurbo-bench --code FAMILY
---parameters-json). For every GRC block of a family: each parameter is the table's or a
-known block-only one, its default and choices are the table's, and the asserts accept
-exactly what the table accepts at the edges of each range (every K of 0 ... 6200
-against the LTE sizes). The Python bindings' defaults are checked the same way.
+--parameters-json); the DL-SCH blocks take the turbo code's and, over it, the transport
+channel's own (gputurbo.transport_parameters() of the built module). For every GRC block
+of a family: each parameter is the table's or a known block-only one, its default and
+choices are the table's, and the asserts accept exactly what the table accepts at the
+edges of each range (every K of 0 ... 6200 against the LTE sizes). The Python bindings'
+defaults are checked the same way.
 
     qa_parameters.py GPUTURBO_BENCH GRC_DIR
 """
@@ -37,11 +39,12 @@ DECODER_BLOCKS = {
               "variable_gputurbo_turbo_decoder_def"],
     "conv": ["gputurbo_viterbi_decoder", "gputurbo_viterbi_decoder_pdu",
              "gputurbo_conv_encoder"],
+    "dlsch": ["gputurbo_dlsch_decoder_pdu", "gputurbo_dlsch_encoder_pdu"],
 }
 # GRC ids and Python argument names of table parameters that differ from the table's.
 RENAMED = {"frame_size": "K"}
 # Parameters of the blocks that are not decoder parameters.
-NOT_IN_TABLE = {"backend", "ndim", "dim1", "dim2"}
+NOT_IN_TABLE = {"backend", "ndim", "dim1", "dim2", "packed"}
 # The other parameters' values while one is probed: without training windows, g does
 # not bound P (g <= K/P).
 PROBE_CONTEXT = {"guard": "none"}
@@ -53,6 +56,13 @@ NOT_OFFERED = {("gputurbo_viterbi_decoder_pdu", "termination"): {"streaming"}}
 
 
 def load_table(family):
+    if family == "dlsch":
+        # The turbo decoder's parameters, and the transport channel's own over them
+        # (early_stop is the transport decoder's CRC stop, a flag).
+        from gnuradio import gputurbo
+        table = load_table("turbo")
+        table.update({p["name"]: p for p in gputurbo.transport_parameters()})
+        return table
     out = subprocess.run([BENCH, "--code", family, "--parameters-json"], check=True,
                          capture_output=True, text=True).stdout
     return {p["name"]: p for p in json.loads(out)}
@@ -185,7 +195,9 @@ class qa_parameters(unittest.TestCase):
                      ("turbo", "transport_engine", gputurbo.transport_engine.__init__),
                      ("conv", "viterbi_decoder", gputurbo.viterbi_decoder.__init__),
                      ("conv", "viterbi_decoder_pdu", gputurbo.viterbi_decoder_pdu.__init__),
-                     ("conv", "conv_encoder", gputurbo.conv_encoder.__init__))
+                     ("conv", "conv_encoder", gputurbo.conv_encoder.__init__),
+                     ("dlsch", "dlsch_decoder_pdu", gputurbo.dlsch_decoder_pdu.__init__),
+                     ("dlsch", "dlsch_encoder_pdu", gputurbo.dlsch_encoder_pdu.__init__))
         for family, label, function in functions:
             self.table = self.tables[family]
             signature = function.__doc__.splitlines()[0]

@@ -29,6 +29,8 @@ void bind_conv_encoder_fec(py::module& m);
 void bind_viterbi_decoder(py::module& m);
 void bind_viterbi_decoder_pdu(py::module& m);
 void bind_viterbi_decoder_fec(py::module& m);
+void bind_dlsch_encoder_pdu(py::module& m);
+void bind_dlsch_decoder_pdu(py::module& m);
 void bind_engine(py::module& m);
 void bind_conv(py::module& m);
 void bind_lte(py::module& m);
@@ -67,6 +69,8 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_viterbi_decoder(m);
     bind_viterbi_decoder_pdu(m);
     bind_viterbi_decoder_fec(m);
+    bind_dlsch_encoder_pdu(m);
+    bind_dlsch_decoder_pdu(m);
     bind_engine(m);
     bind_conv(m);
     bind_lte(m);

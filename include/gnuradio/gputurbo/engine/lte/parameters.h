@@ -1,0 +1,42 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_ENGINE_LTE_PARAMETERS_H
+#define INCLUDED_GPUTURBO_ENGINE_LTE_PARAMETERS_H
+
+/*!
+ * \file parameters.h
+ * \brief The transport channel's own parameters (core/parameters.h): the fields of
+ *        transport_format that a transport block may leave to a default (Qm, layers,
+ *        rv, soft_buffer, c_init; the defaults are transport_format's member
+ *        initialisers) and transport_config::early_stop. The turbo decoder's are in
+ *        turbo/parameters.h. The DL-SCH PDU blocks check their defaults against this
+ *        table, and their GRC asserts are tested against it; transport_format::validate()
+ *        accepts the same values (tested).
+ */
+
+#include <gnuradio/gputurbo/engine/core/parameters.h>
+
+#include <string_view>
+#include <vector>
+
+namespace gputurbo::lte {
+
+//! Every parameter: Qm, layers, rv, soft_buffer, c_init, early_stop.
+const std::vector<core::parameter>& transport_parameters();
+
+//! The parameter of that name; std::logic_error for a name the table lacks.
+const core::parameter& transport_parameter(std::string_view name);
+
+/*!
+ * \brief Checks a value of an integer parameter of the table: its range, and for Qm the
+ * modulation orders; std::invalid_argument "rv=4 is out of range: use 0 ... 3".
+ */
+void check_transport_value(std::string_view name, long value);
+
+} // namespace gputurbo::lte
+
+#endif

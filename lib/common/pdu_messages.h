@@ -1,0 +1,73 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_COMMON_PDU_MESSAGES_H
+#define INCLUDED_GPUTURBO_COMMON_PDU_MESSAGES_H
+
+// What every PDU block of the module does with a message: split it into metadata and
+// data, read integers and flags of the metadata with a clear reason when they are not,
+// answer a PDU that fails in its place, and decide when a batch of PDUs is complete.
+
+#include <gnuradio/block.h>
+#include <pmt/pmt.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace gr {
+namespace gputurbo {
+namespace common {
+
+//! The message port of every PDU block, in and out: "pdus".
+const pmt::pmt_t& pdus_port();
+
+/*!
+ * \brief Splits a PDU into its metadata dict and its data. False, with the reason in
+ * \p error, when \p msg is not a pair or its metadata not a dict (\p meta is then an
+ * empty dict, for the answer to carry the error); \p data_kind names what the data
+ * should be in that reason ("an f32vector").
+ */
+bool split_pdu(const pmt::pmt_t& msg,
+               const std::string& data_kind,
+               pmt::pmt_t& meta,
+               pmt::pmt_t& data,
+               std::string& error);
+
+/*!
+ * \brief An integer of the metadata (a PMT integer, or an uint64 up to LONG_MAX):
+ * nullopt when \p key is absent, or, with the reason in \p error, when its value is no
+ * integer.
+ */
+std::optional<long>
+metadata_integer(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error);
+
+/*!
+ * \brief A flag of the metadata (a PMT bool, or the integer 0 or 1): nullopt when
+ * \p key is absent, or, with the reason in \p error, when its value is neither.
+ */
+std::optional<bool>
+metadata_flag(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error);
+
+/*!
+ * \brief The answer to a PDU that failed: its metadata plus \p flag_key = false (unless
+ * \p flag_key is PMT_NIL) and "error" = \p reason, with an empty u8vector.
+ */
+pmt::pmt_t
+failure_pdu(pmt::pmt_t meta, const pmt::pmt_t& flag_key, const std::string& reason);
+
+/*!
+ * \brief Whether a block that collects the PDUs of its "pdus" port into batches should
+ * process the \p collected ones now: the batch is full, or no message waits behind the
+ * one just taken (a burst's last message completes its batch; a lone PDU goes at once).
+ */
+bool batch_complete(gr::block& block, std::size_t collected, int max_batch);
+
+} // namespace common
+} // namespace gputurbo
+} // namespace gr
+
+#endif

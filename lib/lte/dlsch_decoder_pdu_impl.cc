@@ -1,0 +1,304 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "dlsch_decoder_pdu_impl.h"
+#include "../common/block_parameters.h"
+#include "../common/engine_log.h"
+#include "../common/pdu_messages.h"
+#include "../turbo/decoder_parameters.h"
+
+#include <gnuradio/gputurbo/engine/lte/parameters.h>
+#include <gnuradio/gputurbo/engine/lte/segmentation.h>
+#include <gnuradio/io_signature.h>
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+namespace gr {
+namespace gputurbo {
+
+namespace lte = ::gputurbo::lte;
+
+namespace {
+
+std::unique_ptr<lte::transport_decoder> make_engine(const lte::transport_config& config,
+                                                    const std::string& backend,
+                                                    int max_batch)
+{
+    check_max_batch(max_batch);
+    route_engine_log();
+    return lte::make_transport_decoder(config, backend);
+}
+
+} // namespace
+
+dlsch_decoder_pdu::sptr dlsch_decoder_pdu::make(const std::string& algorithm,
+                                                int iterations,
+                                                float scaling,
+                                                int subblocks,
+                                                const std::string& guard,
+                                                int guard_window,
+                                                bool early_stop,
+                                                const std::string& llr_sign,
+                                                float int8_scale,
+                                                int Qm,
+                                                int layers,
+                                                int rv,
+                                                long soft_buffer,
+                                                long c_init,
+                                                const std::string& backend,
+                                                int max_batch,
+                                                int threads,
+                                                const std::string& arithmetic,
+                                                const std::string& devices)
+{
+    // The turbo decoder's parameters as the turbo blocks read them; the transport
+    // decoder sets the rest (K, layout, its CRC stop).
+    lte::transport_config config;
+    config.turbo = decoder_parameters(algorithm,
+                                      iterations,
+                                      scaling,
+                                      subblocks,
+                                      guard,
+                                      guard_window,
+                                      "off",
+                                      40.0f,
+                                      "interleaved",
+                                      llr_sign,
+                                      threads,
+                                      devices,
+                                      arithmetic);
+    ::gputurbo::core::check(::gputurbo::core::find_parameter(
+                                ::gputurbo::core::engine_parameters(), "int8_scale"),
+                            int8_scale);
+    config.turbo.int8_scale = int8_scale;
+    config.early_stop = early_stop;
+    const auto defaults = checked_transport_defaults(Qm, layers, rv, soft_buffer, c_init);
+    return gnuradio::make_block_sptr<dlsch_decoder_pdu_impl>(
+        config, backend, max_batch, defaults);
+}
+
+dlsch_decoder_pdu_impl::dlsch_decoder_pdu_impl(const lte::transport_config& config,
+                                               const std::string& backend,
+                                               int max_batch,
+                                               const transport_defaults& defaults)
+    : gr::block("dlsch_decoder_pdu",
+                gr::io_signature::make(0, 0, 0),
+                gr::io_signature::make(0, 0, 0)),
+      d_engine(make_engine(config, backend, max_batch)),
+      d_defaults(defaults),
+      d_max_batch(pdu_batch_for(max_batch, d_engine->kind()))
+{
+    if (backend == "auto")
+        d_logger->info(
+            "backend auto chose {:s}: {:s}", d_engine->backend(), d_engine->device());
+    message_port_register_in(common::pdus_port());
+    message_port_register_out(common::pdus_port());
+    set_msg_handler(common::pdus_port(), [this](const pmt::pmt_t& msg) {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        handle(msg);
+    });
+}
+
+bool dlsch_decoder_pdu_impl::stop()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        if (auto line = d_failures.flush())
+            d_logger->error(*line);
+    }
+    return gr::block::stop();
+}
+
+void dlsch_decoder_pdu_impl::handle(const pmt::pmt_t& msg)
+{
+    pending p = parse(msg);
+    const int process = p.block.harq_process;
+    if (p.error.empty() && process != lte::no_harq) {
+        // One transmission of a process per engine call: a second one waits for the
+        // first to be combined.
+        if (std::any_of(d_pending.begin(), d_pending.end(), [&](const pending& q) {
+                return q.error.empty() && q.block.harq_process == process;
+            }))
+            decode_pending();
+        const auto it = d_process_tbs.find(process);
+        if (!p.block.new_data && it != d_process_tbs.end() &&
+            it->second != p.block.format.tbs)
+            p.error = "a retransmission (new_data false) of tbs=" +
+                      std::to_string(p.block.format.tbs) + " into HARQ process " +
+                      std::to_string(process) +
+                      ", whose soft buffer holds tbs=" + std::to_string(it->second) +
+                      ": set new_data for a new transport block";
+    }
+    d_pending.push_back(std::move(p));
+    // PDUs queued behind this one join its batch; the last of a burst decodes it.
+    if (common::batch_complete(*this, d_pending.size(), d_max_batch))
+        decode_pending();
+}
+
+dlsch_decoder_pdu_impl::pending dlsch_decoder_pdu_impl::parse(const pmt::pmt_t& msg) const
+{
+    static const pmt::pmt_t harq_process_key = pmt::mp("harq_process");
+    static const pmt::pmt_t new_data_key = pmt::mp("new_data");
+    pending p;
+    std::string& error = p.error;
+    pmt::pmt_t data;
+    if (!common::split_pdu(msg, "an f32vector or an s8vector", p.meta, data, error))
+        return p;
+    std::size_t length = 0;
+    if (pmt::is_f32vector(data))
+        p.block.f32 = pmt::f32vector_elements(data, length);
+    else if (pmt::is_s8vector(data))
+        p.block.i8 = pmt::s8vector_elements(data, length);
+    else {
+        error = "the PDU's data is neither an f32vector nor an s8vector of LLRs";
+        return p;
+    }
+    p.llrs = data;
+    if (length == 0) {
+        error = "the PDU has no LLRs";
+        return p;
+    }
+    lte::transport_format& f = p.block.format;
+    if (!read_transport_format(p.meta, d_defaults, 0, long(length), f, error))
+        return p;
+    if (std::size_t(f.G) != length) {
+        error = "G=" + std::to_string(f.G) + " LLRs expected; the PDU has " +
+                std::to_string(length);
+        return p;
+    }
+    if (!valid_transport_format(f, error) || !code_blocks_fit(f.tbs, error))
+        return p;
+    const auto process = common::metadata_integer(p.meta, harq_process_key, error);
+    if (!error.empty())
+        return p;
+    if (process && (*process < lte::no_harq || *process > INT_MAX)) {
+        error = "metadata harq_process=" + std::to_string(*process) +
+                " is out of range: use 0 or more, or -1 (none)";
+        return p;
+    }
+    p.block.harq_process = int(process.value_or(lte::no_harq));
+    p.block.new_data = common::metadata_flag(p.meta, new_data_key, error).value_or(true);
+    return p;
+}
+
+bool dlsch_decoder_pdu_impl::code_blocks_fit(int tbs, std::string& error) const
+{
+    ::gputurbo::turbo::decoder_config c = d_engine->config().turbo;
+    if (c.subblocks == 0)
+        return true; // automatic: a P for each size
+    const lte::segmentation s = lte::segment(tbs + 24);
+    for (const int K : { s.K_plus, s.K_minus }) {
+        if (K == 0)
+            continue;
+        c.K = K;
+        try {
+            c.validate();
+        } catch (const std::invalid_argument& e) {
+            error = "code block size K=" + std::to_string(K) +
+                    " of tbs=" + std::to_string(tbs) + ": " + e.what();
+            return false;
+        }
+    }
+    return true;
+}
+
+void dlsch_decoder_pdu_impl::decode_pending()
+{
+    static const pmt::pmt_t crc_ok_key = pmt::mp("crc_ok");
+    static const pmt::pmt_t iterations_key = pmt::mp("iterations");
+    d_blocks.clear();
+    std::size_t total_bits = 0;
+    for (const pending& p : d_pending)
+        if (p.error.empty()) {
+            d_blocks.push_back(p.block);
+            total_bits += std::size_t(p.block.format.tbs);
+        }
+    d_bits.resize(total_bits);
+    d_results.resize(d_blocks.size());
+    std::string failure;
+    if (!d_blocks.empty()) {
+        try {
+            d_engine->decode(
+                d_blocks.data(), d_blocks.size(), d_bits.data(), d_results.data());
+            for (const auto& b : d_blocks)
+                if (b.harq_process != lte::no_harq &&
+                    (b.new_data || !d_process_tbs.count(b.harq_process)))
+                    d_process_tbs[b.harq_process] = b.format.tbs;
+        } catch (const std::exception& e) {
+            failure = std::string("decoding failed: ") + e.what();
+            for (const auto& b : d_blocks)
+                if (b.harq_process != lte::no_harq) {
+                    d_engine->release(b.harq_process);
+                    d_process_tbs.erase(b.harq_process);
+                }
+        }
+        ++d_batches;
+    }
+    std::size_t i = 0, bit = 0;
+    for (const pending& p : d_pending) {
+        if (!p.error.empty() || !failure.empty()) {
+            publish_failure(p.meta, p.error.empty() ? failure : p.error);
+            continue;
+        }
+        const lte::transport_result& r = d_results[i++];
+        std::vector<std::int32_t> iterations;
+        for (const auto& s : r.code_blocks)
+            iterations.push_back(s.iterations);
+        pmt::pmt_t meta = pmt::dict_add(p.meta, crc_ok_key, pmt::from_bool(r.crc_ok));
+        meta = pmt::dict_add(
+            meta, iterations_key, pmt::init_s32vector(iterations.size(), iterations));
+        const std::size_t tbs = std::size_t(p.block.format.tbs);
+        const pmt::pmt_t bits = pmt::init_u8vector(tbs, d_bits.data() + bit);
+        bit += tbs;
+        ++d_decoded;
+        message_port_pub(common::pdus_port(), pmt::cons(meta, bits));
+    }
+    d_pending.clear();
+}
+
+void dlsch_decoder_pdu_impl::publish_failure(pmt::pmt_t meta, const std::string& reason)
+{
+    static const pmt::pmt_t crc_ok_key = pmt::mp("crc_ok");
+    if (auto line = d_failures.count(reason))
+        d_logger->error(*line);
+    message_port_pub(common::pdus_port(), common::failure_pdu(meta, crc_ok_key, reason));
+}
+
+void dlsch_decoder_pdu_impl::release(int harq_process)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_engine->release(harq_process);
+    d_process_tbs.erase(harq_process);
+}
+
+std::size_t dlsch_decoder_pdu_impl::harq_processes() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_engine->harq_processes();
+}
+
+std::uint64_t dlsch_decoder_pdu_impl::decoded_pdus() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_decoded;
+}
+
+std::uint64_t dlsch_decoder_pdu_impl::failed_pdus() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_failures.total();
+}
+
+std::uint64_t dlsch_decoder_pdu_impl::batches() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_batches;
+}
+
+} // namespace gputurbo
+} // namespace gr
