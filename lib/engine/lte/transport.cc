@@ -8,6 +8,7 @@
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
 #include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/lte/parameters.h>
 #include <gnuradio/gputurbo/engine/lte/rate_matching.h>
 #include <gnuradio/gputurbo/engine/lte/scrambling.h>
 #include <gnuradio/gputurbo/engine/turbo/code.h>
@@ -62,17 +63,12 @@ transport_plan plan_of(const transport_format& f, plan_cache& cache)
 void transport_format::validate() const
 {
     check_range("tbs", tbs, 1, max_tbs);
-    check_range("rv", rv, 0, 3);
-    check_range("layers", layers, 1, 4);
-    if (Qm != 2 && Qm != 4 && Qm != 6 && Qm != 8)
-        throw std::invalid_argument("Qm=" + std::to_string(Qm) +
-                                    " is not a modulation "
-                                    "order of LTE: use 2, 4, 6 or 8");
-    if (soft_buffer < 0)
-        throw std::invalid_argument("soft_buffer=" + std::to_string(soft_buffer) +
-                                    " is out of range: use 0 (no limit) or N_IR >= 1");
-    if (c_init != no_scrambling)
-        check_range("c_init", c_init, 0, max_c_init);
+    // The ranges of the other fields: the transport channel's parameter table.
+    check_transport_value("Qm", Qm);
+    check_transport_value("layers", layers);
+    check_transport_value("rv", rv);
+    check_transport_value("soft_buffer", soft_buffer);
+    check_transport_value("c_init", c_init);
     const int C = segment(tbs + 24).C;
     const long symbols = long(Qm) * layers;
     if (G < 1 || G % symbols != 0 || G / symbols < C)
@@ -126,7 +122,7 @@ const transport_plan& plan_cache::plan(const transport_format& f)
     const auto key = std::make_tuple(f.tbs, f.G, f.Qm, f.layers, f.rv, f.soft_buffer);
     if (const auto it = d_plans.find(key); it != d_plans.end()) {
         if (f.c_init != no_scrambling) // the one field the plan does not depend on
-            check_range("c_init", f.c_init, 0, max_c_init);
+            check_transport_value("c_init", f.c_init);
         return it->second;
     }
     return d_plans.emplace(key, plan_of(f, *this)).first->second;
