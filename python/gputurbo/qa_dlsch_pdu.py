@@ -251,10 +251,11 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
         self.assertEqual(dec.harq_processes(), 8)
         self.assertGreaterEqual(dec.batches(), trials)  # rv 2 after its rv 0, each time
         alone = run_pdus(decoder(), alone_messages)
-        # Right bits, not the CRC alone: rv 2 at this rate sends no systematic bit, and
-        # the decoder can end with all-zero decisions, whose CRC-24A checks.
-        rv2_alone = sum(m["crc_ok"] and np.array_equal(b, data[i])
-                        for i, (m, b) in enumerate(alone[1::2]))
+        # rv 2 at this rate sends no systematic bit, and the decoder can end with
+        # all-zero decisions, whose CRC-24A checks: the receiver must not pass them.
+        for i, (m, b) in enumerate(alone[1::2]):
+            self.assertTrue(not m["crc_ok"] or np.array_equal(b, data[i]), i)
+        rv2_alone = sum(m["crc_ok"] for m, _ in alone[1::2])
         self.assertEqual(first, sum(m["crc_ok"] for m, _ in alone[0::2]))
         print(f"\n  passed of {trials} ({dec.backend()}): rv 0 {first}, "
               f"rv 2 {rv2_alone}, rv 0 + 2 {combined}")
