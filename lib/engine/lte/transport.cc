@@ -217,6 +217,9 @@ std::vector<std::size_t> filler_positions(const transport_plan& p)
     return at;
 }
 
+// Standard deviations of a sum of random signs: 5.5 leaves 2^-24 in its tail.
+constexpr double zero_codeword_sigmas = 5.5;
+
 bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values)
 {
     std::size_t length = 0;
@@ -230,7 +233,7 @@ bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values)
         sum += values[i];
         squares += double(values[i]) * values[i];
     }
-    return sum > 3.0 * std::sqrt(squares);
+    return sum > zero_codeword_sigmas * std::sqrt(squares);
 }
 
 transport_decoder::transport_decoder(const transport_config& config) : d_config(config)

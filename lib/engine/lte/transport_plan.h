@@ -108,8 +108,10 @@ std::vector<std::size_t> filler_positions(const transport_plan& p);
  * the all-zero codeword more than chance would. A turbo decoder can settle on that
  * codeword from values that carry little of it (a transmission of parity bits alone),
  * and it passes every CRC; so a transport block decoded to all zeros counts as received
- * only when sum(v) > 3 sqrt(sum(v^2)) over the values the channel gave (filler bits
- * left out): random signs pass one time in 700.
+ * only when sum(v) > 5.5 sqrt(sum(v^2)) over the values the channel gave (filler bits
+ * left out). Random signs pass about one time in 5 10^7, as rarely as a CRC-24 misses
+ * a random error; sent zeros pass far above the threshold (a transport block that
+ * decodes has thousands of values whose mean is a good part of their spread).
  */
 bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values);
 
