@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <set>
@@ -333,6 +334,13 @@ public:
         if (d_slots.empty())
             for (int k = 0; k < 2; ++k)
                 d_slots.push_back(std::make_unique<slot>());
+        // Chunks of about waves_per_chunk waves, all of one size: no small last one.
+        double total_waves = 0.0;
+        for (const transport_plan* p : plan.blocks)
+            for (const code_block_plan& cb : p->blocks)
+                total_waves += 1.0 / resident(cb.K);
+        const double chunk_waves =
+            total_waves / std::max(1.0, std::round(total_waves / waves_per_chunk));
         slot* previous = nullptr;
         std::size_t next = 0, out = 0;
         try {
@@ -342,7 +350,7 @@ public:
                     current = d_slots[std::size_t(k % 2)].get();
                     std::size_t end = next, bytes = 0;
                     double waves = 0.0;
-                    while (end < n && waves < waves_per_chunk) {
+                    while (end < n && waves < chunk_waves) {
                         for (const code_block_plan& cb : plan.blocks[end]->blocks)
                             waves += 1.0 / resident(cb.K);
                         bytes += std::size_t(blocks[end].format.tbs);
@@ -489,40 +497,44 @@ private:
         sl.host_passed.reserve(pointers);
         const std::uint32_t* contribution = crc_table(plan, n);
 
-        // The LLRs in: page-locked ones by DMA (blocks that follow each other in the
-        // caller's memory in one copy), the others through the staging buffer (copied
-        // on several threads) in one transfer.
+        // The LLRs in: runs of blocks that follow each other in the caller's memory
+        // (and so in ours), each by DMA in one copy when page-locked (one check a
+        // run), else into the staging buffer (copied on several threads), which goes
+        // in one transfer.
         std::vector<std::size_t> staged;
         std::size_t staged_from = bytes, staged_to = 0;
         auto source = [&](std::size_t i) {
-            return blocks[i].f32 ? static_cast<const void*>(blocks[i].f32)
-                                 : static_cast<const void*>(blocks[i].i8);
+            return static_cast<const unsigned char*>(
+                blocks[i].f32 ? static_cast<const void*>(blocks[i].f32)
+                              : static_cast<const void*>(blocks[i].i8));
         };
-        const unsigned char* run = nullptr; // a run of page-locked blocks not yet copied
-        std::size_t run_at = 0, run_bytes = 0;
-        auto copy_run = [&] {
-            if (run_bytes > 0)
-                GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
-                    llrs + run_at, run, run_bytes, cudaMemcpyHostToDevice, s));
+        std::size_t run_first = 0, run_bytes = 0; // blocks from run_first on, not copied
+        auto copy_run = [&](std::size_t end) {
+            if (run_bytes == 0)
+                return;
+            if (core::cuda::page_locked(source(run_first), run_bytes))
+                GPUTURBO_CUDA_TRY(cudaMemcpyAsync(llrs + llr_at[run_first],
+                                                  source(run_first),
+                                                  run_bytes,
+                                                  cudaMemcpyHostToDevice,
+                                                  s));
+            else {
+                for (std::size_t i = run_first; i < end; ++i)
+                    staged.push_back(i);
+                staged_from = std::min(staged_from, llr_at[run_first]);
+                staged_to = std::max(staged_to, llr_at[run_first] + run_bytes);
+            }
             run_bytes = 0;
         };
         for (std::size_t i = 0; i < n; ++i) {
-            const auto* from = static_cast<const unsigned char*>(source(i));
-            if (core::cuda::page_locked(from, llr_bytes[i])) {
-                if (run_bytes == 0 || from != run + run_bytes ||
-                    llr_at[i] != run_at + run_bytes) {
-                    copy_run();
-                    run = from;
-                    run_at = llr_at[i];
-                }
-                run_bytes += llr_bytes[i];
-            } else {
-                staged.push_back(i);
-                staged_from = std::min(staged_from, llr_at[i]);
-                staged_to = std::max(staged_to, llr_at[i] + llr_bytes[i]);
+            if (run_bytes == 0 || source(i) != source(run_first) + run_bytes ||
+                llr_at[i] != llr_at[run_first] + run_bytes) {
+                copy_run(i);
+                run_first = i;
             }
+            run_bytes += llr_bytes[i];
         }
-        copy_run();
+        copy_run(n);
         if (!staged.empty()) {
             const int workers = std::min<int>(core::thread_count(0), int(staged.size()));
             core::thread_pool::shared().run(workers, [&](int w) {
