@@ -65,45 +65,65 @@ __device__ int quantize(float x, float scale)
     return int(v + (v >= 0.0f ? 0.5f : -0.5f));
 }
 
-// Four codeword positions a thread (codewords are 3K + 12 values, a multiple of 4, and
-// start on multiples of 4): each position's soft value, plus every LLR sent from it in
-// this transmission (bit k of the E goes to sent index (start + k) mod sent), in the
-// order sent, each add saturated as on the CPU.
+// LLRs of a code block in shared memory at once; a longer transmission goes in tiles.
+constexpr int combine_tile = 16384;
+constexpr int combine_threads = 256;
+
+// A thread block per code block. Its LLRs come into shared memory as they were sent
+// (coalesced), quantised and in the engine's sign (descrambled, inverted); then each
+// thread takes four codeword positions at a time (codewords are 3K + 12 values, a
+// multiple of 4, and start on multiples of 4): the position's soft value, plus every LLR
+// sent from it (bit k of the E goes to sent index (start + k) mod sent), in the order
+// sent, each add saturated as on the CPU.
 __global__ void combine_kernel(const combine_job* jobs, float scale)
 {
-    const combine_job j = jobs[blockIdx.y];
-    for (int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x); c < j.length;
-         c += 4 * gridDim.x * blockDim.x) {
-        const int4 inverse = *reinterpret_cast<const int4*>(j.inverse + c);
-        const int in[4] = { inverse.x, inverse.y, inverse.z, inverse.w };
-        char4 old = make_char4(0, 0, 0, 0);
-        if (!j.fresh)
-            old = *reinterpret_cast<const char4*>(j.buffer + c);
-        const int before[4] = { old.x, old.y, old.z, old.w };
-        int v[4];
-        for (int p = 0; p < 4; ++p) {
-            const int i = in[p];
-            v[p] = j.fresh ? (i == filler_bit ? 127 : 0) : before[p];
-            if (i < 0)
-                continue;
-            for (int k = i >= j.start ? i - j.start : i - j.start + j.sent; k < j.E;
-                 k += j.sent) {
-                const int q =
-                    j.int8 ? max(int(static_cast<const std::int8_t*>(j.llrs)[k]), -127)
+    __shared__ std::int8_t q[combine_tile];
+    const combine_job j = jobs[blockIdx.x];
+    for (int first = 0; first == 0 || first < j.E; first += combine_tile) {
+        const int end = min(j.E, first + combine_tile);
+        for (int k = first + int(threadIdx.x); k < end; k += blockDim.x) {
+            int v = j.int8 ? max(int(static_cast<const std::int8_t*>(j.llrs)[k]), -127)
                            : quantize(static_cast<const float*>(j.llrs)[k], scale);
-                bool flip = j.invert;
-                if (j.scrambling) {
-                    const unsigned n = unsigned(j.llr_first + k);
-                    flip ^= (j.scrambling[n >> 5] >> (n & 31u)) & 1u;
-                }
-                v[p] += flip ? -q : q;
-                v[p] = v[p] > 127 ? 127 : (v[p] < -127 ? -127 : v[p]);
+            bool flip = j.invert;
+            if (j.scrambling) {
+                const unsigned n = unsigned(j.llr_first + k);
+                flip ^= (j.scrambling[n >> 5] >> (n & 31u)) & 1u;
             }
+            q[k - first] = std::int8_t(flip ? -v : v);
         }
-        const char4 out = make_char4(char(v[0]), char(v[1]), char(v[2]), char(v[3]));
-        if (j.buffer)
-            *reinterpret_cast<char4*>(j.buffer + c) = out;
-        *reinterpret_cast<char4*>(j.input + c) = out;
+        __syncthreads();
+        const bool last = end >= j.E;
+        for (int c = 4 * int(threadIdx.x); c < j.length; c += 4 * int(blockDim.x)) {
+            const int4 inverse = *reinterpret_cast<const int4*>(j.inverse + c);
+            const int in[4] = { inverse.x, inverse.y, inverse.z, inverse.w };
+            // The values so far: the buffer's (or a new one's) in the first tile, the
+            // decoder input's after.
+            char4 old = make_char4(0, 0, 0, 0);
+            if (first > 0)
+                old = *reinterpret_cast<const char4*>(j.input + c);
+            else if (!j.fresh)
+                old = *reinterpret_cast<const char4*>(j.buffer + c);
+            const int before[4] = { old.x, old.y, old.z, old.w };
+            int v[4];
+            for (int p = 0; p < 4; ++p) {
+                const int i = in[p];
+                v[p] = first == 0 && j.fresh ? (i == filler_bit ? 127 : 0) : before[p];
+                if (i < 0)
+                    continue;
+                int k = i >= j.start ? i - j.start : i - j.start + j.sent;
+                if (k < first) // the first of its bits in this tile
+                    k += (first - k + j.sent - 1) / j.sent * j.sent;
+                for (; k < end; k += j.sent) {
+                    v[p] += q[k - first];
+                    v[p] = v[p] > 127 ? 127 : (v[p] < -127 ? -127 : v[p]);
+                }
+            }
+            const char4 out = make_char4(char(v[0]), char(v[1]), char(v[2]), char(v[3]));
+            if (last && j.buffer)
+                *reinterpret_cast<char4*>(j.buffer + c) = out;
+            *reinterpret_cast<char4*>(j.input + c) = out;
+        }
+        __syncthreads();
     }
 }
 
@@ -590,7 +610,6 @@ private:
             sl.plans[i] = plan[i];
         }
         std::size_t job = 0, g = 0;
-        int most_length = 0;
         for (const auto& [key, list] : groups) {
             const int K = key.first;
             const std::size_t length = turbo::codeword_length(K);
@@ -619,19 +638,14 @@ private:
                     decided + bits_at[g] + m * std::size_t(K);
                 sl.status_at[i][std::size_t(r)] = status_at[g] + m;
                 sl.codewords[i][std::size_t(r)] = j.input;
-                most_length = std::max(most_length, int(length));
             }
             ++g;
         }
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
             jobs, host_jobs, pointers * sizeof(combine_job), cudaMemcpyHostToDevice, s));
-        for (std::size_t first = 0; first < pointers; first += max_grid_y) {
-            const unsigned count =
-                unsigned(std::min<std::size_t>(max_grid_y, pointers - first));
-            combine_kernel<<<dim3((most_length / 4 + 255) / 256, count), 256, 0, s>>>(
-                jobs + first, d_config.turbo.int8_scale);
-            GPUTURBO_CUDA_CHECK_LAUNCH();
-        }
+        combine_kernel<<<unsigned(pointers), combine_threads, 0, s>>>(
+            jobs, d_config.turbo.int8_scale);
+        GPUTURBO_CUDA_CHECK_LAUNCH();
 
         // The turbo decoder, a launch per group.
         g = 0;
