@@ -26,23 +26,21 @@
 namespace gputurbo::cli {
 namespace {
 
-// Calls \p decode for at least \p seconds after a warm-up: calls, wall and device time.
-template <class Decode, class Device>
-std::tuple<std::uint64_t, double, double>
-time_calls(double seconds, const Decode& decode, const Device& device_seconds)
+// Calls \p decode for at least \p seconds after a warm-up: the calls and their wall time.
+template <class Decode>
+std::pair<std::uint64_t, double> time_calls(double seconds, const Decode& decode)
 {
     decode();
     std::uint64_t calls = 0;
-    double elapsed = 0.0, device = 0.0;
+    double elapsed = 0.0;
     const auto start = std::chrono::steady_clock::now();
     do {
         decode();
-        device += device_seconds();
         ++calls;
         elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                       .count();
     } while (elapsed < seconds);
-    return { calls, elapsed, device };
+    return { calls, elapsed };
 }
 
 } // namespace
@@ -173,10 +171,8 @@ int transport_bench(const args& a)
             bit_errors += sent[i][k] != data[at + k];
         at += sent[i].size();
     }
-    const auto [calls, elapsed, device] = time_calls(
-        seconds,
-        [&] { decoder->decode(blocks.data(), n, data.data(), results.data()); },
-        [&] { return decoder->device_seconds(); });
+    const auto [calls, elapsed] = time_calls(
+        seconds, [&] { decoder->decode(blocks.data(), n, data.data(), results.data()); });
 
     // The same code blocks for the turbo decoder alone: batches of one K and stop rule.
     struct group
@@ -222,30 +218,18 @@ int transport_bench(const args& a)
         std::copy(g.llrs.begin(), g.llrs.end(), group_llrs.back().data());
         group_bits.emplace_back(g.count * std::size_t(key.first));
     }
-    const auto [turbo_calls, turbo_elapsed, turbo_device] = time_calls(
-        seconds,
-        [&] {
-            std::size_t k = 0;
-            for (const auto& [key, g] : groups) {
-                turbo_decoders[key.second]->decode(key.first,
-                                                   group_llrs[k].data(),
-                                                   g.count,
-                                                   group_bits[k].data(),
-                                                   nullptr);
-                ++k;
-            }
-        },
-        [&] {
-            double s = 0.0;
-            for (const auto& [several, d] : turbo_decoders)
-                s += d->device_seconds();
-            return s;
-        });
+    const auto [turbo_calls, turbo_elapsed] = time_calls(seconds, [&] {
+        std::size_t k = 0;
+        for (const auto& [key, g] : groups) {
+            turbo_decoders[key.second]->decode(
+                key.first, group_llrs[k].data(), g.count, group_bits[k].data(), nullptr);
+            ++k;
+        }
+    });
 
     const double pipeline_rate = double(total_tbs) * calls / elapsed;
     const double pipeline_blocks = double(code_block_bits) * calls / elapsed;
     const double turbo_rate = double(code_block_bits) * turbo_calls / turbo_elapsed;
-    const bool cuda = decoder->kind() == core::backend::cuda;
     auto r = json::object();
     r.set("code", "lte-transport")
         .set("backend", decoder->backend())
@@ -267,13 +251,9 @@ int transport_bench(const args& a)
         .set("seconds", elapsed)
         .set("info_bits_per_second", pipeline_rate)
         .set("code_block_bits_per_second", pipeline_blocks)
-        .set("kernel_code_block_bits_per_second",
-             cuda ? double(code_block_bits) * calls / device : 0.0)
         .set("turbo_calls", turbo_calls)
         .set("turbo_seconds", turbo_elapsed)
         .set("turbo_code_block_bits_per_second", turbo_rate)
-        .set("turbo_kernel_code_block_bits_per_second",
-             cuda ? double(code_block_bits) * turbo_calls / turbo_device : 0.0)
         .set("pipeline_over_turbo", pipeline_blocks / turbo_rate)
         .set("version", core::version())
         .set("commit", source_commit())
