@@ -17,34 +17,12 @@
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <map>
 #include <random>
 
 namespace gputurbo::cli {
-namespace {
-
-// Calls \p decode for at least \p seconds after a warm-up: the calls and their wall time.
-template <class Decode>
-std::pair<std::uint64_t, double> time_calls(double seconds, const Decode& decode)
-{
-    decode();
-    std::uint64_t calls = 0;
-    double elapsed = 0.0;
-    const auto start = std::chrono::steady_clock::now();
-    do {
-        decode();
-        ++calls;
-        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                      .count();
-    } while (elapsed < seconds);
-    return { calls, elapsed };
-}
-
-} // namespace
-
 std::vector<option> transport_options()
 {
     auto o = decoder_options(false);
@@ -171,8 +149,9 @@ int transport_bench(const args& a)
             bit_errors += sent[i][k] != data[at + k];
         at += sent[i].size();
     }
-    const auto [calls, elapsed] = time_calls(
-        seconds, [&] { decoder->decode(blocks.data(), n, data.data(), results.data()); });
+    auto decode = [&] { decoder->decode(blocks.data(), n, data.data(), results.data()); };
+    decode(); // warm-up
+    const auto [calls, elapsed] = time_calls(seconds, decode);
 
     // The same code blocks for the turbo decoder alone: batches of one K and stop rule.
     struct group
@@ -218,14 +197,16 @@ int transport_bench(const args& a)
         std::copy(g.llrs.begin(), g.llrs.end(), group_llrs.back().data());
         group_bits.emplace_back(g.count * std::size_t(key.first));
     }
-    const auto [turbo_calls, turbo_elapsed] = time_calls(seconds, [&] {
+    auto decode_alone = [&] {
         std::size_t k = 0;
         for (const auto& [key, g] : groups) {
             turbo_decoders[key.second]->decode(
                 key.first, group_llrs[k].data(), g.count, group_bits[k].data(), nullptr);
             ++k;
         }
-    });
+    };
+    decode_alone(); // warm-up
+    const auto [turbo_calls, turbo_elapsed] = time_calls(seconds, decode_alone);
 
     const double pipeline_rate = double(total_tbs) * calls / elapsed;
     const double pipeline_blocks = double(code_block_bits) * calls / elapsed;

@@ -18,6 +18,7 @@
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 #include <gnuradio/gputurbo/engine/turbo/parameters.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -92,6 +93,23 @@ private:
 std::uint64_t to_count(const std::string& flag, const std::string& text);
 double to_double(const std::string& flag, const std::string& text);
 std::vector<std::string> split_list(const std::string& flag, const std::string& text);
+//! Calls \p decode again and again for at least \p seconds: the calls and their wall
+//! time.
+template <class Decode>
+std::pair<std::uint64_t, double> time_calls(double seconds, const Decode& decode)
+{
+    std::uint64_t calls = 0;
+    double elapsed = 0.0;
+    const auto start = std::chrono::steady_clock::now();
+    do {
+        decode();
+        ++calls;
+        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                      .count();
+    } while (elapsed < seconds);
+    return { calls, elapsed };
+}
+
 //! "a,b,c" or "START:STOP:STEP" (STOP included).
 std::vector<double> to_range(const std::string& flag, const std::string& text);
 

@@ -148,22 +148,6 @@ std::vector<setup> setups_of(const cli::args& a, const decoder_config& base)
     return setups;
 }
 
-// Calls decode() again and again for at least \p seconds; the calls and their wall time.
-template <class Decode>
-std::pair<std::uint64_t, double> time_calls(double seconds, const Decode& decode)
-{
-    std::uint64_t calls = 0;
-    double elapsed = 0.0;
-    const auto start = std::chrono::steady_clock::now();
-    do {
-        decode();
-        ++calls;
-        elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                      .count();
-    } while (elapsed < seconds);
-    return { calls, elapsed };
-}
-
 // --code conv: one configuration, end to end.
 int conv_bench(const cli::args& a)
 {
@@ -291,7 +275,7 @@ int conv_bench(const cli::args& a)
         bit_errors += (sent[k] ^ bits[k]) & 1u;
     // end-to-end: wall time of the calls; kernel: the device time of their kernels alone
     double kernel_time = 0.0;
-    const auto [calls, elapsed] = time_calls(seconds, [&] {
+    const auto [calls, elapsed] = cli::time_calls(seconds, [&] {
         decode();
         if (dec)
             kernel_time += dec->device_seconds();

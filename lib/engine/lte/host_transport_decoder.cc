@@ -104,14 +104,7 @@ public:
     void
     set_soft_buffer(int process, int tbs, const std::vector<std::int8_t>& values) override
     {
-        if (process < 0)
-            throw std::invalid_argument("set_soft_buffer: HARQ process " +
-                                        std::to_string(process) + ": use 0 or more");
-        if (values.size() != soft_buffer_length(tbs))
-            throw std::invalid_argument(
-                "set_soft_buffer: " + std::to_string(values.size()) +
-                " values for tbs=" + std::to_string(tbs) + ", whose code blocks take " +
-                std::to_string(soft_buffer_length(tbs)));
+        check_soft_buffer(process, tbs, values.size());
         d_buffers[process] = values;
         d_book.started(process, tbs);
     }
@@ -182,8 +175,8 @@ private:
             d_bits[i].resize(std::size_t(p.s.C));
             d_status[i].resize(std::size_t(p.s.C));
             for (int r = 0; r < p.s.C; ++r)
-                groups[{ p.blocks[std::size_t(r)].K, stop_rule(p.s.C) }].emplace_back(i,
-                                                                                      r);
+                groups[{ p.blocks[std::size_t(r)].K, block_stop_rule(d_config, p.s.C) }]
+                    .emplace_back(i, r);
         }
         for (const auto& [key, members] : groups) {
             const int K = key.first;
@@ -209,22 +202,12 @@ private:
         }
     }
 
-    // A block's own CRC: CRC-24B when the transport block has several, else its CRC-24A.
-    turbo::stop_rule stop_rule(int C) const
-    {
-        if (!d_config.early_stop)
-            return turbo::stop_rule::off;
-        return C > 1 ? turbo::stop_rule::crc24b : turbo::stop_rule::crc24a;
-    }
-
     turbo::decoder& decoder(turbo::stop_rule rule)
     {
         auto& d = d_decoders[rule];
         if (!d) {
-            turbo::decoder_config c = d_config.turbo;
-            c.early_stop = rule;
-            c.invert_llr = false; // the soft buffers hold the engine's sign
-            d = turbo::make_decoder(c, core::to_string(d_kind));
+            d = turbo::make_decoder(block_decoder_config(d_config, rule),
+                                    core::to_string(d_kind));
         }
         return *d;
     }

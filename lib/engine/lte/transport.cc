@@ -236,6 +236,34 @@ bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values)
     return sum > zero_codeword_sigmas * std::sqrt(squares);
 }
 
+turbo::stop_rule block_stop_rule(const transport_config& c, int C)
+{
+    if (!c.early_stop)
+        return turbo::stop_rule::off;
+    return C > 1 ? turbo::stop_rule::crc24b : turbo::stop_rule::crc24a;
+}
+
+turbo::decoder_config block_decoder_config(const transport_config& c,
+                                           turbo::stop_rule rule)
+{
+    turbo::decoder_config t = c.turbo;
+    t.early_stop = rule;
+    t.invert_llr = false;
+    return t;
+}
+
+void check_soft_buffer(int process, int tbs, std::size_t values)
+{
+    if (process < 0)
+        throw std::invalid_argument("set_soft_buffer: HARQ process " +
+                                    std::to_string(process) + ": use 0 or more");
+    if (values != soft_buffer_length(tbs))
+        throw std::invalid_argument("set_soft_buffer: " + std::to_string(values) +
+                                    " values for tbs=" + std::to_string(tbs) +
+                                    ", whose code blocks take " +
+                                    std::to_string(soft_buffer_length(tbs)));
+}
+
 transport_decoder::transport_decoder(const transport_config& config) : d_config(config)
 {
     d_config.turbo.K = 0;

@@ -115,6 +115,19 @@ std::vector<std::size_t> filler_positions(const transport_plan& p);
  */
 bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values);
 
+//! A code block's stop rule: its own CRC (CRC-24B when its transport block has several
+//! blocks, else the transport block's CRC-24A), or off without early_stop.
+turbo::stop_rule block_stop_rule(const transport_config& c, int C);
+
+//! The turbo decoder's parameters for code blocks of a stop rule: the soft buffers hold
+//! the engine's sign.
+turbo::decoder_config block_decoder_config(const transport_config& c,
+                                           turbo::stop_rule rule);
+
+//! set_soft_buffer()'s checks: a process number, and as many values as tbs's code blocks
+//! take (std::invalid_argument).
+void check_soft_buffer(int process, int tbs, std::size_t values);
+
 //! The transport-block decoder whose soft buffers live in host memory, with a turbo
 //! decoder of backend \p kind.
 std::unique_ptr<transport_decoder>

@@ -416,14 +416,7 @@ public:
     void
     set_soft_buffer(int process, int tbs, const std::vector<std::int8_t>& values) override
     {
-        if (process < 0)
-            throw std::invalid_argument("set_soft_buffer: HARQ process " +
-                                        std::to_string(process) + ": use 0 or more");
-        if (values.size() != soft_buffer_length(tbs))
-            throw std::invalid_argument(
-                "set_soft_buffer: " + std::to_string(values.size()) +
-                " values for tbs=" + std::to_string(tbs) + ", whose code blocks take " +
-                std::to_string(soft_buffer_length(tbs)));
+        check_soft_buffer(process, tbs, values.size());
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         core::cuda::upload(
             d_buffers[process].reserve(values.size()), values.data(), values.size());
@@ -449,7 +442,8 @@ private:
         std::map<std::pair<int, turbo::stop_rule>, std::vector<member>> groups;
         for (std::size_t i = 0; i < n; ++i)
             for (int r = 0; r < plan[i]->s.C; ++r)
-                groups[{ plan[i]->blocks[std::size_t(r)].K, stop_rule(plan[i]->s.C) }]
+                groups[{ plan[i]->blocks[std::size_t(r)].K,
+                         block_stop_rule(d_config, plan[i]->s.C) }]
                     .push_back({ i, r });
         // Sizes first: every buffer is reserved before the slot's stream gets work.
         std::vector<std::size_t> llr_at(n), llr_bytes(n), sequence_at(n), pointer_at(n);
@@ -486,8 +480,10 @@ private:
             bits += list.size() * std::size_t(K);
             workspace = std::max(
                 workspace,
-                d_launcher->workspace_bytes(
-                    config_for(key.second), K, d_blocks->subblocks(K), list.size()));
+                d_launcher->workspace_bytes(block_decoder_config(d_config, key.second),
+                                            K,
+                                            d_blocks->subblocks(K),
+                                            list.size()));
         }
         sl.direct = core::cuda::page_locked(sl.data, sl.data_bytes);
         unsigned char* llrs = sl.llrs.reserve(bytes);
@@ -657,7 +653,7 @@ private:
             b.iterations = iterations + status_at[g];
             b.passed = passed + status_at[g];
             b.workspace = work;
-            d_launcher->launch(config_for(key.second),
+            d_launcher->launch(block_decoder_config(d_config, key.second),
                                key.first,
                                d_blocks->subblocks(key.first),
                                list.size(),
@@ -812,22 +808,6 @@ private:
             r = double(d_launcher->resident_codewords(
                 d_config.turbo, K, d_blocks->subblocks(K)));
         return r;
-    }
-
-    turbo::stop_rule stop_rule(int C) const
-    {
-        if (!d_config.early_stop)
-            return turbo::stop_rule::off;
-        return C > 1 ? turbo::stop_rule::crc24b : turbo::stop_rule::crc24a;
-    }
-
-    // The turbo parameters of a launch: the soft buffers hold the engine's sign.
-    turbo::decoder_config config_for(turbo::stop_rule rule) const
-    {
-        turbo::decoder_config c = d_config.turbo;
-        c.early_stop = rule;
-        c.invert_llr = false;
-        return c;
     }
 
     const int d_device;
