@@ -98,7 +98,11 @@ struct transport_block
 //! What became of one transport block.
 struct transport_result
 {
-    bool crc_ok = false; //!< its CRC-24A checked
+    //! It was received: its CRC-24A checked, so did every code block's own CRC, and a
+    //! block decoded to all zeros (which passes every CRC) has soft values that support
+    //! the all-zero codeword far beyond chance (a decoder given parity bits alone can
+    //! settle on it)
+    bool crc_ok = false;
     //! each code block's iterations and whether its own CRC checked (CRC-24B, or the
     //! CRC-24A of a single block)
     std::vector<core::codeword_status> code_blocks;
@@ -160,7 +164,8 @@ public:
     virtual core::backend kind() const = 0;
     std::string backend() const { return core::to_string(kind()); }
     virtual std::string device() const = 0;
-    //! Device time of the last decode()'s kernels (0 on the CPU).
+    //! Device time of the last decode()'s kernels, summed over its chunks (which
+    //! overlap); 0 on the CPU.
     virtual double device_seconds() const { return 0.0; }
 
 protected:
