@@ -830,6 +830,39 @@ TEST_P(LteTransport, NeverPassesAWrongBlock)
     EXPECT_EQ(zeros_passed, trials / 3);
 }
 
+TEST_P(LteTransport, ManyFormatsDecodeBeforeAndAfterThePlansAreForgotten)
+{
+    // 5000 transport blocks of 5000 formats (G apart) in one call, then one more call:
+    // the receiver keeps at most 4096 plans between calls, and forgets them only
+    // between calls.
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    std::mt19937_64 rng(test::test_seed());
+    const int n = 5000;
+    std::vector<lte::transport_block> batch(n);
+    std::vector<std::vector<float>> llrs(n);
+    std::vector<std::uint8_t> sent;
+    for (int i = 0; i < n; ++i) {
+        batch[i].format.tbs = 40;
+        batch[i].format.G = 2 * (100 + i);
+        const auto data = random_bits(40, rng);
+        sent.insert(sent.end(), data.begin(), data.end());
+        std::vector<std::uint8_t> e(std::size_t(batch[i].format.G));
+        lte::transport_encode(batch[i].format, data.data(), e.data());
+        llrs[i] = noiseless(e);
+        batch[i].f32 = llrs[i].data();
+    }
+    for (int call = 0; call < 2; ++call) {
+        const std::size_t count = call == 0 ? std::size_t(n) : 1;
+        std::vector<std::uint8_t> out(40 * count);
+        std::vector<lte::transport_result> results(count);
+        decoder->decode(batch.data(), count, out.data(), results.data());
+        EXPECT_TRUE(std::equal(out.begin(), out.end(), sent.begin())) << "call " << call;
+        EXPECT_TRUE(std::all_of(
+            results.begin(), results.end(), [](const auto& r) { return r.crc_ok; }))
+            << "call " << call;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends,
                          LteTransport,
                          ::testing::ValuesIn(test::all_backends),

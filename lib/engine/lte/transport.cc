@@ -128,6 +128,13 @@ const transport_plan& plan_cache::plan(const transport_format& f)
     return d_plans.emplace(key, plan_of(f, *this)).first->second;
 }
 
+void plan_cache::trim()
+{
+    constexpr std::size_t most_plans = 4096;
+    if (d_plans.size() > most_plans)
+        d_plans.clear();
+}
+
 const sent_bits& plan_cache::sent(int K, int filler, int Ncb)
 {
     const auto key = std::make_tuple(K, filler, Ncb);
@@ -158,6 +165,7 @@ const sent_bits& plan_cache::sent(int K, int filler, int Ncb)
 batch_plan
 harq_book::plan(const transport_block* blocks, std::size_t n, plan_cache& cache) const
 {
+    cache.trim(); // before this call takes any plan
     if (n > 0 && !blocks)
         throw std::invalid_argument("decode: null transport blocks");
     batch_plan b;

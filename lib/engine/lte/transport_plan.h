@@ -65,6 +65,9 @@ public:
     const sent_bits& sent(int K, int filler, int Ncb);
     //! The plan of a format (checked: std::invalid_argument naming the field).
     const transport_plan& plan(const transport_format& f);
+    //! Forgets the plans when there are many (a receiver whose allocations vary meets
+    //! G after G); call it only while no plan is in use.
+    void trim();
 
 private:
     std::map<std::tuple<int, int, int>, sent_bits> d_tables;
