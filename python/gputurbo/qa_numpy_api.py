@@ -411,8 +411,21 @@ class qa_numpy_api_errors(gr_unittest.TestCase):
             gputurbo.crc_ok(np.zeros(30, np.int32))
         with self.assertRaisesRegex(ValueError, "bits must be 0 or 1; got 7"):
             gputurbo.crc24b(np.full(30, 7, np.uint8))
-        with self.assertRaisesRegex(ValueError, "unknown crc 'crc16': use one of crc24a"):
-            gputurbo.crc_ok(np.zeros(30, np.uint8), crc="crc16")
+        with self.assertRaisesRegex(ValueError, "unknown crc 'crc12': use one of crc24a"):
+            gputurbo.crc_ok(np.zeros(30, np.uint8), crc="crc12")
+        # The four CRCs of 36.212 §5.1.1: the check values of ASCII "123456789", MSB
+        # first (CRC-16 0x31C3, CRC-8 0xEA), and attach-then-check.
+        ascii_bits = np.unpackbits(np.frombuffer(b"123456789", np.uint8))
+        for crc, value, length in (("crc24a", 0xCDE703, 24), ("crc24b", 0x23EF52, 24),
+                                   ("crc16", 0x31C3, 16), ("crc8", 0xEA, 8)):
+            parity = gputurbo.crc(ascii_bits, crc=crc)
+            self.assertEqual(len(parity), length, crc)
+            self.assertEqual(int("".join(map(str, parity)), 2), value, crc)
+            block = np.concatenate([ascii_bits, parity])
+            self.assertTrue(gputurbo.crc_ok(block, crc=crc), crc)
+            block[3] ^= 1
+            self.assertFalse(gputurbo.crc_ok(block, crc=crc), crc)
+        self.assertTrue(np.array_equal(gputurbo.crc(ascii_bits), gputurbo.crc24a(ascii_bits)))
         with self.assertRaisesRegex(ValueError, "block size"):
             gputurbo.qpp_interleaver(41)
         with self.assertRaisesRegex(ValueError, "llrs must be a float32 array; got float64"):

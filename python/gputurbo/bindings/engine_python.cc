@@ -44,7 +44,12 @@ lte::crc crc_of(const std::string& name)
         return lte::crc::crc24a;
     if (name == "crc24b")
         return lte::crc::crc24b;
-    throw py::value_error("unknown crc '" + name + "': use one of crc24a, crc24b");
+    if (name == "crc16")
+        return lte::crc::crc16;
+    if (name == "crc8")
+        return lte::crc::crc8;
+    throw py::value_error("unknown crc '" + name +
+                          "': use one of crc24a, crc24b, crc16, crc8");
 }
 
 //! A 1-D uint8 array of 0/1 values, contiguous.
@@ -346,6 +351,17 @@ void bind_engine(py::module& m)
         "of 0/1 bits, as a uint8 array p_0 ... p_23 in the order they are attached after "
         "the data.");
     m.def(
+        "crc",
+        [](const py::object& bits, const std::string& crc) {
+            return crc_bits(crc_of(crc), bits);
+        },
+        py::arg("bits"),
+        py::arg("crc") = "crc24a",
+        "The parity bits of one of the CRCs of 36.212 §5.1.1 (crc \"crc24a\", "
+        "\"crc24b\", \"crc16\" or \"crc8\": 24, 24, 16 or 8 bits) of a 1-D uint8 array "
+        "of 0/1 bits, as a uint8 array p_0 ... p_(L-1) in the order they are attached "
+        "after the data.");
+    m.def(
         "crc_ok",
         [](const py::object& bits, const std::string& crc) {
             const py::array a = bit_vector(bits);
@@ -354,6 +370,7 @@ void bind_engine(py::module& m)
         },
         py::arg("bits"),
         py::arg("crc") = "crc24a",
-        "Whether a 1-D uint8 array of 0/1 bits, data followed by its 24 CRC bits, "
-        "checks: crc \"crc24a\" or \"crc24b\". False for fewer than 24 bits.");
+        "Whether a 1-D uint8 array of 0/1 bits, data followed by its CRC bits, checks: "
+        "crc \"crc24a\", \"crc24b\", \"crc16\" or \"crc8\". False for fewer bits than "
+        "the CRC has.");
 }
