@@ -270,10 +270,17 @@ constexpr double waves_per_chunk = 4.0;
 
 // What one chunk of a call holds on its way through the GPU: its stream and events,
 // and buffers that grow to the largest chunk.
+// Streams on which a chunk's turbo launches of different block sizes run side by side:
+// one size alone fills the GPU less at the end of its last wave.
+constexpr std::size_t branches = 4;
+
 struct slot
 {
     core::cuda::stream queue;
     core::cuda::event kernels_start, kernels_end;
+    core::cuda::event combined; // the turbo inputs are ready
+    std::array<core::cuda::stream, branches> branch_queues;
+    std::array<core::cuda::event, branches> branch_done;
     std::size_t first = 0, n = 0; // its transport blocks in the call
     std::uint8_t* data = nullptr; // where its data go in the caller's output
     bool direct = false;          // the data go there by DMA
@@ -388,8 +395,11 @@ public:
                 previous = current;
             }
         } catch (...) {
-            for (auto& sl : d_slots)
+            for (auto& sl : d_slots) {
                 cudaStreamSynchronize(sl->queue);
+                for (auto& branch : sl->branch_queues)
+                    cudaStreamSynchronize(branch);
+            }
             throw;
         }
     }
@@ -468,8 +478,9 @@ private:
             pointers += std::size_t(plan[i]->s.C);
             most_blocks = std::max(most_blocks, plan[i]->s.C);
         }
-        std::size_t inputs = 0, bits = 0, workspace = 0, members = 0;
+        std::size_t inputs = 0, bits = 0, members = 0;
         std::vector<std::size_t> input_at, bits_at, status_at;
+        std::array<std::size_t, branches> branch_workspace{}; // the most of its groups
         for (const auto& [key, list] : groups) {
             const int K = key.first;
             input_at.push_back(inputs);
@@ -478,8 +489,9 @@ private:
             members += list.size();
             inputs += list.size() * turbo::codeword_length(K) + core::cuda::llr_padding;
             bits += list.size() * std::size_t(K);
-            workspace = std::max(
-                workspace,
+            std::size_t& w = branch_workspace[(input_at.size() - 1) % branches];
+            w = std::max(
+                w,
                 d_launcher->workspace_bytes(block_decoder_config(d_config, key.second),
                                             K,
                                             d_blocks->subblocks(K),
@@ -497,7 +509,13 @@ private:
         std::uint8_t* decided = sl.bits.reserve(bits);
         int* iterations = sl.iterations.reserve(pointers);
         unsigned char* passed = sl.passed.reserve(pointers);
-        unsigned char* work = sl.workspace.reserve(workspace);
+        std::array<std::size_t, branches> workspace_at{};
+        std::size_t workspace = 0;
+        for (std::size_t k = 0; k < branches; ++k) {
+            workspace_at[k] = workspace;
+            workspace += (branch_workspace[k] + 255) / 256 * 256;
+        }
+        unsigned char* work = sl.workspace.reserve(std::max<std::size_t>(workspace, 1));
         combine_job* jobs = sl.jobs.reserve(pointers);
         combine_job* host_jobs = sl.host_jobs.reserve(pointers);
         concatenate_job* tb_jobs = sl.tb_jobs.reserve(n);
@@ -643,23 +661,33 @@ private:
             jobs, d_config.turbo.int8_scale);
         GPUTURBO_CUDA_CHECK_LAUNCH();
 
-        // The turbo decoder, a launch per group.
+        // The turbo decoder, a launch per group, the groups on the branch streams in
+        // turn (each branch its own workspace), joined again before the concatenation.
+        const std::size_t used = std::min(branches, groups.size());
+        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.combined, s));
+        for (std::size_t k = 0; k < used; ++k)
+            GPUTURBO_CUDA_TRY(cudaStreamWaitEvent(sl.branch_queues[k], sl.combined, 0));
         g = 0;
         for (const auto& [key, list] : groups) {
+            const std::size_t branch = g % branches;
             core::cuda::batch_buffers b{};
             b.llrs = input + input_at[g];
             b.int8 = true;
             b.bits = decided + bits_at[g];
             b.iterations = iterations + status_at[g];
             b.passed = passed + status_at[g];
-            b.workspace = work;
+            b.workspace = work + workspace_at[branch];
             d_launcher->launch(block_decoder_config(d_config, key.second),
                                key.first,
                                d_blocks->subblocks(key.first),
                                list.size(),
                                b,
-                               s);
+                               sl.branch_queues[branch]);
             ++g;
+        }
+        for (std::size_t k = 0; k < used; ++k) {
+            GPUTURBO_CUDA_TRY(cudaEventRecord(sl.branch_done[k], sl.branch_queues[k]));
+            GPUTURBO_CUDA_TRY(cudaStreamWaitEvent(s, sl.branch_done[k], 0));
         }
 
         // The transport blocks back from their code blocks' bits, their CRCs checked.
