@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 namespace gputurbo::turbo::cpu {
@@ -43,6 +44,22 @@ const group_kernel& best_kernel()
     return kernel_for(core::cpu::choose({ isa::avx2, isa::avx512, isa::generic }));
 }
 
+const group_kernel& best_int16_kernel()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    switch (core::cpu::choose({ isa::avx2, isa::avx512 })) {
+    case isa::avx512:
+        return kernel_avx512_int16;
+    case isa::avx2:
+        return kernel_avx2_int16;
+    default:
+        break;
+    }
+#endif
+    throw std::runtime_error(
+        "arithmetic=int16 on the CPU needs an AVX2 or AVX-512 kernel");
+}
+
 const group_kernel& reference_kernel() { return kernel_scalar; }
 
 cpu_decoder::cpu_decoder(const decoder_config& config,
@@ -56,6 +73,19 @@ cpu_decoder::cpu_decoder(const decoder_config& config,
 {
 }
 
+int cpu_decoder::automatic_subblocks(int K) const
+{
+    // As many sub-blocks as the kernel has lanes for, each at least a training window
+    // long.
+    const bool trains =
+        d_config.guarding == guard::dstw || d_config.guarding == guard::pividstw;
+    int P = 1;
+    while (2 * P <= d_kernel.windows && K % (2 * P) == 0 &&
+           (!trains || K / (2 * P) >= d_config.guard_window))
+        P *= 2;
+    return P;
+}
+
 void cpu_decoder::decode_batch(const batch& b,
                                std::uint8_t* bits,
                                codeword_status* status)
@@ -63,6 +93,11 @@ void cpu_decoder::decode_batch(const batch& b,
     const float* llrs = as_float(b, d_config.int8_scale);
     const int K = b.block;
     const kernel_shape shape{ K, subblocks(K) };
+    if (d_kernel.windows > 0 && shape.P > d_kernel.windows)
+        throw std::invalid_argument("subblocks P=" + std::to_string(shape.P) +
+                                    " exceeds the " + std::to_string(d_kernel.windows) +
+                                    " sub-blocks of the CPU's " + d_kernel.isa +
+                                    " kernel");
     const std::vector<std::uint32_t>& pi = cached_interleaver(K);
     const std::size_t lanes = d_kernel.lanes;
     const std::size_t groups = (b.count + lanes - 1) / lanes;
@@ -96,8 +131,12 @@ core::backend cpu_decoder::kind() const { return d_kind; }
 
 std::string cpu_decoder::device() const
 {
+    const std::string unit =
+        d_kernel.windows > 0
+            ? std::to_string(d_kernel.windows) + " sub-blocks of a codeword per register"
+            : std::to_string(d_kernel.lanes) + " codewords per group";
     return "CPU, " + std::to_string(d_threads) + " thread(s), " + d_kernel.isa +
-           " kernel (" + std::to_string(d_kernel.lanes) + " codewords per group)";
+           " kernel (" + unit + ")";
 }
 
 } // namespace gputurbo::turbo::cpu

@@ -35,7 +35,7 @@ struct group_job
 
 struct group_kernel
 {
-    const char* isa; //!< "generic", "avx2", "avx512"
+    const char* isa; //!< "generic", "avx2", "avx512", "avx2-int16", "avx512-int16"
     int lanes;       //!< codewords per group
     //! Scratch bytes one group needs (64-byte aligned by the caller).
     std::size_t (*workspace_bytes)(const kernel_shape& shape);
@@ -45,6 +45,9 @@ struct group_kernel
                    const std::uint32_t* pi,
                    const group_job& job,
                    void* workspace);
+    //! Sub-blocks of one codeword decoded side by side in SIMD lanes: P may not exceed
+    //! it. 0: any P (one codeword per lane, sub-blocks one after the other).
+    int windows;
 };
 
 // One kernel per instruction set. The caller checks that the CPU supports it.
@@ -53,6 +56,10 @@ extern const group_kernel kernel_generic; //!< 4 lanes, baseline x86-64 (SSE2) o
 #if defined(__x86_64__) || defined(__i386__)
 extern const group_kernel kernel_avx2;   //!< 8 lanes
 extern const group_kernel kernel_avx512; //!< 16 lanes
+// int16 fixed point, one codeword per group, its sub-blocks in the lanes
+// (window_kernel_impl.h).
+extern const group_kernel kernel_avx2_int16;   //!< 16 sub-blocks
+extern const group_kernel kernel_avx512_int16; //!< 32 sub-blocks
 #endif
 
 } // namespace gputurbo::turbo::cpu
