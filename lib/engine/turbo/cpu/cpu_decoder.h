@@ -20,7 +20,7 @@ namespace gputurbo::turbo::cpu {
 //! The widest kernel this CPU runs (core::cpu::choose(): GPUTURBO_CPU_KERNEL may pick
 //! one by name).
 const group_kernel& best_kernel();
-//! The int16 kernel for this CPU (arithmetic=int16): avx512-int16 or avx2-int16, or
+//! The int16 kernel for this CPU (arithmetic=int16): avx512-int16, else avx2-int16, or
 //! the one GPUTURBO_CPU_KERNEL=avx2|avx512 names; throws std::runtime_error without
 //! AVX2.
 const group_kernel& best_int16_kernel();

@@ -37,7 +37,8 @@ struct group_kernel
 {
     const char* isa; //!< "generic", "avx2", "avx512", "avx2-int16", "avx512-int16"
     int lanes;       //!< codewords per group
-    //! Scratch bytes one group needs (64-byte aligned by the caller).
+    //! Scratch bytes one group needs (64-byte aligned and zeroed when allocated by the
+    //! caller, then kept from one call to the next: a kernel may keep tables there).
     std::size_t (*workspace_bytes)(const kernel_shape& shape);
     //! Decodes one group; pi is the QPP interleaver of shape.K.
     void (*decode)(const decoder_config& config,

@@ -56,8 +56,22 @@ bool rule_holds(const decoder_config& c,
     return false;
 }
 
-// Whether the codeword passed after an iteration: its stop rule holds and it carries
-// information (core::information_floor). hard receives its decisions.
+// Whether the codeword passed after an iteration, given its hard decisions and mean
+// |LLR|: its stop rule holds and it carries information (core::information_floor).
+template <class App>
+bool passes_given(const decoder_config& c,
+                  int K,
+                  const App& app,
+                  int iteration,
+                  double mean,
+                  const std::uint8_t* hard,
+                  std::uint8_t* previous_hard)
+{
+    const bool rule = rule_holds(c, K, app, iteration, mean, hard, previous_hard);
+    return rule && mean >= core::information_floor;
+}
+
+// The same, with hard receiving the decisions.
 template <class App>
 bool passes(const decoder_config& c,
             int K,
@@ -72,9 +86,7 @@ bool passes(const decoder_config& c,
         hard[k] = a < 0.0f ? 1 : 0;
         sum += __builtin_fabsf(a);
     }
-    const double mean = sum / K;
-    const bool rule = rule_holds(c, K, app, iteration, mean, hard, previous_hard);
-    return rule && mean >= core::information_floor;
+    return passes_given(c, K, app, iteration, sum / K, hard, previous_hard);
 }
 
 } // namespace

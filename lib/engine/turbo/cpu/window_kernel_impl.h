@@ -103,10 +103,19 @@ inline vs lane_is(int p)
     return v;
 }
 
-inline short quantise(float llr)
+// n input LLRs in input units, saturated, as core::sanitize_llr() and the CUDA kernel
+// read them (NaN: 0); branch-free so that it vectorises.
+inline void quantise(const float* llrs, std::size_t n, bool invert, short* out)
 {
-    const float q = __builtin_rintf(llr * input_units);
-    return short(q < -max_input ? -max_input : q > max_input ? max_input : q);
+    const float units = invert ? -input_units : input_units;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float x = llrs[i];
+        float q = x * units;
+        q = q < -max_input ? -max_input : q;
+        q = q > max_input ? max_input : q;
+        q = x == x ? q : 0.0f;
+        out[i] = short(__builtin_rintf(q));
+    }
 }
 
 inline vs multiply_high(vs a, vs b)
@@ -293,12 +302,20 @@ struct window_pass
     }
 };
 
-// Scratch layout of one codeword: rows (vs) first, then the tables and bytes.
+// The shape whose tables the workspace holds: the workspace outlives a call and starts
+// zeroed (group_kernel), so the interleaver's tables are made once per K.
+struct tables_of
+{
+    int K, P;
+};
+constexpr std::size_t tables_header = 64;
+
+// Scratch layout of one codeword: a header, the rows (vs), then the tables and bytes.
 struct window_plan
 {
     std::size_t w, sys[2], par[2], apriori[2], ext, app, alpha, edges, tail_beta,
         to_interleaved, to_natural, total_vs;
-    std::size_t source_row, lane_of, app_natural, hard, previous_hard, bytes;
+    std::size_t source_row, lane_of, input, hard, previous_hard, bytes;
 
     explicit window_plan(const kernel_shape& shape)
     {
@@ -324,7 +341,7 @@ struct window_plan
         to_interleaved = take(w * per_row);
         to_natural = take(w * per_row);
         total_vs = at;
-        std::size_t b = at * sizeof(vs);
+        std::size_t b = tables_header + at * sizeof(vs);
         auto take_bytes = [&](std::size_t n) {
             const std::size_t here = b;
             b += (n + 63) / 64 * 64;
@@ -332,7 +349,7 @@ struct window_plan
         };
         source_row = take_bytes(w * sizeof(int));
         lane_of = take_bytes(K * sizeof(short));
-        app_natural = take_bytes(K * sizeof(float));
+        input = take_bytes(codeword_length(K) * sizeof(short));
         hard = take_bytes(K);
         previous_hard = take_bytes(K);
         bytes = b;
@@ -353,24 +370,26 @@ void decode_codeword(const decoder_config& c,
     const int K = shape.K, P = shape.P;
     const window_plan plan(shape);
     const int w = int(plan.w);
-    vs* rows = static_cast<vs*>(workspace);
     char* bytes = static_cast<char*>(workspace);
+    vs* rows = reinterpret_cast<vs*>(bytes + tables_header);
+    auto* tables = static_cast<tables_of*>(workspace);
     auto* to_interleaved =
         reinterpret_cast<lane_permutation*>(rows + plan.to_interleaved);
     auto* to_natural = reinterpret_cast<lane_permutation*>(rows + plan.to_natural);
     auto* source_row = reinterpret_cast<int*>(bytes + plan.source_row);
     auto* lane_of = reinterpret_cast<short*>(bytes + plan.lane_of);
-    auto* app_natural = reinterpret_cast<float*>(bytes + plan.app_natural);
+    auto* input = reinterpret_cast<short*>(bytes + plan.input);
     auto* hard = reinterpret_cast<std::uint8_t*>(bytes + plan.hard);
     auto* previous_hard = reinterpret_cast<std::uint8_t*>(bytes + plan.previous_hard);
     auto scalars = [&](std::size_t row) { return reinterpret_cast<short*>(rows + row); };
 
     // Interleaved row j is natural row source_row[j] through to_interleaved[j]; lanes
     // p >= P map to themselves.
-    for (int p = 0; p < P; ++p)
+    const bool made = tables->K == K && tables->P == P;
+    for (int p = 0; p < P && !made; ++p)
         for (int j = 0; j < w; ++j)
             lane_of[p * w + j] = short(p);
-    for (int j = 0; j < w; ++j) {
+    for (int j = 0; j < w && !made; ++j) {
         source_row[j] = int(pi[j]) - w * lane_of[pi[j]];
         short to_i[L], to_n[L];
         for (int p = 0; p < L; ++p)
@@ -383,16 +402,17 @@ void decode_codeword(const decoder_config& c,
         to_interleaved[j] = make_permutation(to_i);
         to_natural[j] = make_permutation(to_n);
     }
+    *tables = { K, P };
 
     // Inputs, quantised; lanes p >= P, the a-priori rows and the edge metrics (first
     // iteration: equiprobable) start at zero.
     for (std::size_t i = 0; i < plan.tail_beta; ++i)
         rows[i] = vs{};
+    quantise(job.llrs, codeword_length(K), c.invert_llr, input);
     const bool interleaved = c.input_layout == layout::interleaved;
     auto at = [&](int stream, int k) {
-        const std::size_t i =
-            interleaved ? 3 * std::size_t(k) + stream : std::size_t(stream) * (K + 4) + k;
-        return quantise(core::sanitize_llr(job.llrs[i], c.invert_llr));
+        return input[interleaved ? 3 * std::size_t(k) + stream
+                                 : std::size_t(stream) * (K + 4) + k];
     };
     short* sys0 = scalars(plan.sys[0]);
     short* par0 = scalars(plan.par[0]);
@@ -461,12 +481,21 @@ void decode_codeword(const decoder_config& c,
             continue;
         for (int j = 0; j < w; ++j) // ext is free until the next pass
             ext[source_row[j]] = permute(app[j], to_natural[j]);
+        // Decisions in natural order, k = p w + j, and the mean |LLR| (exact in
+        // integers).
         const short* app_rows = scalars(plan.ext);
+        long sum = 0;
         for (int p = 0; p < P; ++p)
-            for (int j = 0; j < w; ++j)
-                app_natural[p * w + j] = float(app_rows[j * L + p]) * (1.0f / app_units);
-        auto app_of = [&](int k) { return app_natural[k]; };
-        const bool ok = passes(c, K, app_of, it, hard, previous_hard);
+            for (int j = 0; j < w; ++j) {
+                const int a = app_rows[j * L + p];
+                hard[p * w + j] = std::uint8_t(a < 0);
+                sum += a < 0 ? -a : a;
+            }
+        auto app_of = [&](int k) {
+            return float(app_rows[k % w * L + k / w]) * (1.0f / app_units);
+        };
+        const double mean = double(sum) / app_units / K;
+        const bool ok = passes_given(c, K, app_of, it, mean, hard, previous_hard);
         if (!ok && !last)
             continue;
         std::memcpy(job.bits, hard, K);
