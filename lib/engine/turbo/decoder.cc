@@ -159,14 +159,9 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& config,
         break; // choose_backend() has thrown
 #endif
     case core::backend::cpu:
-        if (config.cuda_arithmetic == arithmetic::int16) {
-            if (config.algo == algorithm::log_map)
-                throw std::invalid_argument(
-                    "arithmetic=int16 on the CPU decodes max-log and scaled-max-log "
-                    "only (log-map: arithmetic=float32)");
+        if (config.cuda_arithmetic == arithmetic::int16)
             return std::make_unique<cpu::cpu_decoder>(
                 config, cpu::best_int16_kernel(), core::backend::cpu);
-        }
         return std::make_unique<cpu::cpu_decoder>(
             config, cpu::best_kernel(), core::backend::cpu);
     case core::backend::reference:

@@ -180,7 +180,7 @@ std::vector<core::parameter> make_table()
                "metric arithmetic: auto is int16 on CUDA (two codewords per GPU "
                "thread), float32 on the CPU; CUDA float32 is bit-identical to the "
                "CPU but for log-map's correction; int16 on the CPU: sub-blocks in "
-               "SIMD lanes (max-log, scaled-max-log)"));
+               "SIMD lanes"));
     t.push_back(core::find_parameter(core::block_parameters(), "input_type"));
     t.push_back(core::find_parameter(core::engine_parameters(), "int8_scale"));
     // The blocks' own, shared by every family.

@@ -17,11 +17,12 @@
 //
 // Units, limits and rounding are those of the CUDA int16 path (cuda/turbo_kernel.cu):
 // inputs in steps of 1/16 LLR saturated to +-255, metrics in 32 units per nat, scaled
-// extrinsic values rounded as there and saturated to +-640 (40 LLRs), impossible states
-// at -8192, state metrics normalised at least every 4th stage. Within those limits no
-// sum wraps (the bound is proved beside the CUDA kernel), and max-log's arithmetic is
-// exact, so a normalisation's schedule changes no output: for the same P, guard and g
-// this kernel's decisions equal the CUDA int16 kernel's.
+// extrinsic values rounded as there and saturated to +-640 (40 LLRs; log-map +-600),
+// log-map's max* as max(a, b, floor((a + b) / 2) + 27), impossible states at -8192,
+// state metrics normalised at least every 4th stage. Within those limits no sum wraps
+// (the bound is proved beside the CUDA kernel), and every operation commutes with a
+// common offset of its metrics, so a normalisation's schedule changes no output: for
+// the same P, guard and g this kernel's decisions equal the CUDA int16 kernel's.
 
 #include "../trellis_math.h"
 #include "group_kernel.h"
@@ -47,7 +48,11 @@ typedef short vs __attribute__((vector_size(2 * L)));
 constexpr float input_units = 16.0f; // per LLR; metrics hold twice as many per nat
 constexpr float app_units = 32.0f;   // per LLR of the a-posteriori output (2 A + e)
 constexpr int max_input = 255;
-constexpr int max_extrinsic = 640; // max-log and scaled max-log
+template <bool Exact>
+constexpr int max_extrinsic = Exact ? 600 : 640; // log-map : max-log
+// log-map's max*(a, b) = max(a, b, floor((a + b) / 2) + C): the correction
+// ln(1 + e^-|a-b|) as max(0, C - |a-b|/2), C = 27/32 nat.
+constexpr short max_star_offset = 27;
 constexpr short impossible_metric = -8192;
 
 } // namespace
@@ -62,6 +67,22 @@ struct metric_limits<cpu::vs>
     // Low enough to lose every comparison, high enough that sums of two never wrap.
     static cpu::vs impossible() { return cpu::vs{} + cpu::impossible_metric; }
 };
+
+// floor((a + b) / 2), which never overflows.
+inline cpu::vs half_sum(cpu::vs a, cpu::vs b) { return (a & b) + ((a ^ b) >> 1); }
+
+template <>
+inline cpu::vs max_star<true, cpu::vs>(cpu::vs a, cpu::vs b)
+{
+    return tmax(tmax(a, b), half_sum(a, b) + cpu::max_star_offset);
+}
+
+// max*(x + g, y - g): the halved sum (x + y) / 2 does not depend on g.
+template <>
+inline cpu::vs merge<true, cpu::vs>(const cpu::vs& x, const cpu::vs& y, const cpu::vs& g)
+{
+    return tmax(add_max(x, g, y - g), half_sum(x, y) + cpu::max_star_offset);
+}
 } // namespace trellis
 } // namespace
 } // namespace gputurbo::turbo
@@ -131,7 +152,8 @@ inline vs multiply_high(vs a, vs b)
 // a-priori unit), rounded as the CUDA kernel's high word of (e << 16 | 0xffff) times
 // scale_q15, which is floor(((e + 1) scale_q15 - 1) / 2^16): the high half of the
 // product, less one where its low half is 0. scale_q15 = 2^15 (no scaling) gives e >> 1.
-// Then saturated to +-max_extrinsic.
+// Then saturated to +-max_extrinsic<Exact>.
+template <bool Exact>
 inline vs feedback(vs e, short scale_q15, bool halve)
 {
     vs r;
@@ -141,8 +163,8 @@ inline vs feedback(vs e, short scale_q15, bool halve)
         const vs e1 = e + 1;
         r = multiply_high(e1, vs{} + scale_q15) + ((e1 * scale_q15) == 0);
     }
-    r = r < max_extrinsic ? r : max_extrinsic;
-    return r > -max_extrinsic ? r : -max_extrinsic;
+    r = r < max_extrinsic<Exact> ? r : max_extrinsic<Exact>;
+    return r > -max_extrinsic<Exact> ? r : -max_extrinsic<Exact>;
 }
 
 // The QPP interleaver maps the stages of a row to one row: pi(j + p w) = pi(j) mod w for
@@ -229,6 +251,7 @@ struct window_pass
         return trellis::metrics_from_halves(a_half(j), par[j]);
     }
 
+    template <bool Exact>
     void run() const
     {
         using trellis::backward_step;
@@ -247,7 +270,7 @@ struct window_pass
         if (trains) {
             for (int j = w - g; j < w; ++j) {
                 vs t[S];
-                forward_step<false>(
+                forward_step<Exact>(
                     alpha,
                     t,
                     trellis::metrics_from_halves(from_previous_window(a_half(j)),
@@ -262,7 +285,7 @@ struct window_pass
 
         // Normalising every 4th stage is enough to stay within int16 (see the top).
         for (int j = 0; j < w; ++j)
-            forward_step<false>(alpha + j * S, alpha + (j + 1) * S, bm(j), (j & 3) == 3);
+            forward_step<Exact>(alpha + j * S, alpha + (j + 1) * S, bm(j), (j & 3) == 3);
         if (stores)
             for (int s = 0; s < S; ++s)
                 edges.alpha[s] = from_previous_window(alpha[(w - edge_offset) * S + s]);
@@ -274,7 +297,7 @@ struct window_pass
             beta[s] = stores ? edges.beta[s] - edges.beta[0] : vs{};
         if (trains)
             for (int j = g - 1; j >= 0; --j)
-                backward_step<false>(
+                backward_step<Exact>(
                     beta,
                     trellis::metrics_from_halves(from_next_window(a_half(j)),
                                                  from_next_window(par[j])));
@@ -291,11 +314,11 @@ struct window_pass
             store_beta();
         for (int j = w - 1; j >= 0; --j) {
             const branch_metrics m = bm(j);
-            const vs e = trellis::extrinsic<false>(alpha + j * S, beta, m);
-            out[j] = feedback(e, scale_q15, halve);
+            const vs e = trellis::extrinsic<Exact>(alpha + j * S, beta, m);
+            out[j] = feedback<Exact>(e, scale_q15, halve);
             if (app)
                 app[j] = a_half(j) + a_half(j) + e;
-            backward_step<false>(beta, m, (j & 3) == 0);
+            backward_step<Exact>(beta, m, (j & 3) == 0);
             if (stores && j == edge_offset)
                 store_beta();
         }
@@ -428,16 +451,19 @@ void decode_codeword(const decoder_config& c,
     for (int j = 0; j < w; ++j)
         rows[plan.sys[1] + j] =
             permute(rows[plan.sys[0] + source_row[j]], to_interleaved[j]);
+    const bool exact = c.algo == algorithm::log_map;
     for (int d = 0; d < 2; ++d) {
         vs* beta = rows + plan.tail_beta + d * S;
         trellis::set_known_start(beta);
         for (int j = 2; j >= 0; --j) {
             const tail_place ps = tail_position(d, j, false);
             const tail_place pp = tail_position(d, j, true);
-            trellis::backward_step<false>(
-                beta,
-                trellis::metrics_from_halves(vs{} + at(ps.stream, K + ps.offset),
-                                             vs{} + at(pp.stream, K + pp.offset)));
+            const branch_metrics m = trellis::metrics_from_halves(
+                vs{} + at(ps.stream, K + ps.offset), vs{} + at(pp.stream, K + pp.offset));
+            if (exact)
+                trellis::backward_step<true>(beta, m);
+            else
+                trellis::backward_step<false>(beta, m);
         }
     }
 
@@ -468,13 +494,19 @@ void decode_codeword(const decoder_config& c,
     vs* apriori0 = rows + plan.apriori[0];
     vs* apriori1 = rows + plan.apriori[1];
 
+    auto run = [&](const window_pass& h) {
+        if (exact)
+            h.run<true>();
+        else
+            h.run<false>();
+    };
     for (int it = 1; it <= c.iterations; ++it) {
         const bool last = it == c.iterations;
         const bool decide = last || c.early_stop != stop_rule::off;
-        first.run();
+        run(first);
         for (int j = 0; j < w; ++j)
             apriori1[j] = permute(ext[source_row[j]], to_interleaved[j]);
-        pass(1, decide ? app : nullptr).run();
+        run(pass(1, decide ? app : nullptr));
         for (int j = 0; j < w; ++j)
             apriori0[source_row[j]] = permute(ext[j], to_natural[j]);
         if (!decide)
