@@ -87,19 +87,50 @@ TEST_P(Int16, NoiselessEveryBlockSizeEveryGuard)
     }
 }
 
-TEST_P(Int16, AutomaticSubblocksFillTheLanesAndLargerPIsAClearError)
+TEST_P(Int16, AutomaticSubblocksAndLargerPIsAClearError)
 {
     decoder_config c;
     INT16_DECODER_OR_SKIP(dec, c);
     const int lanes = GetParam() == "avx512" ? 32 : 16;
     EXPECT_EQ(dec->subblocks(6144), lanes);
-    EXPECT_EQ(dec->subblocks(40), 4);    // 8 divides 40, but 40/8 is less than g = 8
-    EXPECT_EQ(dec->subblocks(1008), 16); // 1008 = 16 * 63
+    EXPECT_EQ(dec->subblocks(40), 1);   // sub-blocks of 64 stages at least
+    EXPECT_EQ(dec->subblocks(1008), 8); // 1008 = 8 * 126 = 16 * 63
     c.subblocks = 2 * lanes;
     INT16_DECODER_OR_SKIP(wide, c);
     const auto b = make_batch(6144, 1.0, 1, 3);
     std::vector<std::uint8_t> out;
     EXPECT_THROW(wide->decode(b.llrs, out), std::invalid_argument);
+}
+
+// Where P is less than the lanes, several codewords share a register: each decodes as
+// it does alone, stop rule and status included.
+TEST_P(Int16, CodewordsSharingARegisterDecodeAsAlone)
+{
+    for (int K : { 40, 104, 512 }) {
+        decoder_config c;
+        c.K = K;
+        c.subblocks = K == 512 ? 4 : 0;
+        c.iterations = 8;
+        c.early_stop = stop_rule::hard;
+        INT16_DECODER_OR_SKIP(dec, c);
+        const auto b = make_batch(K, 0.5, 37, 5 + K);
+        std::vector<std::uint8_t> together, alone, one;
+        std::vector<codeword_status> st, sa, s1;
+        dec->decode(b.llrs, together, &st);
+        const std::size_t n = codeword_length(K);
+        for (std::size_t i = 0; i < 37; ++i) {
+            const std::vector<float> llrs(b.llrs.begin() + i * n,
+                                          b.llrs.begin() + (i + 1) * n);
+            dec->decode(llrs, one, &s1);
+            alone.insert(alone.end(), one.begin(), one.end());
+            sa.push_back(s1[0]);
+        }
+        EXPECT_EQ(together, alone) << dec->device() << " K=" << K;
+        for (std::size_t i = 0; i < st.size(); ++i) {
+            EXPECT_EQ(st[i].iterations, sa[i].iterations) << "K=" << K << " #" << i;
+            EXPECT_EQ(st[i].passed, sa[i].passed) << "K=" << K << " #" << i;
+        }
+    }
 }
 
 // Every instruction set computes the same integers: the same decisions and statuses as

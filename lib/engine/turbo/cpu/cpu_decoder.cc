@@ -79,11 +79,13 @@ cpu_decoder::cpu_decoder(const decoder_config& config,
 int cpu_decoder::automatic_subblocks(int K) const
 {
     // As many sub-blocks as the kernel has lanes for, each at least a training window
-    // long.
+    // and 64 stages long: shorter ones cost more at their edges than sharing the
+    // register with other codewords does (measured: docs/notes-cpu-int16.md).
+    constexpr int min_length = 64;
     const bool trains =
         d_config.guarding == guard::dstw || d_config.guarding == guard::pividstw;
     int P = 1;
-    while (2 * P <= d_kernel.windows && K % (2 * P) == 0 &&
+    while (2 * P <= d_kernel.windows && K % (2 * P) == 0 && K / (2 * P) >= min_length &&
            (!trains || K / (2 * P) >= d_config.guard_window))
         P *= 2;
     return P;
@@ -102,7 +104,8 @@ void cpu_decoder::decode_batch(const batch& b,
                                     " sub-blocks of the CPU's " + d_kernel.isa +
                                     " kernel");
     const std::vector<std::uint32_t>& pi = cached_interleaver(K);
-    const std::size_t lanes = d_kernel.lanes;
+    const std::size_t lanes =
+        d_kernel.windows > 0 ? std::size_t(d_kernel.windows / shape.P) : d_kernel.lanes;
     const std::size_t groups = (b.count + lanes - 1) / lanes;
     const int workers = int(std::min<std::size_t>(d_threads, groups));
     const std::size_t bytes = (d_kernel.workspace_bytes(shape) + 63) / 64 * 64;
@@ -137,7 +140,7 @@ std::string cpu_decoder::device() const
 {
     const std::string unit =
         d_kernel.windows > 0
-            ? std::to_string(d_kernel.windows) + " sub-blocks of a codeword per register"
+            ? std::to_string(d_kernel.windows) + " int16 lanes of sub-blocks"
             : std::to_string(d_kernel.lanes) + " codewords per group";
     return "CPU, " + std::to_string(d_threads) + " thread(s), " + d_kernel.isa +
            " kernel (" + unit + ")";

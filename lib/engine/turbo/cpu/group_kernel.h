@@ -36,7 +36,7 @@ struct group_job
 struct group_kernel
 {
     const char* isa; //!< "generic", "avx2", "avx512", "avx2-int16", "avx512-int16"
-    int lanes;       //!< codewords per group
+    int lanes;       //!< codewords per group (windowed kernels: see windows)
     //! Scratch bytes one group needs (64-byte aligned and zeroed when allocated by the
     //! caller, then kept from one call to the next: a kernel may keep tables there).
     std::size_t (*workspace_bytes)(const kernel_shape& shape);
@@ -46,8 +46,9 @@ struct group_kernel
                    const std::uint32_t* pi,
                    const group_job& job,
                    void* workspace);
-    //! Sub-blocks of one codeword decoded side by side in SIMD lanes: P may not exceed
-    //! it. 0: any P (one codeword per lane, sub-blocks one after the other).
+    //! Sub-blocks decoded side by side in SIMD lanes: P may not exceed it, and a group
+    //! holds windows / P codewords. 0: any P, `lanes` codewords per group (one per
+    //! lane, sub-blocks one after the other).
     int windows;
 };
 
@@ -57,8 +58,7 @@ extern const group_kernel kernel_generic; //!< 4 lanes, baseline x86-64 (SSE2) o
 #if defined(__x86_64__) || defined(__i386__)
 extern const group_kernel kernel_avx2;   //!< 8 lanes
 extern const group_kernel kernel_avx512; //!< 16 lanes
-// int16 fixed point, one codeword per group, its sub-blocks in the lanes
-// (window_kernel_impl.h).
+// int16 fixed point, sub-blocks in the lanes (window_kernel_impl.h).
 extern const group_kernel kernel_avx2_int16;   //!< 16 sub-blocks
 extern const group_kernel kernel_avx512_int16; //!< 32 sub-blocks
 #endif

@@ -4,16 +4,17 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The int16 fixed-point turbo decoder: one codeword at a time, its P sub-blocks
-// (windows) side by side in the int16 lanes of a SIMD register, as one GPU thread per
-// sub-block does on the CUDA backend. Included only by window_kernel_*.cc, each of which
-// defines GPUTURBO_WINDOWS (lanes per register) and GPUTURBO_KERNEL_NAME and is
-// compiled for one instruction set. Internal linkage throughout (group_kernel_impl.h
-// says why).
+// The int16 fixed-point turbo decoder: the P sub-blocks (windows) of a codeword side by
+// side in the int16 lanes of a SIMD register, as one GPU thread per sub-block does on
+// the CUDA backend; where P is less than the lanes, lanes / P codewords share it.
+// Included only by window_kernel_*.cc, each of which defines GPUTURBO_WINDOWS (lanes per
+// register) and GPUTURBO_KERNEL_NAME and is compiled for one instruction set. Internal
+// linkage throughout (group_kernel_impl.h says why).
 //
 // Data layout: stage j of sub-block p (position k = p w + j of its decoder's order, w =
-// K / P) is lane p of row j, so that one trellis step of every sub-block is one vector
-// step. Lanes p >= P compute on zeros and are never read back.
+// K / P) of the group's codeword n is lane n P + p of row j, so that one trellis step of
+// every sub-block is one vector step. Unused lanes compute on zeros and are never read
+// back.
 //
 // Units, limits and rounding are those of the CUDA int16 path (cuda/turbo_kernel.cu):
 // inputs in steps of 1/16 LLR saturated to +-255, metrics in 32 units per nat, scaled
@@ -114,11 +115,12 @@ inline vs from_next_window(vs x)
     return shift_down(x, std::make_integer_sequence<int, L>{});
 }
 
-inline vs lane_is(int p)
+//! -1 in the lanes of sub-block p of every codeword of the register.
+inline vs lanes_of_subblock(int p, int P)
 {
     short lanes[L];
     for (int l = 0; l < L; ++l)
-        lanes[l] = l == p ? -1 : 0;
+        lanes[l] = l % P == p ? -1 : 0;
     vs v;
     std::memcpy(&v, lanes, sizeof v);
     return v;
@@ -260,8 +262,8 @@ struct window_pass
         const bool trains =
             P > 1 && (guarding == guard::dstw || guarding == guard::pividstw);
         const int edge_offset = guarding == guard::pividstw ? g : 0;
-        const vs first_window = lane_is(0);
-        const vs last_window = lane_is(P - 1);
+        const vs first_window = lanes_of_subblock(0, P);
+        const vs last_window = lanes_of_subblock(P - 1, P);
 
         // Alpha at each sub-block's start: stored or equiprobable, trained over the g
         // stages before it; sub-block 0 starts in state 0.
@@ -374,7 +376,7 @@ struct window_plan
         lane_of = take_bytes(K * sizeof(short));
         input = take_bytes(codeword_length(K) * sizeof(short));
         hard = take_bytes(K);
-        previous_hard = take_bytes(K);
+        previous_hard = take_bytes(std::size_t(L) * K); // [codeword][K]
         bytes = b;
     }
 };
@@ -384,11 +386,11 @@ std::size_t workspace_bytes(const kernel_shape& shape)
     return window_plan(shape).bytes;
 }
 
-void decode_codeword(const decoder_config& c,
-                     const kernel_shape& shape,
-                     const std::uint32_t* pi,
-                     const group_job& job,
-                     void* workspace)
+void decode_group(const decoder_config& c,
+                  const kernel_shape& shape,
+                  const std::uint32_t* pi,
+                  const group_job& job,
+                  void* workspace)
 {
     const int K = shape.K, P = shape.P;
     const window_plan plan(shape);
@@ -406,8 +408,8 @@ void decode_codeword(const decoder_config& c,
     auto* previous_hard = reinterpret_cast<std::uint8_t*>(bytes + plan.previous_hard);
     auto scalars = [&](std::size_t row) { return reinterpret_cast<short*>(rows + row); };
 
-    // Interleaved row j is natural row source_row[j] through to_interleaved[j]; lanes
-    // p >= P map to themselves.
+    // Interleaved row j is natural row source_row[j] through to_interleaved[j], within
+    // each codeword's block of P lanes; lanes beyond the last block map to themselves.
     const bool made = tables->K == K && tables->P == P;
     for (int p = 0; p < P && !made; ++p)
         for (int j = 0; j < w; ++j)
@@ -417,21 +419,21 @@ void decode_codeword(const decoder_config& c,
         short to_i[L], to_n[L];
         for (int p = 0; p < L; ++p)
             to_i[p] = to_n[p] = short(p);
-        for (int p = 0; p < P; ++p) {
-            const short q = lane_of[pi[j + p * w]];
-            to_i[p] = q;
-            to_n[q] = short(p);
-        }
+        for (int b = 0; b + P <= L; b += P)
+            for (int p = 0; p < P; ++p) {
+                const int q = lane_of[pi[j + p * w]];
+                to_i[b + p] = short(b + q);
+                to_n[b + q] = short(b + p);
+            }
         to_interleaved[j] = make_permutation(to_i);
         to_natural[j] = make_permutation(to_n);
     }
     *tables = { K, P };
 
-    // Inputs, quantised; lanes p >= P, the a-priori rows and the edge metrics (first
-    // iteration: equiprobable) start at zero.
+    // Inputs, quantised; codeword n in lanes n P … n P + P - 1. Unused lanes, the
+    // a-priori rows and the edge metrics (first iteration: equiprobable) start at zero.
     for (std::size_t i = 0; i < plan.tail_beta; ++i)
         rows[i] = vs{};
-    quantise(job.llrs, codeword_length(K), c.invert_llr, input);
     const bool interleaved = c.input_layout == layout::interleaved;
     auto at = [&](int stream, int k) {
         return input[interleaved ? 3 * std::size_t(k) + stream
@@ -440,14 +442,26 @@ void decode_codeword(const decoder_config& c,
     short* sys0 = scalars(plan.sys[0]);
     short* par0 = scalars(plan.par[0]);
     short* par1 = scalars(plan.par[1]);
-    for (int p = 0; p < P; ++p)
-        for (int j = 0; j < w; ++j) {
-            const int k = p * w + j;
-            sys0[j * L + p] = at(0, k);
-            par0[j * L + p] = at(1, k);
-            par1[j * L + p] =
-                at(2, k); // the second parity stream is in interleaved order
-        }
+    short tail[2][2][3][L] = {}; // [decoder][systematic|parity][stage][lane]
+    for (int n = 0; n < job.count; ++n) {
+        quantise(
+            job.llrs + n * codeword_length(K), codeword_length(K), c.invert_llr, input);
+        for (int p = 0; p < P; ++p)
+            for (int j = 0; j < w; ++j) {
+                const int k = p * w + j, lane = n * P + p;
+                sys0[j * L + lane] = at(0, k);
+                par0[j * L + lane] = at(1, k);
+                par1[j * L + lane] =
+                    at(2, k); // the second parity is in interleaved order
+            }
+        for (int d = 0; d < 2; ++d)
+            for (int j = 0; j < 3; ++j)
+                for (int parity = 0; parity < 2; ++parity) {
+                    const tail_place t = tail_position(d, j, parity == 1);
+                    for (int p = 0; p < P; ++p)
+                        tail[d][parity][j][n * P + p] = at(t.stream, K + t.offset);
+                }
+    }
     for (int j = 0; j < w; ++j)
         rows[plan.sys[1] + j] =
             permute(rows[plan.sys[0] + source_row[j]], to_interleaved[j]);
@@ -456,10 +470,10 @@ void decode_codeword(const decoder_config& c,
         vs* beta = rows + plan.tail_beta + d * S;
         trellis::set_known_start(beta);
         for (int j = 2; j >= 0; --j) {
-            const tail_place ps = tail_position(d, j, false);
-            const tail_place pp = tail_position(d, j, true);
-            const branch_metrics m = trellis::metrics_from_halves(
-                vs{} + at(ps.stream, K + ps.offset), vs{} + at(pp.stream, K + pp.offset));
+            vs sys, par;
+            std::memcpy(&sys, tail[d][0][j], sizeof sys);
+            std::memcpy(&par, tail[d][1][j], sizeof par);
+            const branch_metrics m = trellis::metrics_from_halves(sys, par);
             if (exact)
                 trellis::backward_step<true>(beta, m);
             else
@@ -500,7 +514,11 @@ void decode_codeword(const decoder_config& c,
         else
             h.run<false>();
     };
-    for (int it = 1; it <= c.iterations; ++it) {
+    bool done[L];
+    int remaining = job.count;
+    for (int n = 0; n < L; ++n)
+        done[n] = n >= job.count;
+    for (int it = 1; it <= c.iterations && remaining > 0; ++it) {
         const bool last = it == c.iterations;
         const bool decide = last || c.early_stop != stop_rule::off;
         run(first);
@@ -513,34 +531,41 @@ void decode_codeword(const decoder_config& c,
             continue;
         for (int j = 0; j < w; ++j) // ext is free until the next pass
             ext[source_row[j]] = permute(app[j], to_natural[j]);
-        // Decisions in natural order, k = p w + j, and the mean |LLR| (exact in
-        // integers).
         const short* app_rows = scalars(plan.ext);
-        long sum = 0;
-        for (int p = 0; p < P; ++p)
-            for (int j = 0; j < w; ++j) {
-                const int a = app_rows[j * L + p];
-                hard[p * w + j] = std::uint8_t(a < 0);
-                sum += a < 0 ? -a : a;
-            }
-        auto app_of = [&](int k) {
-            return float(app_rows[k % w * L + k / w]) * (1.0f / app_units);
-        };
-        const double mean = double(sum) / app_units / K;
-        const bool ok = passes_given(c, K, app_of, it, mean, hard, previous_hard);
-        if (!ok && !last)
-            continue;
-        std::memcpy(job.bits, hard, K);
-        if (job.status)
-            job.status[0] = codeword_status{ it, ok };
-        return;
+        for (int n = 0; n < job.count; ++n) {
+            if (done[n])
+                continue;
+            // Decisions in natural order, k = p w + j, and the mean |LLR| (exact in
+            // integers).
+            const short* lanes = app_rows + n * P;
+            long sum = 0;
+            for (int p = 0; p < P; ++p)
+                for (int j = 0; j < w; ++j) {
+                    const int a = lanes[j * L + p];
+                    hard[p * w + j] = std::uint8_t(a < 0);
+                    sum += a < 0 ? -a : a;
+                }
+            auto app_of = [&](int k) {
+                return float(lanes[k % w * L + k / w]) * (1.0f / app_units);
+            };
+            const double mean = double(sum) / app_units / K;
+            const bool ok = passes_given(
+                c, K, app_of, it, mean, hard, previous_hard + std::size_t(n) * K);
+            if (!ok && !last)
+                continue;
+            std::memcpy(job.bits + std::size_t(n) * K, hard, K);
+            if (job.status)
+                job.status[n] = codeword_status{ it, ok };
+            done[n] = true;
+            --remaining;
+        }
     }
 }
 
 } // namespace
 
 extern const group_kernel GPUTURBO_KERNEL_NAME = {
-    GPUTURBO_KERNEL_ISA, 1, &workspace_bytes, &decode_codeword, L
+    GPUTURBO_KERNEL_ISA, 1, &workspace_bytes, &decode_group, L
 };
 
 } // namespace gputurbo::turbo::cpu
