@@ -243,7 +243,7 @@ struct window_pass
     vs* app;
     short scale_q15;     // the extrinsic scaling times 2^15 …
     bool halve;          // … or 1 (2^15 does not fit)
-    const vs* tail_beta; // [S]: beta at stage K, the same in every lane
+    const vs* tail_beta; // [S]: beta at stage K of each lane's codeword
     edge_store edges;
     vs* alpha; // [(w + 1) S] scratch
 
