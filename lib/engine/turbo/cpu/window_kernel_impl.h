@@ -44,6 +44,7 @@ namespace {
 
 constexpr int L = GPUTURBO_WINDOWS;
 typedef short vs __attribute__((vector_size(2 * L)));
+typedef std::uint16_t vu __attribute__((vector_size(2 * L)));
 
 // The fixed-point contract shared with the CUDA int16 kernel.
 constexpr float input_units = 16.0f; // per LLR; metrics hold twice as many per nat
@@ -163,7 +164,8 @@ inline vs feedback(vs e, short scale_q15, bool halve)
         r = e >> 1;
     } else {
         const vs e1 = e + 1;
-        r = multiply_high(e1, vs{} + scale_q15) + ((e1 * scale_q15) == 0);
+        const vu low = vu(e1) * std::uint16_t(scale_q15); // wraps: unsigned
+        r = multiply_high(e1, vs{} + scale_q15) + vs(low == 0);
     }
     r = r < max_extrinsic<Exact> ? r : max_extrinsic<Exact>;
     return r > -max_extrinsic<Exact> ? r : -max_extrinsic<Exact>;
