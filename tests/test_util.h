@@ -29,9 +29,10 @@ using namespace gputurbo::sim;
 using namespace gputurbo::turbo;
 
 //! Backends every decoding test runs on; unavailable ones skip visibly. "cuda" decodes in
-//! its default arithmetic (int16 wherever it can), "cuda-float32" in float32.
+//! its default arithmetic (int16 wherever it can), "cuda-float32" in float32;
+//! "cpu-int16" with the CPU's int16 kernel.
 inline const std::vector<std::string> all_backends = {
-    "cpu", "reference", "cuda", "cuda-float32"
+    "cpu", "cpu-int16", "reference", "cuda", "cuda-float32"
 };
 
 //! The backend of a test backend name ("cuda-float32" -> "cuda").

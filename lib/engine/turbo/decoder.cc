@@ -159,6 +159,9 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& config,
         break; // choose_backend() has thrown
 #endif
     case core::backend::cpu:
+        if (config.cuda_arithmetic == arithmetic::int16)
+            return std::make_unique<cpu::cpu_decoder>(
+                config, cpu::best_int16_kernel(), core::backend::cpu);
         return std::make_unique<cpu::cpu_decoder>(
             config, cpu::best_kernel(), core::backend::cpu);
     case core::backend::reference:

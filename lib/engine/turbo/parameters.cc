@@ -173,12 +173,14 @@ std::vector<core::parameter> make_table()
     t.push_back(core::find_parameter(core::engine_parameters(), "invert_llr"));
     t.push_back(core::find_parameter(core::engine_parameters(), "threads"));
     t.push_back(core::find_parameter(core::engine_parameters(), "devices"));
-    t.push_back(choice("arithmetic",
-                       arithmetic_names,
-                       "auto",
-                       "CUDA metric arithmetic: auto is int16 (two codewords per GPU "
-                       "thread); float32 is bit-identical to the CPU but for log-map's "
-                       "correction; ignored by the CPU backends"));
+    t.push_back(
+        choice("arithmetic",
+               arithmetic_names,
+               "auto",
+               "metric arithmetic: auto is int16 on CUDA (two codewords per GPU "
+               "thread), float32 on the CPU; CUDA float32 is bit-identical to the "
+               "CPU but for log-map's correction; int16 on the CPU: sub-blocks in "
+               "SIMD lanes"));
     t.push_back(core::find_parameter(core::block_parameters(), "input_type"));
     t.push_back(core::find_parameter(core::engine_parameters(), "int8_scale"));
     // The blocks' own, shared by every family.

@@ -22,8 +22,15 @@
 
 #ifdef __CUDACC__
 #define GPUTURBO_HD __host__ __device__ __forceinline__
+#define GPUTURBO_UNROLL _Pragma("unroll")
 #else
 #define GPUTURBO_HD inline
+// The 8-state loops must unroll for their state indices to become constants.
+#ifdef __clang__
+#define GPUTURBO_UNROLL _Pragma("unroll")
+#else
+#define GPUTURBO_UNROLL _Pragma("GCC unroll 16")
+#endif
 #endif
 
 namespace gputurbo::turbo {
@@ -188,9 +195,7 @@ template <bool Exact, class T>
 GPUTURBO_HD void
 forward_step(const T* in, T* out, const branch_metrics<T>& m, bool normalise = true)
 {
-#ifdef __CUDACC__
-#pragma unroll
-#endif
+    GPUTURBO_UNROLL
     for (int s = 0; s < S; ++s) {
         // The predecessor reached by input 0 takes +g[z], the other one -g[z].
         const int u0 = pred_input(s, 0);
@@ -201,9 +206,7 @@ forward_step(const T* in, T* out, const branch_metrics<T>& m, bool normalise = t
     if (!normalise)
         return;
     const T norm = out[0];
-#ifdef __CUDACC__
-#pragma unroll
-#endif
+    GPUTURBO_UNROLL
     for (int s = 0; s < S; ++s)
         out[s] = out[s] - norm;
 }
@@ -213,16 +216,12 @@ template <bool Exact, class T>
 GPUTURBO_HD void backward_step(T* beta, const branch_metrics<T>& m, bool normalise = true)
 {
     T out[S];
-#ifdef __CUDACC__
-#pragma unroll
-#endif
+    GPUTURBO_UNROLL
     for (int s = 0; s < S; ++s)
         out[s] = merge<Exact>(
             beta[next_state(s, 0)], beta[next_state(s, 1)], m.g[parity(s, 0)]);
     const T norm = out[0];
-#ifdef __CUDACC__
-#pragma unroll
-#endif
+    GPUTURBO_UNROLL
     for (int s = 0; s < S; ++s)
         beta[s] = normalise ? out[s] - norm : out[s];
 }
@@ -234,23 +233,17 @@ template <bool Exact, class T>
 GPUTURBO_HD T extrinsic(const T* alpha, const T* beta, const branch_metrics<T>& m)
 {
     T l[2];
-#ifdef __CUDACC__
-#pragma unroll
-#endif
+    GPUTURBO_UNROLL
     for (int u = 0; u < 2; ++u) {
         int state_of[2][4];
         int count[2] = { 0, 0 };
-#ifdef __CUDACC__
-#pragma unroll
-#endif
+        GPUTURBO_UNROLL
         for (int s = 0; s < S; ++s) {
             const int z = parity(s, u);
             state_of[z][count[z]++] = s;
         }
         T best[2];
-#ifdef __CUDACC__
-#pragma unroll
-#endif
+        GPUTURBO_UNROLL
         for (int z = 0; z < 2; ++z) {
             auto term = [&](int i) {
                 return alpha[state_of[z][i]] + beta[next_state(state_of[z][i], u)];
@@ -260,9 +253,7 @@ GPUTURBO_HD T extrinsic(const T* alpha, const T* beta, const branch_metrics<T>& 
                                          max_star<true>(term(2), term(3)));
             } else { // max is exact: any order gives the same number
                 T b = term(0);
-#ifdef __CUDACC__
-#pragma unroll
-#endif
+                GPUTURBO_UNROLL
                 for (int i = 1; i < 4; ++i)
                     b = add_max(
                         alpha[state_of[z][i]], beta[next_state(state_of[z][i], u)], b);

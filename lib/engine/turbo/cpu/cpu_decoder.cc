@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 namespace gputurbo::turbo::cpu {
@@ -43,6 +45,24 @@ const group_kernel& best_kernel()
     return kernel_for(core::cpu::choose({ isa::avx2, isa::avx512, isa::generic }));
 }
 
+const group_kernel& best_int16_kernel()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    // avx512 first: 32 sub-blocks per register and one-instruction lane permutations
+    // decode 1.5 times faster than avx2 on Zen 5 (docs/notes-cpu-int16.md).
+    switch (core::cpu::choose({ isa::avx512, isa::avx2 })) {
+    case isa::avx512:
+        return kernel_avx512_int16;
+    case isa::avx2:
+        return kernel_avx2_int16;
+    default:
+        break;
+    }
+#endif
+    throw std::runtime_error(
+        "arithmetic=int16 on the CPU needs an AVX2 or AVX-512 kernel");
+}
+
 const group_kernel& reference_kernel() { return kernel_scalar; }
 
 cpu_decoder::cpu_decoder(const decoder_config& config,
@@ -56,6 +76,21 @@ cpu_decoder::cpu_decoder(const decoder_config& config,
 {
 }
 
+int cpu_decoder::automatic_subblocks(int K) const
+{
+    // As many sub-blocks as the kernel has lanes for, each at least a training window
+    // and 64 stages long: shorter ones cost more at their edges than sharing the
+    // register with other codewords does (measured: docs/notes-cpu-int16.md).
+    constexpr int min_length = 64;
+    const bool trains =
+        d_config.guarding == guard::dstw || d_config.guarding == guard::pividstw;
+    int P = 1;
+    while (2 * P <= d_kernel.windows && K % (2 * P) == 0 && K / (2 * P) >= min_length &&
+           (!trains || K / (2 * P) >= d_config.guard_window))
+        P *= 2;
+    return P;
+}
+
 void cpu_decoder::decode_batch(const batch& b,
                                std::uint8_t* bits,
                                codeword_status* status)
@@ -63,8 +98,14 @@ void cpu_decoder::decode_batch(const batch& b,
     const float* llrs = as_float(b, d_config.int8_scale);
     const int K = b.block;
     const kernel_shape shape{ K, subblocks(K) };
+    if (d_kernel.windows > 0 && shape.P > d_kernel.windows)
+        throw std::invalid_argument("subblocks P=" + std::to_string(shape.P) +
+                                    " exceeds the " + std::to_string(d_kernel.windows) +
+                                    " sub-blocks of the CPU's " + d_kernel.isa +
+                                    " kernel");
     const std::vector<std::uint32_t>& pi = cached_interleaver(K);
-    const std::size_t lanes = d_kernel.lanes;
+    const std::size_t lanes =
+        d_kernel.windows > 0 ? std::size_t(d_kernel.windows / shape.P) : d_kernel.lanes;
     const std::size_t groups = (b.count + lanes - 1) / lanes;
     const int workers = int(std::min<std::size_t>(d_threads, groups));
     const std::size_t bytes = (d_kernel.workspace_bytes(shape) + 63) / 64 * 64;
@@ -76,6 +117,7 @@ void cpu_decoder::decode_batch(const batch& b,
         void* p = std::aligned_alloc(64, d_workspace_bytes);
         if (!p)
             throw std::bad_alloc();
+        std::memset(p, 0, d_workspace_bytes);
         d_workspaces.emplace_back(p);
     }
 
@@ -96,8 +138,12 @@ core::backend cpu_decoder::kind() const { return d_kind; }
 
 std::string cpu_decoder::device() const
 {
+    const std::string unit =
+        d_kernel.windows > 0
+            ? std::to_string(d_kernel.windows) + " int16 lanes of sub-blocks"
+            : std::to_string(d_kernel.lanes) + " codewords per group";
     return "CPU, " + std::to_string(d_threads) + " thread(s), " + d_kernel.isa +
-           " kernel (" + std::to_string(d_kernel.lanes) + " codewords per group)";
+           " kernel (" + unit + ")";
 }
 
 } // namespace gputurbo::turbo::cpu

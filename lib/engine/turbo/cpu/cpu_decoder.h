@@ -20,6 +20,10 @@ namespace gputurbo::turbo::cpu {
 //! The widest kernel this CPU runs (core::cpu::choose(): GPUTURBO_CPU_KERNEL may pick
 //! one by name).
 const group_kernel& best_kernel();
+//! The int16 kernel for this CPU (arithmetic=int16): avx512-int16, else avx2-int16, or
+//! the one GPUTURBO_CPU_KERNEL=avx2|avx512 names; throws std::runtime_error without
+//! AVX2.
+const group_kernel& best_int16_kernel();
 //! The single-lane kernel the others are tested against.
 const group_kernel& reference_kernel();
 
@@ -41,7 +45,7 @@ public:
     std::string device() const override;
 
 private:
-    int automatic_subblocks(int) const override { return 1; }
+    int automatic_subblocks(int K) const override;
     void
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) override;
 

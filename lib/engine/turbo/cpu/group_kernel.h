@@ -35,9 +35,10 @@ struct group_job
 
 struct group_kernel
 {
-    const char* isa; //!< "generic", "avx2", "avx512"
-    int lanes;       //!< codewords per group
-    //! Scratch bytes one group needs (64-byte aligned by the caller).
+    const char* isa; //!< "generic", "avx2", "avx512", "avx2-int16", "avx512-int16"
+    int lanes;       //!< codewords per group (windowed kernels: see windows)
+    //! Scratch bytes one group needs (64-byte aligned and zeroed when allocated by the
+    //! caller, then kept from one call to the next: a kernel may keep tables there).
     std::size_t (*workspace_bytes)(const kernel_shape& shape);
     //! Decodes one group; pi is the QPP interleaver of shape.K.
     void (*decode)(const decoder_config& config,
@@ -45,6 +46,10 @@ struct group_kernel
                    const std::uint32_t* pi,
                    const group_job& job,
                    void* workspace);
+    //! Sub-blocks decoded side by side in SIMD lanes: P may not exceed it, and a group
+    //! holds windows / P codewords. 0: any P, `lanes` codewords per group (one per
+    //! lane, sub-blocks one after the other).
+    int windows;
 };
 
 // One kernel per instruction set. The caller checks that the CPU supports it.
@@ -53,6 +58,9 @@ extern const group_kernel kernel_generic; //!< 4 lanes, baseline x86-64 (SSE2) o
 #if defined(__x86_64__) || defined(__i386__)
 extern const group_kernel kernel_avx2;   //!< 8 lanes
 extern const group_kernel kernel_avx512; //!< 16 lanes
+// int16 fixed point, sub-blocks in the lanes (window_kernel_impl.h).
+extern const group_kernel kernel_avx2_int16;   //!< 16 sub-blocks
+extern const group_kernel kernel_avx512_int16; //!< 32 sub-blocks
 #endif
 
 } // namespace gputurbo::turbo::cpu

@@ -17,6 +17,7 @@
 
 #include "../trellis_math.h"
 #include "group_kernel.h"
+#include "stop_rules.h"
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
 
@@ -271,63 +272,6 @@ void load_inputs(const decoder_config& c,
         sys1[k] = sys0[pi[k]];
 }
 
-// Evaluates the stop rule of one lane after an iteration, given its mean |LLR|.
-bool rule_holds(const decoder_config& c,
-                int K,
-                const vf* app,
-                int l,
-                int iteration,
-                double mean,
-                const std::uint8_t* hard,
-                std::uint8_t* previous_hard)
-{
-    switch (c.early_stop) {
-    case stop_rule::off:
-        return true;
-    case stop_rule::crc24a:
-        return lte::check_crc(lte::crc::crc24a, hard, K);
-    case stop_rule::crc24b:
-        return lte::check_crc(lte::crc::crc24b, hard, K);
-    case stop_rule::mean_llr:
-        return mean >= c.stop_threshold;
-    case stop_rule::min_llr: {
-        float least = __builtin_fabsf(lane(app[0], l));
-        for (int k = 1; k < K; ++k) {
-            const float a = __builtin_fabsf(lane(app[k], l));
-            least = a < least ? a : least;
-        }
-        return least >= c.stop_threshold;
-    }
-    case stop_rule::hard: {
-        const bool same = iteration > 1 && std::memcmp(hard, previous_hard, K) == 0;
-        std::memcpy(previous_hard, hard, K);
-        return same;
-    }
-    }
-    return false;
-}
-
-// Whether one lane passed after an iteration: its stop rule holds and it carries
-// information (core::information_floor). hard receives its decisions.
-bool passes(const decoder_config& c,
-            int K,
-            const vf* app,
-            int l,
-            int iteration,
-            std::uint8_t* hard,
-            std::uint8_t* previous_hard)
-{
-    double sum = 0.0;
-    for (int k = 0; k < K; ++k) {
-        const float a = lane(app[k], l);
-        hard[k] = a < 0.0f ? 1 : 0;
-        sum += __builtin_fabsf(a);
-    }
-    const double mean = sum / K;
-    const bool rule = rule_holds(c, K, app, l, iteration, mean, hard, previous_hard);
-    return rule && mean >= core::information_floor;
-}
-
 void decode_group(const decoder_config& c,
                   const kernel_shape& shape,
                   const std::uint32_t* pi,
@@ -408,8 +352,9 @@ void decode_group(const decoder_config& c,
         for (int l = 0; l < job.count; ++l) {
             if (done[l])
                 continue;
+            auto app_of = [&](int k) { return lane(app[k], l); };
             const bool ok =
-                passes(c, K, app, l, it, hard, previous_hard + std::size_t(l) * K);
+                passes(c, K, app_of, it, hard, previous_hard + std::size_t(l) * K);
             if (!ok && !last)
                 continue;
             std::memcpy(job.bits + std::size_t(l) * K, hard, K);
@@ -424,7 +369,7 @@ void decode_group(const decoder_config& c,
 } // namespace
 
 extern const group_kernel GPUTURBO_KERNEL_NAME = {
-    GPUTURBO_KERNEL_ISA, W, &workspace_bytes, &decode_group
+    GPUTURBO_KERNEL_ISA, W, &workspace_bytes, &decode_group, 0
 };
 
 } // namespace gputurbo::turbo::cpu

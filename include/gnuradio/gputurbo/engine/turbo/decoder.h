@@ -76,8 +76,9 @@ enum class guard { none, pivi, dstw, pividstw };
 enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
 
 /*!
- * \brief Metric arithmetic of the CUDA backend (the CPU backends always decode in float).
- *  - automatic: int16.
+ * \brief Metric arithmetic of the CUDA backend, and of the CPU backend where int16 is
+ * asked for by name.
+ *  - automatic: int16 on CUDA, float32 on the CPU.
  *  - float32: one codeword per GPU thread; max-log and scaled-max-log decode
  *    bit-identically to the CPU backends, log-map within its stated tolerance.
  *  - int16: two codewords per GPU thread in packed 16-bit fixed point (Hopper's DPX
@@ -85,6 +86,9 @@ enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
  *    q / int8_scale) are rounded to steps of 1/16 and saturated to +-255/16; extrinsic
  *    values saturate at +-40 (log-map +-37.5). log-map's correction ln(1 + e^-|a-b|)
  *    becomes max(0, 27/32 - |a-b|/2), within 0.17 of it.
+ *    On the CPU backend (a prototype): the same units, limits and max*, the P <= 16
+ *    (AVX2) or 32 (AVX-512) sub-blocks of one codeword side by side in SIMD lanes;
+ *    automatic P is the most sub-blocks that fit.
  */
 enum class arithmetic { automatic, float32, int16 };
 
@@ -127,7 +131,7 @@ struct decoder_config
     float int8_scale = 8.0f;                   //!< int8 input: L = q / int8_scale
     int threads = 0;                           //!< CPU worker threads, 0 = all cores
     std::string devices = "0";                 //!< CUDA devices: "0", "0,1" or "all"
-    arithmetic cuda_arithmetic = arithmetic::automatic; //!< CUDA metric arithmetic
+    arithmetic cuda_arithmetic = arithmetic::automatic; //!< metric arithmetic
 
     //! Throws std::invalid_argument with a message naming the parameter and its range
     //! (turbo/parameters.h); P and g are checked against K when K is not 0, else per

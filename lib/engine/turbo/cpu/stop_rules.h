@@ -1,0 +1,95 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_TURBO_CPU_STOP_RULES_H
+#define INCLUDED_GPUTURBO_TURBO_CPU_STOP_RULES_H
+
+// The stop rules of one codeword after an iteration, shared by the CPU kernels. They see
+// the codeword's a-posteriori LLRs through app(k), k in natural order, in LLR units.
+// Internal linkage, as everything the per-ISA kernels include.
+
+#include <gnuradio/gputurbo/engine/core/llr.h>
+#include <gnuradio/gputurbo/engine/turbo/decoder.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace gputurbo::turbo::cpu {
+namespace {
+
+// Evaluates the stop rule given the mean |LLR| and the hard decisions.
+template <class App>
+bool rule_holds(const decoder_config& c,
+                int K,
+                const App& app,
+                int iteration,
+                double mean,
+                const std::uint8_t* hard,
+                std::uint8_t* previous_hard)
+{
+    switch (c.early_stop) {
+    case stop_rule::off:
+        return true;
+    case stop_rule::crc24a:
+        return lte::check_crc(lte::crc::crc24a, hard, K);
+    case stop_rule::crc24b:
+        return lte::check_crc(lte::crc::crc24b, hard, K);
+    case stop_rule::mean_llr:
+        return mean >= c.stop_threshold;
+    case stop_rule::min_llr: {
+        float least = __builtin_fabsf(app(0));
+        for (int k = 1; k < K; ++k) {
+            const float a = __builtin_fabsf(app(k));
+            least = a < least ? a : least;
+        }
+        return least >= c.stop_threshold;
+    }
+    case stop_rule::hard: {
+        const bool same = iteration > 1 && std::memcmp(hard, previous_hard, K) == 0;
+        std::memcpy(previous_hard, hard, K);
+        return same;
+    }
+    }
+    return false;
+}
+
+// Whether the codeword passed after an iteration, given its hard decisions and mean
+// |LLR|: its stop rule holds and it carries information (core::information_floor).
+template <class App>
+bool passes_given(const decoder_config& c,
+                  int K,
+                  const App& app,
+                  int iteration,
+                  double mean,
+                  const std::uint8_t* hard,
+                  std::uint8_t* previous_hard)
+{
+    const bool rule = rule_holds(c, K, app, iteration, mean, hard, previous_hard);
+    return rule && mean >= core::information_floor;
+}
+
+// The same, with hard receiving the decisions.
+template <class App>
+bool passes(const decoder_config& c,
+            int K,
+            const App& app,
+            int iteration,
+            std::uint8_t* hard,
+            std::uint8_t* previous_hard)
+{
+    double sum = 0.0;
+    for (int k = 0; k < K; ++k) {
+        const float a = app(k);
+        hard[k] = a < 0.0f ? 1 : 0;
+        sum += __builtin_fabsf(a);
+    }
+    return passes_given(c, K, app, iteration, sum / K, hard, previous_hard);
+}
+
+} // namespace
+} // namespace gputurbo::turbo::cpu
+
+#endif
