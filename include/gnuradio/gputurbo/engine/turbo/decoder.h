@@ -86,7 +86,7 @@ enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
  *    q / int8_scale) are rounded to steps of 1/16 and saturated to +-255/16; extrinsic
  *    values saturate at +-40 (log-map +-37.5). log-map's correction ln(1 + e^-|a-b|)
  *    becomes max(0, 27/32 - |a-b|/2), within 0.17 of it.
- *    On the CPU backend (a prototype): the same units, limits and max*, the P <= 16
+ *    On the CPU backend: the same units, limits and max*, the P <= 16
  *    (AVX2) or 32 (AVX-512) sub-blocks of one codeword side by side in SIMD lanes;
  *    automatic P is the most sub-blocks that fit.
  */
