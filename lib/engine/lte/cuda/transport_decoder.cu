@@ -8,9 +8,11 @@
 // block in, then runs on the GPU alone: the scrambling sequences, one kernel that
 // descrambles, quantises and combines every code block's LLRs into its soft buffer
 // (which stays on the GPU) and the turbo decoder's input, the turbo kernels (one launch
-// per block size and CRC), and one kernel that concatenates each transport block and
-// checks its CRC-24A; then the data and the results come back. The arithmetic of the
-// soft buffers is the CPU receiver's, value for value.
+// per block size and CRC, the sizes side by side on four streams), and one kernel that
+// concatenates each transport block and checks its CRC-24A; then the data and the
+// results come back. A call's transport blocks go in chunks through two slots, so that
+// one chunk's copies overlap another's kernels. The arithmetic of the soft buffers is
+// the CPU receiver's, value for value.
 
 #include "../../core/cuda/memory.h"
 #include "../../core/cuda/pipeline.h"
