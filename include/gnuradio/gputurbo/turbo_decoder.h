@@ -126,10 +126,11 @@ public:
      * \param batches_in_flight batches decoding at once, 1 ... 4: 1 decodes each batch
      *        within the call that submits it; 2 or more overlap the GPU with GNU Radio
      *        and bound the latency to that many batches; 0 = automatic (2)
-     * \param arithmetic metric arithmetic of the CUDA backend: "auto" (int16), "int16"
-     *        (fast fixed point; log-map's correction term is approximated) or "float32"
-     *        (bit-identical to the CPU for max-log and scaled-max-log, near-exact
-     *        log-map, several times slower); ignored by the CPU backend
+     * \param arithmetic metric arithmetic: "auto" (int16 on CUDA, float32 on the CPU),
+     *        "int16" (fast fixed point; log-map's correction term is approximated; on
+     *        the CPU the sub-blocks of a codeword in AVX2 / AVX-512 lanes) or "float32"
+     *        (on CUDA bit-identical to the CPU for max-log and scaled-max-log,
+     *        near-exact log-map, several times slower)
      * \param codeword_tags which codewords get a "codeword" tag: "failed" (their
      *        early-stop rule did not hold), "all" or "none"
      * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"

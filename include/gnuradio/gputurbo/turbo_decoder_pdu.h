@@ -71,7 +71,8 @@ public:
      * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024 on
      *        CUDA, 64 on the CPU)
      * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
-     * \param arithmetic CUDA metric arithmetic: "auto" (int16), "int16" or "float32"
+     * \param arithmetic metric arithmetic: "auto" (int16 on CUDA, float32 on the CPU),
+     *        "int16" or "float32" (see turbo_decoder)
      * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
      *        (each batch is spread over them) or "all"; ignored by the CPU backend
      */

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(64caf1bb083a3b301e098ecbe7961649) */
+/* BINDTOOL_HEADER_FILE_HASH(9216e21f6c21f58858c183781c6105ef) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
