@@ -121,7 +121,7 @@ private:
     // A fresh buffer: nothing received yet, filler bits known to be 0.
     static void start(std::vector<std::int8_t>& buffer, const transport_plan& p)
     {
-        buffer.assign(soft_buffer_length(p.s.B - 24), 0);
+        buffer.assign(p.soft_buffer_length, 0);
         for (const std::size_t at : filler_positions(p))
             buffer[at] = 127;
     }

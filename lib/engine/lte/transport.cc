@@ -55,6 +55,7 @@ transport_plan plan_of(const transport_format& f, plan_cache& cache)
         codeword += turbo::codeword_length(b.K);
         p.blocks.push_back(b);
     }
+    p.soft_buffer_length = codeword;
     return p;
 }
 
@@ -230,9 +231,7 @@ constexpr double zero_codeword_sigmas = 5.5;
 
 bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values)
 {
-    std::size_t length = 0;
-    for (const code_block_plan& cb : p.blocks)
-        length += turbo::codeword_length(cb.K);
+    const std::size_t length = p.soft_buffer_length;
     double sum = 0.0, squares = 0.0;
     const std::size_t filler_end = 3 * std::size_t(p.blocks.front().filler);
     for (std::size_t i = 0; i < length; ++i) {

@@ -51,6 +51,7 @@ struct transport_plan
 {
     segmentation s;
     std::vector<code_block_plan> blocks;
+    std::size_t soft_buffer_length = 0; //!< its code blocks' codeword values
 };
 
 /*!

@@ -142,7 +142,7 @@ __host__ __device__ std::uint32_t apply(const std::uint32_t* columns, std::uint3
     return out;
 }
 
-std::uint32_t step(std::uint32_t reg, bool x2)
+__host__ __device__ std::uint32_t step(std::uint32_t reg, bool x2)
 {
     const std::uint32_t b =
         x2 ? ((reg >> 3) ^ (reg >> 2) ^ (reg >> 1) ^ reg) & 1u : ((reg >> 3) ^ reg) & 1u;
@@ -189,8 +189,8 @@ __global__ void scrambling_kernel(const scrambling_job* jobs, const std::uint32_
         std::uint32_t c = 0;
         for (int b = 0; b < 32; ++b) {
             c |= ((x1 ^ x2) & 1u) << b;
-            x1 = (x1 >> 1) | ((((x1 >> 3) ^ x1) & 1u) << 30);
-            x2 = (x2 >> 1) | ((((x2 >> 3) ^ (x2 >> 2) ^ (x2 >> 1) ^ x2) & 1u) << 30);
+            x1 = step(x1, false);
+            x2 = step(x2, true);
         }
         j.out[w] = c;
     }
@@ -355,7 +355,7 @@ public:
         for (std::size_t i = 0; i < n; ++i)
             if (blocks[i].harq_process != no_harq)
                 buffers[i] = d_buffers[blocks[i].harq_process].reserve(
-                    soft_buffer_length(blocks[i].format.tbs));
+                    plan.blocks[i]->soft_buffer_length);
         for (std::size_t i = 0; i < n; ++i)
             if (plan.fresh[i] && blocks[i].harq_process != no_harq)
                 d_book.started(blocks[i].harq_process, blocks[i].format.tbs);
