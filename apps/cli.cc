@@ -373,16 +373,6 @@ decoder_config config_from(const args& a, bool axes)
     return c;
 }
 
-std::string arithmetic_used(const decoder& d)
-{
-    const decoder_config& c = d.config();
-    if (d.backend() != "cuda")
-        return "float32";
-    if (c.cuda_arithmetic == arithmetic::automatic)
-        return "int16";
-    return to_string(c.cuda_arithmetic);
-}
-
 void add_parameters(json& record, const decoder& d, int K, bool int8)
 {
     record.set("code", "turbo");
@@ -394,7 +384,8 @@ void add_parameters(json& record, const decoder& d, int K, bool int8)
             continue;
         }
         if (name == "arithmetic") {
-            record.set(name, arithmetic_used(d)).set(name + "_requested", text);
+            record.set(name, to_string(d.metric_arithmetic()))
+                .set(name + "_requested", text);
             continue;
         }
         switch (p->kind) {

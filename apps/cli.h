@@ -155,9 +155,6 @@ bool int8_input(const args& a);
 //! A decoder_config from the decoder options (those not in decoder_axes when axes).
 decoder_config config_from(const args& a, bool axes);
 
-//! The metric arithmetic a decoder runs: float32 on the CPU, the resolved one on CUDA.
-std::string arithmetic_used(const decoder& d);
-
 //! --code conv: --code, --backend and the conv parameter table's options
 //! (conv/parameters.h).
 std::vector<option> conv_decoder_options();

@@ -28,11 +28,11 @@ using namespace gputurbo::core;
 using namespace gputurbo::sim;
 using namespace gputurbo::turbo;
 
-//! Backends every decoding test runs on; unavailable ones skip visibly. "cuda" decodes in
-//! its default arithmetic (int16 wherever it can), "cuda-float32" in float32;
-//! "cpu-int16" with the CPU's int16 kernel.
+//! Backends every decoding test runs on; unavailable ones skip visibly. "cpu" and "cuda"
+//! decode in their default arithmetic (int16 wherever they can), "cpu-float32" and
+//! "cuda-float32" in float32.
 inline const std::vector<std::string> all_backends = {
-    "cpu", "cpu-int16", "reference", "cuda", "cuda-float32"
+    "cpu", "cpu-float32", "reference", "cuda", "cuda-float32"
 };
 
 //! The backend of a test backend name ("cuda-float32" -> "cuda").

@@ -586,7 +586,11 @@ class qa_turbo_decoder(gr_unittest.TestCase):
 
     def test_015_automatic_choices(self):
         dec = make_decoder(6144)
-        self.assertEqual(dec.subblocks(), 192 if BACKEND == "cuda" else 1)
+        # The CPU's int16 kernels take 32 (AVX-512) or 16 (AVX2) sub-blocks, float32 1.
+        engine = gputurbo.turbo_engine(6144, backend=BACKEND)
+        self.assertEqual(dec.subblocks(), engine.subblocks)
+        self.assertIn(dec.subblocks(), (192,) if BACKEND == "cuda" else (32, 16, 1))
+        self.assertEqual(dec.subblocks() == 1, engine.arithmetic == "float32")
         self.assertEqual(dec.max_batch(), 682 if BACKEND == "cuda" else 64)
         dec = make_decoder(6144, subblocks=4, max_batch=10)
         self.assertEqual((dec.subblocks(), dec.max_batch()), (4, 10))

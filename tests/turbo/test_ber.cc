@@ -288,7 +288,7 @@ TEST_P(Ber, SlowP96PividstwWithinFiveHundredthsOfADecibel)
 
 INSTANTIATE_TEST_SUITE_P(Backends,
                          Ber,
-                         ::testing::Values("cpu", "cuda", "cuda-float32"),
+                         ::testing::Values("cpu", "cpu-float32", "cuda", "cuda-float32"),
                          [](const auto& info) {
                              std::string name = info.param;
                              std::replace(name.begin(), name.end(), '-', '_');

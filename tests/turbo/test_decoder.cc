@@ -439,6 +439,7 @@ TEST_P(Kernel, EqualsReferenceOnRandomNoisyInput)
         c.guard_window = s.window ? s.window : 8;
         c.early_stop = s.rule;
         c.stop_threshold = s.rule == stop_rule::min_llr ? 3.0f : 12.0f;
+        c.cuda_arithmetic = arithmetic::float32;
         std::unique_ptr<decoder> fast;
         try {
             fast = make_decoder(c, "cpu");

@@ -10,6 +10,7 @@
 
 #include "test_util.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 
@@ -180,6 +181,69 @@ TEST_P(Int16, EqualsTheAvx2KernelOnNoisyInput)
     }
 }
 
+// The CUDA int16 kernel in the same units, limits and max*: the same decisions, iteration
+// counts and stop results for the same P, guard and g, whatever the lanes hold.
+TEST_P(Int16, EqualsCudaInt16OnNoisyInput)
+{
+    const auto have = available_backends();
+    if (std::find(have.begin(), have.end(), "cuda") == have.end())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    const int lanes = GetParam() == "avx512" ? 32 : 16;
+    struct setting
+    {
+        int K, P;
+        algorithm algo;
+        guard g;
+        int window;
+        stop_rule rule;
+    };
+    const setting settings[] = {
+        { 40, 1, algorithm::scaled_max_log, guard::none, 8, stop_rule::off },
+        { 1024, 4, algorithm::max_log, guard::none, 8, stop_rule::hard },
+        { 1024, 16, algorithm::scaled_max_log, guard::pivi, 8, stop_rule::min_llr },
+        { 1024, 16, algorithm::max_log, guard::dstw, 5, stop_rule::off },
+        { 1024, 16, algorithm::log_map, guard::pividstw, 8, stop_rule::crc24b },
+        { 6144, lanes, algorithm::scaled_max_log, guard::pividstw, 8, stop_rule::crc24a },
+        { 6144, lanes, algorithm::log_map, guard::pividstw, 8, stop_rule::off },
+        { 2048,
+          lanes,
+          algorithm::scaled_max_log,
+          guard::pividstw,
+          64,
+          stop_rule::mean_llr },
+    };
+    const std::uint64_t seed = test_seed();
+    for (const auto& s : settings) {
+        decoder_config c;
+        c.K = s.K;
+        c.iterations = 6;
+        c.algo = s.algo;
+        c.subblocks = s.P;
+        c.guarding = s.g;
+        c.guard_window = s.window;
+        c.early_stop = s.rule;
+        c.stop_threshold = s.rule == stop_rule::min_llr ? 3.0f : 12.0f;
+        INT16_DECODER_OR_SKIP(dec, c);
+        c.cuda_arithmetic = arithmetic::int16;
+        auto gpu = make_decoder(c, "cuda");
+        const double ebn0 = s.K == 40 ? 1.5 : 0.4;
+        const auto b =
+            make_batch(c.K, ebn0, 45, seed, layout::interleaved, stop_crc(s.rule));
+        std::vector<std::uint8_t> x, y;
+        std::vector<codeword_status> sx, sy;
+        dec->decode(b.llrs, x, &sx);
+        gpu->decode(b.llrs, y, &sy);
+        EXPECT_EQ(x, y) << dec->device() << " seed " << seed << " K=" << s.K
+                        << " P=" << s.P << " " << to_string(s.algo) << " "
+                        << to_string(s.g);
+        for (std::size_t i = 0; i < sx.size(); ++i) {
+            EXPECT_EQ(sx[i].iterations, sy[i].iterations)
+                << "seed " << seed << " K=" << s.K;
+            EXPECT_EQ(sx[i].passed, sy[i].passed) << "seed " << seed << " K=" << s.K;
+        }
+    }
+}
+
 // K = 6144, 6 iterations, at the int16 decoder's default P and guard against the float
 // reference at P = 1, on the same frames (seed 1): the bit errors within a factor of
 // each other at two points of the waterfall, where 0.1 dB changes them 5-fold (the
@@ -198,6 +262,7 @@ TEST_P(Int16, BerCloseToTheFloatReference)
         INT16_DECODER_OR_SKIP(dec, c);
         c.subblocks = 1;
         c.guarding = guard::none;
+        c.cuda_arithmetic = arithmetic::float32;
         auto ref = make_decoder(c, "cpu");
         const double first = algo == algorithm::log_map ? 0.3 : 0.4;
         for (double ebn0 : { first, first + 0.1 }) {
@@ -224,3 +289,30 @@ TEST_P(Int16, BerCloseToTheFloatReference)
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Int16, ::testing::Values("avx2", "avx512"));
+
+// arithmetic=auto on the CPU: int16 where a kernel of it runs and takes the configured
+// P (the faster of avx512 and avx2, measured here), else float32; float32 by name.
+TEST(CpuArithmetic, AutomaticIsInt16WhereItsKernelTakesTheConfiguration)
+{
+    decoder_config c;
+    const auto have = [](const decoder_config& config) {
+        return make_decoder(config, "cpu")->device();
+    };
+    const bool int16_here = __builtin_cpu_supports("avx2");
+    EXPECT_EQ(have(c).find("-int16 kernel") != std::string::npos, int16_here) << have(c);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+        EXPECT_NE(have(c).find("fastest here: avx512-int16"), std::string::npos)
+            << "both int16 kernels measured: " << have(c);
+    c.subblocks = 64; // more sub-blocks than any int16 kernel's lanes
+    EXPECT_EQ(have(c).find("int16"), std::string::npos) << have(c);
+    c.subblocks = 8;
+    c.cuda_arithmetic = arithmetic::float32;
+    EXPECT_EQ(have(c).find("int16"), std::string::npos) << have(c);
+    ::setenv("GPUTURBO_CPU_KERNEL", "generic", 1); // names a float kernel: auto follows
+    c.cuda_arithmetic = arithmetic::automatic;
+    EXPECT_NE(have(c).find("generic kernel"), std::string::npos) << have(c);
+    c.cuda_arithmetic = arithmetic::int16;
+    EXPECT_THROW(have(c), std::runtime_error);
+    ::unsetenv("GPUTURBO_CPU_KERNEL");
+}

@@ -90,7 +90,7 @@ public:
      * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024 on
      *        CUDA, 64 on the CPU)
      * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
-     * \param arithmetic metric arithmetic: "auto" (int16 on CUDA, float32 on the CPU),
+     * \param arithmetic metric arithmetic: "auto" (int16 where it runs, else float32),
      *        "int16" or "float32" (see turbo_decoder)
      * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
      *        or "all"; ignored by the CPU backend

@@ -99,7 +99,8 @@ public:
      * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
      * \param subblocks P: each codeword is split in P sub-blocks decoded in parallel;
      *        P must divide K (1 = no split); 0 = automatic: sub-blocks of about 32 bits
-     *        on CUDA (P = 192 for K = 6144), P = 1 on the CPU
+     *        on CUDA (P = 192 for K = 6144); on the CPU in int16 up to 16 (AVX2)
+     *        or 32 (AVX-512) of at least 64 bits, in float32 P = 1
      * \param guard how sub-blocks start at inner edges when P > 1: "none", "pivi"
      *        (edge metrics of the previous iteration), "dstw" (training windows) or
      *        "pividstw" (training windows started from the previous iteration)
@@ -126,7 +127,7 @@ public:
      * \param batches_in_flight batches decoding at once, 1 ... 4: 1 decodes each batch
      *        within the call that submits it; 2 or more overlap the GPU with GNU Radio
      *        and bound the latency to that many batches; 0 = automatic (2)
-     * \param arithmetic metric arithmetic: "auto" (int16 on CUDA, float32 on the CPU),
+     * \param arithmetic metric arithmetic: "auto" (int16 where it runs, else float32),
      *        "int16" (fast fixed point; log-map's correction term is approximated; on
      *        the CPU the sub-blocks of a codeword in AVX2 / AVX-512 lanes) or "float32"
      *        (on CUDA bit-identical to the CPU for max-log and scaled-max-log,

@@ -93,8 +93,8 @@ public:
      *        is not "off")
      * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
      * \param subblocks P: each codeword is split in P sub-blocks decoded in parallel;
-     *        P must divide K; 0 = automatic (about 32-bit sub-blocks on CUDA, 1 on the
-     *        CPU)
+     *        P must divide K; 0 = automatic (about 32-bit sub-blocks on CUDA; on the
+     *        CPU in int16 up to 16 or 32 of at least 64 bits, in float32 1)
      * \param guard how sub-blocks start at inner edges when P > 1: "none", "pivi",
      *        "dstw" or "pividstw"
      * \param guard_window g: training window length for "dstw"/"pividstw", 1 ... K/P

@@ -58,7 +58,8 @@ public:
      * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
      * \param subblocks P for every K (a PDU whose K it does not divide fails; a P that
      *        divides no LTE size is refused), or 0 = automatic for each K (sub-blocks of
-     *        about 32 bits on CUDA, 1 on the CPU)
+     *        about 32 bits on CUDA; on the CPU in int16 up to 16 or 32 of at least
+     *        64 bits, in float32 1)
      * \param guard "none", "pivi", "dstw" or "pividstw" (sub-block edges when P > 1)
      * \param guard_window g for "dstw"/"pividstw", 1 ... K/P (with a fixed P > 1, one
      *        that exceeds K/P for every K that P divides is refused)
@@ -71,7 +72,7 @@ public:
      * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024 on
      *        CUDA, 64 on the CPU)
      * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
-     * \param arithmetic metric arithmetic: "auto" (int16 on CUDA, float32 on the CPU),
+     * \param arithmetic metric arithmetic: "auto" (int16 where it runs, else float32),
      *        "int16" or "float32" (see turbo_decoder)
      * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
      *        (each batch is spread over them) or "all"; ignored by the CPU backend

@@ -158,12 +158,11 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& config,
 #else
         break; // choose_backend() has thrown
 #endif
-    case core::backend::cpu:
-        if (config.cuda_arithmetic == arithmetic::int16)
-            return std::make_unique<cpu::cpu_decoder>(
-                config, cpu::best_int16_kernel(), core::backend::cpu);
+    case core::backend::cpu: {
+        const cpu::chosen_kernel chosen = cpu::kernel_for(config);
         return std::make_unique<cpu::cpu_decoder>(
-            config, cpu::best_kernel(), core::backend::cpu);
+            config, *chosen.kernel, core::backend::cpu, 0, chosen.why);
+    }
     case core::backend::reference:
         // The oracle, kept as plain as it gets: one lane, one thread.
         return std::make_unique<cpu::cpu_decoder>(

@@ -134,8 +134,9 @@ std::vector<core::parameter> make_table()
                        1,
                        max_block_size,
                        "sub-blocks per codeword, decoded in parallel; P divides K "
-                       "(automatic: sub-blocks of about 32 bits on CUDA, P = 1 on the "
-                       "CPU)"));
+                       "(automatic: sub-blocks of about 32 bits on CUDA; on the CPU in "
+                       "int16 up to 16 (AVX2) or 32 (AVX-512) of at least 64 bits, in "
+                       "float32 P = 1)"));
     t.back().zero_means = "automatic";
     t.back().symbol = "P";
     t.push_back(choice("guard",
@@ -177,10 +178,10 @@ std::vector<core::parameter> make_table()
         choice("arithmetic",
                arithmetic_names,
                "auto",
-               "metric arithmetic: auto is int16 on CUDA (two codewords per GPU "
-               "thread), float32 on the CPU; CUDA float32 is bit-identical to the "
-               "CPU but for log-map's correction; int16 on the CPU: sub-blocks in "
-               "SIMD lanes"));
+               "metric arithmetic: auto is int16 (CUDA: two codewords per GPU "
+               "thread; CPU: sub-blocks in AVX2 / AVX-512 lanes, where they fit), "
+               "else float32, the exact reference (CUDA float32 is bit-identical "
+               "to the CPU's but for log-map's correction)"));
     t.push_back(core::find_parameter(core::block_parameters(), "input_type"));
     t.push_back(core::find_parameter(core::engine_parameters(), "int8_scale"));
     // The blocks' own, shared by every family.

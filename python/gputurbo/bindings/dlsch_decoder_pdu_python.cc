@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(dlsch_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(4806e2382edad5ee16e0e3c7a7e480d1) */
+/* BINDTOOL_HEADER_FILE_HASH(25aee029e9a9d1bc1ba5119f432db9ee) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

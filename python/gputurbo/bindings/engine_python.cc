@@ -167,6 +167,10 @@ public:
     std::string backend() const { return d_decoder->backend(); }
     std::string device() const { return d_decoder->device(); }
     int subblocks() const { return d_decoder->subblocks(); }
+    std::string arithmetic() const
+    {
+        return turbo::to_string(d_decoder->metric_arithmetic());
+    }
     const std::string& llr_sign() const { return d_llr_sign; }
 
     std::string repr() const
@@ -286,6 +290,10 @@ void bind_engine(py::module& m)
             "subblocks",
             &turbo_engine::subblocks,
             "Sub-blocks per codeword in use (the choice when made with subblocks=0).")
+        .def_property_readonly("arithmetic",
+                               &turbo_engine::arithmetic,
+                               "The metric arithmetic in use: \"int16\" or \"float32\" "
+                               "(the choice when made with arithmetic=\"auto\").")
         .def_property_readonly("llr_sign",
                                &turbo_engine::llr_sign,
                                "\"positive-one\" or \"positive-zero\", as made.")

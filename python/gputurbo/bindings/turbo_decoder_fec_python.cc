@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(dd1bddcb1c358edb9175a915a1d2826f) */
+/* BINDTOOL_HEADER_FILE_HASH(4d67f3dcb296a6b7efbbcbcd27cbe608) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(5922e8a4f9e1fcd17d3dc8fa35a6cefc) */
+/* BINDTOOL_HEADER_FILE_HASH(283d254bf018cd850aff1401dfcd480a) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

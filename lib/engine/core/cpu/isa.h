@@ -10,7 +10,10 @@
 // The instruction sets a family compiles its CPU kernels for (one object each), and the
 // choice among them at run time.
 
+#include <functional>
 #include <initializer_list>
+#include <optional>
+#include <vector>
 
 namespace gputurbo::core::cpu {
 
@@ -29,6 +32,16 @@ bool supported(isa i);
  * unsupported one throws std::runtime_error, an unknown one std::invalid_argument).
  */
 isa choose(std::initializer_list<isa> preference);
+
+//! The instruction set GPUTURBO_CPU_KERNEL names, if it names one (errors as choose()).
+std::optional<isa> named_in_environment();
+
+/*!
+ * \brief The best time in seconds of each of \p n candidates: run(i) once to warm up,
+ * then \p rounds times in turn, so that a passing disturbance hits them alike.
+ */
+std::vector<double>
+best_times(std::size_t n, const std::function<void(std::size_t)>& run, int rounds = 3);
 
 } // namespace gputurbo::core::cpu
 

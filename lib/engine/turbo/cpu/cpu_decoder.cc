@@ -11,16 +11,20 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <initializer_list>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gputurbo::turbo::cpu {
 namespace {
 
 using core::cpu::isa;
 
-const group_kernel& kernel_for(isa i)
+const group_kernel& float_kernel_for(isa i)
 {
     switch (i) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -36,31 +40,93 @@ const group_kernel& kernel_for(isa i)
     }
 }
 
-} // namespace
-
-const group_kernel& best_kernel()
+//! The candidates' kernels for this CPU: the one GPUTURBO_CPU_KERNEL names (if in the
+//! list), else every one this CPU runs.
+std::vector<const group_kernel*>
+runnable(std::initializer_list<std::pair<isa, const group_kernel*>> candidates)
 {
-    // avx2 before avx512: 16 lanes double the alpha store (3 MB per group at K = 6144,
-    // beyond L2) and measured no faster (docs/PERFORMANCE.md).
-    return kernel_for(core::cpu::choose({ isa::avx2, isa::avx512, isa::generic }));
+    const auto named = core::cpu::named_in_environment();
+    std::vector<const group_kernel*> kernels;
+    for (const auto& [i, kernel] : candidates)
+        if (named ? *named == i : core::cpu::supported(i))
+            kernels.push_back(kernel);
+    return kernels;
 }
 
-const group_kernel& best_int16_kernel()
+//! The fastest of \p kernels on this CPU, by decoding the same 16 codewords (K = 6144,
+//! the default configuration, one thread) with each: the widest registers are not
+//! always the fastest (alpha beyond L2, 512-bit operations split in two halves).
+chosen_kernel fastest(const std::vector<const group_kernel*>& kernels)
 {
+    const decoder_config config;
+    const std::size_t count = 16;
+    std::vector<float> llrs(count * codeword_length(config.K));
+    std::uint32_t x = 1;
+    for (float& l : llrs) // random values; the default configuration runs 6 iterations
+        l = float(int((x = x * 1664525u + 1013904223u) >> 24) - 128) / 16.0f;
+    std::vector<std::uint8_t> bits(count * config.K);
+    std::vector<std::unique_ptr<cpu_decoder>> decoders;
+    for (const group_kernel* k : kernels)
+        decoders.push_back(
+            std::make_unique<cpu_decoder>(config, *k, core::backend::cpu, 1));
+    const std::vector<double> times = core::cpu::best_times(kernels.size(), [&](auto i) {
+        decoders[i]->decode(llrs.data(), count, bits.data(), nullptr);
+    });
+    const auto best =
+        std::size_t(std::min_element(times.begin(), times.end()) - times.begin());
+    std::string why = "fastest here:";
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+        why += std::string(" ") + kernels[i]->isa + " " +
+               std::to_string(int(count * config.K / times[i] / 1e6 + 0.5)) + " Mbit/s";
+    return { kernels[best], why };
+}
+
+} // namespace
+
+chosen_kernel best_kernel()
+{
+    const auto kernels = runnable({
 #if defined(__x86_64__) || defined(__i386__)
-    // avx512 first: 32 sub-blocks per register and one-instruction lane permutations
-    // decode 1.5 times faster than avx2 on Zen 5 (docs/notes-cpu-int16.md).
-    switch (core::cpu::choose({ isa::avx512, isa::avx2 })) {
-    case isa::avx512:
-        return kernel_avx512_int16;
-    case isa::avx2:
-        return kernel_avx2_int16;
-    default:
-        break;
-    }
+        { isa::avx512, &kernel_avx512 }, { isa::avx2, &kernel_avx2 },
 #endif
-    throw std::runtime_error(
-        "arithmetic=int16 on the CPU needs an AVX2 or AVX-512 kernel");
+    });
+    if (kernels.empty()) // generic, or scalar by name
+        return { &float_kernel_for(core::cpu::choose({ isa::generic })), "" };
+    if (kernels.size() == 1)
+        return { kernels[0], "" };
+    static const chosen_kernel measured = fastest(kernels); // all this CPU runs
+    return measured;
+}
+
+std::optional<chosen_kernel> best_int16_kernel()
+{
+    const auto kernels = runnable({
+#if defined(__x86_64__) || defined(__i386__)
+        { isa::avx512, &kernel_avx512_int16 }, { isa::avx2, &kernel_avx2_int16 },
+#endif
+    });
+    if (kernels.empty())
+        return std::nullopt;
+    if (kernels.size() == 1)
+        return chosen_kernel{ kernels[0], "" };
+    static const chosen_kernel measured = fastest(kernels); // all this CPU runs
+    return measured;
+}
+
+chosen_kernel kernel_for(const decoder_config& config)
+{
+    const auto int16 = config.cuda_arithmetic == arithmetic::float32
+                           ? std::nullopt
+                           : best_int16_kernel();
+    if (config.cuda_arithmetic == arithmetic::int16 && !int16)
+        throw std::runtime_error(
+            "arithmetic=int16 on the CPU needs an AVX2 or AVX-512 kernel, and "
+            "GPUTURBO_CPU_KERNEL names none");
+    // automatic: int16 where its kernel takes the configuration's P, else float32.
+    if (int16 && (config.cuda_arithmetic == arithmetic::int16 ||
+                  config.subblocks <= int16->kernel->windows))
+        return *int16;
+    return best_kernel();
 }
 
 const group_kernel& reference_kernel() { return kernel_scalar; }
@@ -68,9 +134,11 @@ const group_kernel& reference_kernel() { return kernel_scalar; }
 cpu_decoder::cpu_decoder(const decoder_config& config,
                          const group_kernel& kernel,
                          core::backend kind,
-                         int threads)
+                         int threads,
+                         std::string choice)
     : decoder(config),
       d_kernel(kernel),
+      d_choice(std::move(choice)),
       d_kind(kind),
       d_threads(core::thread_count(threads > 0 ? threads : config.threads))
 {
@@ -136,6 +204,11 @@ void cpu_decoder::decode_batch(const batch& b,
 
 core::backend cpu_decoder::kind() const { return d_kind; }
 
+arithmetic cpu_decoder::metric_arithmetic() const
+{
+    return d_kernel.windows > 0 ? arithmetic::int16 : arithmetic::float32;
+}
+
 std::string cpu_decoder::device() const
 {
     const std::string unit =
@@ -143,7 +216,7 @@ std::string cpu_decoder::device() const
             ? std::to_string(d_kernel.windows) + " int16 lanes of sub-blocks"
             : std::to_string(d_kernel.lanes) + " codewords per group";
     return "CPU, " + std::to_string(d_threads) + " thread(s), " + d_kernel.isa +
-           " kernel (" + unit + ")";
+           " kernel (" + unit + (d_choice.empty() ? "" : "; " + d_choice) + ")";
 }
 
 } // namespace gputurbo::turbo::cpu

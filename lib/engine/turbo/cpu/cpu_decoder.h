@@ -13,17 +13,30 @@
 
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace gputurbo::turbo::cpu {
 
-//! The widest kernel this CPU runs (core::cpu::choose(): GPUTURBO_CPU_KERNEL may pick
-//! one by name).
-const group_kernel& best_kernel();
-//! The int16 kernel for this CPU (arithmetic=int16): avx512-int16, else avx2-int16, or
-//! the one GPUTURBO_CPU_KERNEL=avx2|avx512 names; throws std::runtime_error without
-//! AVX2.
-const group_kernel& best_int16_kernel();
+//! A kernel and, when it was chosen among several by their speed here, how they ran.
+struct chosen_kernel
+{
+    const group_kernel* kernel;
+    std::string why;
+};
+
+//! The float kernel for this CPU: the faster of avx512 and avx2 measured here (once per
+//! process), else generic; GPUTURBO_CPU_KERNEL=scalar|generic|avx2|avx512 names one.
+chosen_kernel best_kernel();
+//! The int16 kernel for this CPU: the faster of avx512-int16 and avx2-int16 measured
+//! here (once per process), the one GPUTURBO_CPU_KERNEL=avx2|avx512 names, or none
+//! (no AVX2, or GPUTURBO_CPU_KERNEL names scalar or generic).
+std::optional<chosen_kernel> best_int16_kernel();
+//! The kernel of a CPU decoder of \p config: its arithmetic's (decoder_config::
+//! cuda_arithmetic; automatic: int16 where a kernel of it runs here and takes the
+//! configured P, else float32). Throws std::runtime_error for int16 without its kernel.
+chosen_kernel kernel_for(const decoder_config& config);
 //! The single-lane kernel the others are tested against.
 const group_kernel& reference_kernel();
 
@@ -35,14 +48,17 @@ const group_kernel& reference_kernel();
 class cpu_decoder final : public decoder
 {
 public:
-    //! \p threads: worker threads (0: config.threads); \p kind: what backend() says.
+    //! \p threads: worker threads (0: config.threads); \p kind: what backend() says;
+    //! \p choice: why this kernel, for device().
     cpu_decoder(const decoder_config& config,
                 const group_kernel& kernel,
                 core::backend kind,
-                int threads = 0);
+                int threads = 0,
+                std::string choice = "");
 
     core::backend kind() const override;
     std::string device() const override;
+    arithmetic metric_arithmetic() const override;
 
 private:
     int automatic_subblocks(int K) const override;
@@ -56,6 +72,7 @@ private:
     using buffer = std::unique_ptr<void, free_delete>;
 
     const group_kernel& d_kernel;
+    const std::string d_choice;
     const core::backend d_kind;
     const int d_threads;
     std::size_t d_workspace_bytes = 0;

@@ -25,6 +25,7 @@
 // common offset of its metrics, so a normalisation's schedule changes no output: for
 // the same P, guard and g this kernel's decisions equal the CUDA int16 kernel's.
 
+#include "../fixed_point.h"
 #include "../trellis_math.h"
 #include "group_kernel.h"
 #include "stop_rules.h"
@@ -47,15 +48,7 @@ typedef short vs __attribute__((vector_size(2 * L)));
 typedef std::uint16_t vu __attribute__((vector_size(2 * L)));
 
 // The fixed-point contract shared with the CUDA int16 kernel.
-constexpr float input_units = 16.0f; // per LLR; metrics hold twice as many per nat
-constexpr float app_units = 32.0f;   // per LLR of the a-posteriori output (2 A + e)
-constexpr int max_input = 255;
-template <bool Exact>
-constexpr int max_extrinsic = Exact ? 600 : 640; // log-map : max-log
-// log-map's max*(a, b) = max(a, b, floor((a + b) / 2) + C): the correction
-// ln(1 + e^-|a-b|) as max(0, C - |a-b|/2), C = 27/32 nat.
-constexpr short max_star_offset = 27;
-constexpr short impossible_metric = -8192;
+using namespace fixed_point;
 
 } // namespace
 } // namespace gputurbo::turbo::cpu
@@ -67,7 +60,10 @@ template <>
 struct metric_limits<cpu::vs>
 {
     // Low enough to lose every comparison, high enough that sums of two never wrap.
-    static cpu::vs impossible() { return cpu::vs{} + cpu::impossible_metric; }
+    static cpu::vs impossible()
+    {
+        return cpu::vs{} + short(fixed_point::impossible_metric);
+    }
 };
 
 // floor((a + b) / 2), which never overflows.
@@ -76,14 +72,15 @@ inline cpu::vs half_sum(cpu::vs a, cpu::vs b) { return (a & b) + ((a ^ b) >> 1);
 template <>
 inline cpu::vs max_star<true, cpu::vs>(cpu::vs a, cpu::vs b)
 {
-    return tmax(tmax(a, b), half_sum(a, b) + cpu::max_star_offset);
+    return tmax(tmax(a, b), half_sum(a, b) + short(fixed_point::max_star_offset));
 }
 
 // max*(x + g, y - g): the halved sum (x + y) / 2 does not depend on g.
 template <>
 inline cpu::vs merge<true, cpu::vs>(const cpu::vs& x, const cpu::vs& y, const cpu::vs& g)
 {
-    return tmax(add_max(x, g, y - g), half_sum(x, y) + cpu::max_star_offset);
+    return tmax(add_max(x, g, y - g),
+                half_sum(x, y) + short(fixed_point::max_star_offset));
 }
 } // namespace trellis
 } // namespace
@@ -284,8 +281,8 @@ struct window_pass
             }
         }
         for (int s = 0; s < S; ++s)
-            alpha[s] =
-                first_window ? (s == 0 ? vs{} : vs{} + impossible_metric) : alpha[s];
+            alpha[s] = first_window ? (s == 0 ? vs{} : vs{} + short(impossible_metric))
+                                    : alpha[s];
 
         // Normalising every 4th stage is enough to stay within int16 (see the top).
         for (int j = 0; j < w; ++j)

@@ -44,6 +44,10 @@ public:
 
     core::backend kind() const override { return core::backend::cuda; }
     double device_seconds() const override { return d_pipeline.device_seconds(); }
+    arithmetic metric_arithmetic() const override
+    {
+        return d_launcher.lanes() == 2 ? arithmetic::int16 : arithmetic::float32;
+    }
 
     std::string device() const override
     {
@@ -151,6 +155,10 @@ public:
     }
 
     core::backend kind() const override { return core::backend::cuda; }
+    arithmetic metric_arithmetic() const override
+    {
+        return d_parts.front()->metric_arithmetic();
+    }
 
     std::string device() const override { return core::cuda::describe_devices(d_parts); }
 

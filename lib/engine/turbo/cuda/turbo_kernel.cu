@@ -7,10 +7,12 @@
 #include "../../core/cuda/error.h"
 #include "../../core/cuda/llr.cuh"
 #include "../../core/cuda/s16x2.cuh"
+#include "../fixed_point.h"
 #include "../trellis_math.h"
 #include "turbo_kernel.cuh"
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 // The log-map arithmetic of packed int16 metrics. The trellis recursions
@@ -18,12 +20,10 @@
 // s16x2's namespace (no unnamed one, which that lookup does not enter).
 namespace gputurbo::core::cuda {
 
-// int16 metrics hold 32 units per nat (1/16 LLR steps, metrics in half LLRs).
-// log-map's max*(a, b) = max(a, b) + ln(1 + e^-|a-b|) takes its correction as
-// max(0, C - |a-b|/2), that is max(a, b, (a+b)/2 + C): a halved sum and one more DPX
-// add-max than max-log. C = 27/32 nat is the minimax choice (error <= 0.17 nat; the
-// tangent C = ln 2 errs by up to 0.22).
-inline constexpr unsigned max_star_offset = 27u * 0x10001u;
+// int16 metrics (turbo/fixed_point.h): log-map's max* is max(a, b, (a+b)/2 + C), a
+// halved sum and one more DPX add-max than max-log; C in both lanes.
+inline constexpr unsigned max_star_offset =
+    unsigned(turbo::fixed_point::max_star_offset) * 0x10001u;
 
 template <bool Exact>
 __device__ __forceinline__ s16x2 max_star(const s16x2& a, const s16x2& b)
@@ -53,7 +53,10 @@ template <>
 struct metric_limits<core::cuda::s16x2>
 {
     // Low enough to lose every comparison, high enough that sums of two never wrap.
-    static __device__ core::cuda::s16x2 impossible() { return { 0xE000E000u }; }
+    static __device__ core::cuda::s16x2 impossible()
+    {
+        return { unsigned(std::uint16_t(fixed_point::impossible_metric)) * 0x10001u };
+    }
 };
 } // namespace trellis
 } // namespace
@@ -75,18 +78,9 @@ constexpr int segment = 8; // stages whose loads the recursions issue together
 // alphas of 4 stages at a time from there (4 stages of alpha fit in registers).
 constexpr int half_segment = segment / 2;
 
-// int16 arithmetic. Channel LLRs are quantised to +-max_input units and extrinsic values
-// clamped to +-max_extrinsic units: then a branch metric is at most
-// g = 2 max_input + max_extrinsic in magnitude, and a stage moves a state metric by at
-// most g + c, where c is max*'s correction (27 for log-map, 0 for max-log). State
-// metrics normalised at most 4 stages ago lie within +-10 (g + c) (three stages join any
-// two states), so every sum the recursions and the extrinsic form stays within 2^15: the
-// largest, alpha + beta + g from an impossible alpha plus the extrinsic's three
-// corrections, is 8192 + 21 (g + c) + 3 c = 32342 (max-log, g = 1150) or 32150
-// (log-map, g = 1110).
-constexpr int max_input = 255;
-template <bool Exact>
-constexpr int max_extrinsic = Exact ? 600 : 640;
+// int16 arithmetic: units, limits and why sums never overflow in turbo/fixed_point.h.
+using fixed_point::max_extrinsic;
+using fixed_point::max_input;
 // Stage j of a segment normalises when (j + 1) % 4 == 0 (int16) or always (float).
 template <class L>
 __device__ constexpr bool normalises(int j)
@@ -900,7 +894,7 @@ int lanes_for(arithmetic a) { return a == arithmetic::float32 ? 1 : 2; }
 kernel_config make_kernel_config(
     const decoder_config& d, int K, int P, int lanes, int per_block, bool int8)
 {
-    const float units = lanes == 2 ? int16_input_units : 1.0f;
+    const float units = lanes == 2 ? fixed_point::input_units : 1.0f;
     kernel_config k{};
     k.K = K;
     k.P = P;
@@ -918,8 +912,9 @@ kernel_config make_kernel_config(
     // The int8 value q means q / int8_scale.
     k.input_scale = int8 ? units / d.int8_scale : units;
     k.scale_q15 = int(k.scale * 32768.0f + 0.5f);
-    k.threshold = d.stop_threshold * (lanes == 2 ? int16_app_units : 1.0f);
-    k.information_floor = core::information_floor * (lanes == 2 ? int16_app_units : 1.0f);
+    k.threshold = d.stop_threshold * (lanes == 2 ? fixed_point::app_units : 1.0f);
+    k.information_floor =
+        core::information_floor * (lanes == 2 ? fixed_point::app_units : 1.0f);
     k.f1 = turbo::qpp(K).f1;
     k.f2 = turbo::qpp(K).f2;
     k.w_magic = unsigned(((std::uint64_t(1) << 32) + k.w - 1) / k.w);

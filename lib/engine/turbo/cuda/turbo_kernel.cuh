@@ -69,11 +69,6 @@ struct device_buffers
 
 constexpr int words_per_codeword(int K) { return (K + 31) / 32; }
 
-//! int16 arithmetic: channel LLRs are read in steps of 1/16 …
-constexpr float int16_input_units = 16.0f;
-//! … and a-posteriori LLRs (2 A + e, metrics in half LLRs) come out in 32 units per LLR.
-constexpr float int16_app_units = 32.0f;
-
 //! Codewords per group: 2 with int16 metrics, else 1.
 int lanes_for(arithmetic a);
 

@@ -76,19 +76,21 @@ enum class guard { none, pivi, dstw, pividstw };
 enum class stop_rule { off, crc24a, crc24b, mean_llr, min_llr, hard };
 
 /*!
- * \brief Metric arithmetic of the CUDA backend, and of the CPU backend where int16 is
- * asked for by name.
- *  - automatic: int16 on CUDA, float32 on the CPU.
- *  - float32: one codeword per GPU thread; max-log and scaled-max-log decode
- *    bit-identically to the CPU backends, log-map within its stated tolerance.
- *  - int16: two codewords per GPU thread in packed 16-bit fixed point (Hopper's DPX
- *    add-max instructions), several times faster. LLRs (float, or int8 read as
+ * \brief Metric arithmetic (decoder_config::cuda_arithmetic; both backends read it).
+ *  - automatic: int16 on CUDA; on the CPU int16 where an AVX2 or AVX-512 kernel runs
+ *    and takes the configured P (at most its 16 or 32 lanes), else float32.
+ *  - float32: the exact reference arithmetic. On CUDA one codeword per GPU thread;
+ *    max-log and scaled-max-log decode bit-identically to the CPU backends, log-map
+ *    within its stated tolerance. On the CPU SIMD over codewords.
+ *  - int16: 16-bit fixed point, several times faster. LLRs (float, or int8 read as
  *    q / int8_scale) are rounded to steps of 1/16 and saturated to +-255/16; extrinsic
  *    values saturate at +-40 (log-map +-37.5). log-map's correction ln(1 + e^-|a-b|)
- *    becomes max(0, 27/32 - |a-b|/2), within 0.17 of it.
- *    On the CPU backend: the same units, limits and max*, the P <= 16
- *    (AVX2) or 32 (AVX-512) sub-blocks of one codeword side by side in SIMD lanes;
- *    automatic P is the most sub-blocks that fit.
+ *    becomes max(0, 27/32 - |a-b|/2), within 0.17 of it. On CUDA two codewords per
+ *    GPU thread (Hopper's DPX add-max instructions); on the CPU the P <= 16 (AVX2) or
+ *    32 (AVX-512) sub-blocks of a codeword side by side in SIMD lanes, the same units,
+ *    limits and max* (for the same P and guarding, the same decisions as CUDA int16).
+ *    The faster of the two CPU kernels is measured once per process;
+ *    GPUTURBO_CPU_KERNEL=avx2|avx512 names one instead.
  */
 enum class arithmetic { automatic, float32, int16 };
 
@@ -205,6 +207,9 @@ public:
     //! P for config().K.
     int subblocks() const { return subblocks(d_config.K); }
 
+    //! The metric arithmetic this decoder runs: float32 or int16 (automatic resolved).
+    virtual arithmetic metric_arithmetic() const = 0;
+
     //! Throws std::invalid_argument unless K is an LTE block size that P and g fit.
     void check_block(int K) const override;
     std::size_t input_length(int K) const override { return codeword_length(K); }
@@ -232,14 +237,14 @@ constexpr int cuda_subblock_length = 32;
 int subblocks_for_length(int K, int length);
 
 /*!
- * \brief Makes a decoder. subblocks = 0 gives P = subblocks_for_length(K,
- * cuda_subblock_length) on the CUDA backend and P = 1 on the CPU, for each K.
+ * \brief Makes a decoder. subblocks = 0 gives, for each K, P = subblocks_for_length(K,
+ * cuda_subblock_length) on the CUDA backend; on the CPU P = 1 in float32, and in int16
+ * the most sub-blocks of at least 64 stages that fit the kernel's lanes.
  * \param backend "auto" (CUDA when this build can run on the GPUs here, else the CPU,
- *        with a line to core::log() saying why), "cpu" (SIMD over codewords, every
- *        core), "cuda", or "reference" (the exact single-lane CPU implementation that
- *        the others are tested against; slow).
- * Throws std::invalid_argument for a bad config or unknown backend name, and
- * std::runtime_error, with the reason, for a backend this build or machine lacks.
+ *        with a line to core::log() saying why), "cpu" (SIMD, every core), "cuda", or
+ * "reference" (the exact single-lane CPU implementation that the others are tested
+ * against; slow). Throws std::invalid_argument for a bad config or unknown backend name,
+ * and std::runtime_error, with the reason, for a backend this build or machine lacks.
  */
 std::unique_ptr<decoder> make_decoder(const decoder_config& config,
                                       std::string_view backend = "auto");

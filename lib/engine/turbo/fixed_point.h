@@ -1,0 +1,46 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_TURBO_FIXED_POINT_H
+#define INCLUDED_GPUTURBO_TURBO_FIXED_POINT_H
+
+// The int16 contract of the turbo decoder, defined once for the CUDA kernel
+// (cuda/turbo_kernel.cu) and the CPU's window kernels (cpu/window_kernel_impl.h): with
+// the same units, limits and max*, both compute the same numbers.
+//
+// Channel LLRs are quantised to +-max_input units and extrinsic values clamped to
+// +-max_extrinsic units: then a branch metric is at most g = 2 max_input +
+// max_extrinsic in magnitude, and a stage moves a state metric by at most g + c, where
+// c is max*'s correction (27 for log-map, 0 for max-log). State metrics normalised at
+// most 4 stages ago lie within +-10 (g + c) (three stages join any two states), so every
+// sum the recursions and the extrinsic form stays within 2^15: the largest, alpha +
+// beta + g from an impossible alpha plus the extrinsic's three corrections, is 8192 +
+// 21 (g + c) + 3 c = 32342 (max-log, g = 1150) or 32150 (log-map, g = 1110). Adds may
+// therefore wrap freely, and a kernel may normalise every 4th stage.
+
+namespace gputurbo::turbo::fixed_point {
+
+//! Channel LLRs are read in steps of 1/16 (rounded to nearest even) …
+constexpr float input_units = 16.0f;
+//! … so metrics, which hold half LLRs, count 32 units per nat, and a-posteriori LLRs
+//! (2 A + e) come out in 32 units per LLR.
+constexpr float app_units = 32.0f;
+//! Quantised channel LLRs saturate here (+-255/16).
+constexpr int max_input = 255;
+//! Extrinsic values saturate here, in input units (+-40; log-map +-37.5).
+template <bool Exact>
+constexpr int max_extrinsic = Exact ? 600 : 640;
+//! log-map's max*(a, b) = max(a, b, floor((a + b) / 2) + max_star_offset): the
+//! correction ln(1 + e^-|a-b|) as max(0, C - |a-b|/2), C = 27/32 nat, the minimax
+//! choice (error <= 0.17 nat; the tangent C = ln 2 errs by up to 0.22).
+constexpr int max_star_offset = 27;
+//! A state that cannot be reached: it loses every comparison, and sums of two never
+//! wrap.
+constexpr int impossible_metric = -8192;
+
+} // namespace gputurbo::turbo::fixed_point
+
+#endif
