@@ -220,6 +220,16 @@ class decoding_cases:
         expected = 1 if self.BACKEND == "cpu" else self.K // 32
         self.assertEqual(self.engine().subblocks, expected)
         self.assertIn(f"K={self.K}", repr(self.engine()))
+        # What runs: float32 by name; int16 by name where a kernel of it runs, and auto
+        # takes it there too.
+        self.assertEqual(self.engine(arithmetic="float32").arithmetic, "float32")
+        try:
+            int16 = self.engine(arithmetic="int16")
+        except RuntimeError:  # a CPU without AVX2
+            self.assertEqual(self.engine().arithmetic, "float32")
+        else:
+            self.assertEqual(int16.arithmetic, "int16")
+            self.assertEqual(self.engine().arithmetic, "int16")
 
     def test_009_gil_released_while_decoding(self):
         # With a switch interval longer than the test, a thread keeps the GIL until it
