@@ -197,6 +197,11 @@ __device__ __forceinline__ int slot(int k, const kernel_config& c)
 {
     return k + div_w(k, c);
 }
+// Shared entries per stream in the preparation kernel: slot(k) for k < K + 4.
+__host__ __device__ constexpr int prepare_slots(int K, int w)
+{
+    return K + 4 + (K + 3) / w;
+}
 // Index of stage k in a decoder's trellis array: stage-major, sub-block-minor, so that
 // the P threads read consecutive elements (the tail follows at K … K+2).
 __device__ __forceinline__ int transposed(int k, const kernel_config& c)
@@ -261,66 +266,119 @@ struct qpp_walk
 
 using core::cuda::sanitize;
 
-// One block per group of codewords (one per lane): the codewords are read into shared
-// memory with coalesced loads (sanitised on the way), then written out in the decoder's
-// stage-major order with coalesced stores; both directions touch global memory only in
-// whole lines. A missing last codeword of a group (odd n) is decoded as all zeros.
+// Threads per block of the preparation kernel: with its shared memory (76 KB at K = 6144)
+// three blocks fit on an SM.
+constexpr int prepare_threads = 512;
+
+// Four consecutive input values, as one vector load where the address allows (float4,
+// or four int8 in one word), else one by one.
+template <class In>
+__device__ __forceinline__ void load4(const In* at, float (&v)[4])
+{
+    using vec = std::conditional_t<std::is_same_v<In, float>, float4, char4>;
+    if (reinterpret_cast<std::uintptr_t>(at) % sizeof(vec) == 0) {
+        const vec x = *reinterpret_cast<const vec*>(at);
+        v[0] = float(x.x), v[1] = float(x.y), v[2] = float(x.z), v[3] = float(x.w);
+    } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+            v[e] = float(at[e]);
+    }
+}
+
+// One block per group of codewords (one per lane). The codewords are read with vector
+// loads, several in flight per thread (the kernel is bound by how many bytes are in
+// flight), sanitised and quantised, into shared memory by stream and stage: entry
+// [stream][slot(k)][lane], where slot(k) = k + k / w pads each sub-block by one entry, so
+// that the P consecutive threads of the second phase, which read stage j of P sub-blocks,
+// hit different banks. Then they are written out in the decoder's stage-major order with
+// coalesced stores. A missing last codeword of a group (odd n) is decoded as all zeros.
 template <class In, class M>
 __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
 {
     using L = lanes<M>;
     using stage_t = typename L::stage_t;
     using staged_t = typename L::staged_t;
+    constexpr int unroll = 4; // vector loads in flight per thread
     extern __shared__ float prepare_shared[];
-    staged_t* cw_shared = reinterpret_cast<staged_t*>(prepare_shared);
+    staged_t* staged = reinterpret_cast<staged_t*>(prepare_shared);
     const int K = c.K, P = c.P, w = c.w;
-    const int len = 3 * K + 12;
+    const int len = 3 * K + 12; // a multiple of 4: K is a multiple of 8
+    const int slots = prepare_slots(K, w);
     const int groups = (n + L::count - 1) / L::count;
     const unsigned p_magic = unsigned(((1ull << 32) + P - 1) / P);
+    const unsigned stream_magic = unsigned(((1ull << 32) + K + 3) / (K + 4));
+    auto at = [&](int stream, int s, int lane) -> staged_t& {
+        return staged[(stream * slots + s) * L::count + lane];
+    };
     for (int group = blockIdx.x; group < groups; group += gridDim.x) {
         for (int lane = 0; lane < L::count; ++lane) {
             const int cw = group * L::count + lane;
             const In* raw = static_cast<const In*>(b.raw) + (std::size_t)cw * len;
-            for (int i = threadIdx.x; i < len; i += blockDim.x)
-                cw_shared[lane * len + i] =
-                    cw < n ? L::stage_value(
-                                 sanitize(float(raw[i]) * c.input_scale, c.invert))
-                           : staged_t(0);
+            for (int first = 4 * threadIdx.x; first < len;
+                 first += 4 * unroll * blockDim.x) {
+                float v[unroll][4];
+#pragma unroll
+                for (int u = 0; u < unroll; ++u) {
+                    const int i = first + 4 * u * blockDim.x;
+                    if (i < len && cw < n)
+                        load4(raw + i, v[u]);
+                }
+#pragma unroll
+                for (int u = 0; u < unroll; ++u) {
+                    const int i0 = first + 4 * u * blockDim.x;
+                    if (i0 >= len)
+                        break;
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const int i = i0 + e;
+                        // Position i holds stage kk of stream: d0 d1 d2 triples, or the
+                        // three streams of K + 4 one after the other.
+                        const int stream =
+                            c.streams ? int(__umulhi(unsigned(i), stream_magic)) : i % 3;
+                        const int kk = c.streams ? i - stream * (K + 4) : i / 3;
+                        at(stream, kk + div_w(kk, c), lane) =
+                            cw < n ? L::stage_value(
+                                         sanitize(v[u][e] * c.input_scale, c.invert))
+                                   : staged_t(0);
+                    }
+                }
+            }
         }
         __syncthreads();
-        auto stage = [&](int sys_stream, int sys_k, int par_stream, int par_k) {
+        auto stage = [&](int sys_stream, int sys_slot, int par_stream, int par_slot) {
             staged_t sys[L::count], par[L::count];
-            auto at = [&](int lane, int stream, int kk) {
-                return cw_shared[lane * len +
-                                 (c.streams ? stream * (K + 4) + kk : 3 * kk + stream)];
-            };
             for (int lane = 0; lane < L::count; ++lane) {
-                sys[lane] = at(lane, sys_stream, sys_k);
-                par[lane] = at(lane, par_stream, par_k);
+                sys[lane] = at(sys_stream, sys_slot, lane);
+                par[lane] = at(par_stream, par_slot, lane);
             }
             return L::make_stage(sys, par);
         };
         stage_t* first =
             static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * (K + 3);
         stage_t* second = first + (K + 3);
-        // Output slot t = j P + q holds stage k = q w + j (sub-block q, offset j).
+        // Output slot t = j P + q holds stage k = q w + j (sub-block q, offset j), whose
+        // shared slot is k + q.
         for (int t = threadIdx.x; t < K; t += blockDim.x) {
             const int j = P == 1 ? t : int(__umulhi(unsigned(t), p_magic));
-            const int k = (t - j * P) * w + j;
-            first[t] = stage(0, k, 1, k);
-            second[t] = stage(0, qpp(k, c), 2, k);
+            const int q = t - j * P;
+            const int own = q * (w + 1) + j;
+            const int pi = qpp(q * w + j, c);
+            first[t] = stage(0, own, 1, own);
+            second[t] = stage(0, pi + div_w(pi, c), 2, own);
         }
         if (threadIdx.x < 3) {
             const int j = threadIdx.x;
             auto tail = [&](int encoder) {
                 const tail_place x = tail_position(encoder, j, false);
                 const tail_place z = tail_position(encoder, j, true);
-                return stage(x.stream, K + x.offset, z.stream, K + z.offset);
+                const int xk = K + x.offset, zk = K + z.offset;
+                return stage(x.stream, xk + div_w(xk, c), z.stream, zk + div_w(zk, c));
             };
             first[K + j] = tail(0);
             second[K + j] = tail(1);
         }
-        __syncthreads(); // before the next group overwrites cw_shared
+        __syncthreads(); // before the next group overwrites the staged values
     }
 }
 
@@ -884,7 +942,7 @@ kernels select(const kernel_config& c)
 
 std::size_t prepare_shared_bytes(const kernel_config& c)
 {
-    return std::size_t(c.lanes) * (3 * c.K + 12) * (c.lanes == 2 ? 2 : 4);
+    return std::size_t(3) * prepare_slots(c.K, c.w) * c.lanes * (c.lanes == 2 ? 2 : 4);
 }
 
 } // namespace
@@ -989,7 +1047,7 @@ void launch_prepare(const kernel_config& c,
                      &n };
     GPUTURBO_CUDA_TRY(cudaLaunchKernel(c.int8 ? k.prepare_int8 : k.prepare_float,
                                        dim3(std::min(groups, 65535)),
-                                       dim3(256),
+                                       dim3(prepare_threads),
                                        args,
                                        prepare_shared_bytes(c),
                                        s));
