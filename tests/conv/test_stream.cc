@@ -190,6 +190,7 @@ TEST(ViterbiSegments, LongFramesAgainstTheReferenceOnNoisyFrames)
     // noise, unpunctured and at 3/4, terminated and tail-biting.
     std::mt19937_64 rng(test::test_seed());
     std::mt19937 bit_rng{ unsigned(rng()) };
+    std::size_t all_ref_errors = 0;
     for (const char* rate : { "", "3/4" })
         for (const termination mode :
              { termination::terminated, termination::tail_biting }) {
@@ -215,11 +216,15 @@ TEST(ViterbiSegments, LongFramesAgainstTheReferenceOnNoisyFrames)
                         seg_errors,
                         ref_errors,
                         bits.size());
-            EXPECT_GT(ref_errors, 20u);
+            // Each case noisy (about 85 errors on average, in bursts: a case of 18 was
+            // seen), and the four together well inside the waterfall.
+            EXPECT_GT(ref_errors, 0u);
+            all_ref_errors += ref_errors;
             // Bit errors come in bursts of about 5: the bound allows 3 sigma of bursts.
             EXPECT_LE(std::fabs(double(seg_errors) - double(ref_errors)),
                       3.0 * std::sqrt(5.0 * double(ref_errors)) + 10.0);
         }
+    EXPECT_GT(all_ref_errors, 150u);
 }
 
 TEST_P(StreamBackend, NoiselessRoundTripInPiecesEveryPuncturing)
