@@ -120,8 +120,8 @@ chosen_kernel kernel_for(const decoder_config& config)
                            : best_int16_kernel();
     if (config.cuda_arithmetic == arithmetic::int16 && !int16)
         throw std::runtime_error(
-            "arithmetic=int16 on the CPU needs an AVX2 or AVX-512 kernel, and "
-            "GPUTURBO_CPU_KERNEL names none");
+            "arithmetic=int16 on the CPU needs AVX2 or AVX-512 (this CPU has neither, "
+            "or GPUTURBO_CPU_KERNEL names scalar or generic)");
     // automatic: int16 where its kernel takes the configuration's P, else float32.
     if (int16 && (config.cuda_arithmetic == arithmetic::int16 ||
                   config.subblocks <= int16->kernel->windows))
