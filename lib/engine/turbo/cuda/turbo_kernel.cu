@@ -246,13 +246,6 @@ struct qpp_walk
         if (d >= K)
             d -= K;
     }
-    // After forward() has reached pi(k): make backward() step to pi(k-1) next.
-    __device__ void reverse()
-    {
-        d -= two_f2;
-        if (d < 0)
-            d += K;
-    }
     __device__ void backward()
     {
         pi -= d;
@@ -608,15 +601,20 @@ struct constituent_pass
                 beta_out[s * P + p - 1] = beta[s];
         }
         const bool decide = D == 1 && out.wanted;
-        qpp_walk walk;
+        // D = 1: one walk down the sub-block's interleaved positions, from its last
+        // stage: each segment's loads take them last stage first, and a copy of the walk
+        // gives them again, in the same order, to the extrinsic stores.
+        qpp_walk walk, replay;
+        if (D == 1)
+            walk.start_backward(k1 - 1, c);
         for (int m = segments(w) - 1; m >= 0; --m) {
             const int first = m * segment;
             const int count = Full ? segment : min(segment, w - first);
             M half_a[segment], half_b[segment];
             if (D == 1)
-                walk.start_forward(k0 + first, c);
+                replay = walk;
 #pragma unroll
-            for (int j = 0; j < segment; ++j) {
+            for (int j = segment - 1; j >= 0; --j) {
                 if (j < count) {
                     stage(k0 + first + j,
                           D == 1 ? walk.pi : k0 + first + j,
@@ -624,13 +622,11 @@ struct constituent_pass
                           half_b[j],
                           std::true_type{});
                     if (D == 1)
-                        walk.forward();
+                        walk.backward();
                 }
             }
-            if (D == 1)
-                walk.reverse(); // walk.backward() now yields pi(k0 + first + count - 1) …
-                // Two halves of 4 stages, the upper one first; each recomputes its alphas
-                // from its checkpoint.
+            // Two halves of 4 stages, the upper one first; each recomputes its alphas
+            // from its checkpoint.
 #pragma unroll
             for (int upper = 1; upper >= 0; --upper) {
                 const int lo = upper * half_segment;
@@ -668,8 +664,8 @@ struct constituent_pass
                             const int k = k0 + first + lo + j;
                             int position = k;
                             if (D == 1) {
-                                walk.backward();
-                                position = walk.pi;
+                                position = replay.pi;
+                                replay.backward();
                             }
                             const auto bm =
                                 metrics_from_halves(half_a[lo + j], half_b[lo + j]);
