@@ -259,9 +259,14 @@ struct qpp_walk
 
 using core::cuda::sanitize;
 
-// Threads per block of the preparation kernel: with its shared memory (76 KB at K = 6144)
-// three blocks fit on an SM.
-constexpr int prepare_threads = 512;
+// Threads per block of the preparation kernel: about one vector load of each of its
+// codewords per thread (with its shared memory, 76 KB at K = 6144, three blocks of 512
+// fit on an SM), so that small blocks do not leave most threads idle.
+int prepare_threads(int K)
+{
+    const int loads = (3 * K + 12 + 3) / 4;
+    return std::clamp((loads + 31) / 32 * 32, 64, 512);
+}
 
 // Four consecutive input values, as one vector load where the address allows (float4,
 // or four int8 in one word), else one by one.
@@ -1043,7 +1048,7 @@ void launch_prepare(const kernel_config& c,
                      &n };
     GPUTURBO_CUDA_TRY(cudaLaunchKernel(c.int8 ? k.prepare_int8 : k.prepare_float,
                                        dim3(std::min(groups, 65535)),
-                                       dim3(prepare_threads),
+                                       dim3(prepare_threads(c.K)),
                                        args,
                                        prepare_shared_bytes(c),
                                        s));
