@@ -121,6 +121,20 @@ inline noisy_batch make_batch(int K,
     return b;
 }
 
+//! The LLRs of the codewords of \p bits (whole blocks of K) without noise: +magnitude
+//! for a code bit 0, -magnitude for a 1 (the engine's sign).
+inline std::vector<float>
+noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, float magnitude)
+{
+    const std::size_t n = bits.size() / K;
+    std::vector<std::uint8_t> cw(n * turbo::codeword_length(K));
+    turbo::encode(K, bits.data(), n, cw.data());
+    std::vector<float> llrs(cw.size());
+    for (std::size_t i = 0; i < cw.size(); ++i)
+        llrs[i] = cw[i] ? -magnitude : magnitude;
+    return llrs;
+}
+
 inline std::size_t bit_errors(const std::vector<std::uint8_t>& a,
                               const std::vector<std::uint8_t>& b)
 {

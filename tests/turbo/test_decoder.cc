@@ -35,18 +35,6 @@ std::string backend_name(const ::testing::TestParamInfo<std::string>& info)
     return name;
 }
 
-std::vector<float>
-noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, float magnitude)
-{
-    const std::size_t n = bits.size() / K;
-    std::vector<std::uint8_t> cw(n * turbo::codeword_length(K));
-    turbo::encode(K, bits.data(), n, cw.data());
-    std::vector<float> llrs(cw.size());
-    for (std::size_t i = 0; i < cw.size(); ++i)
-        llrs[i] = cw[i] ? -magnitude : magnitude;
-    return llrs;
-}
-
 } // namespace
 
 TEST_P(Backend, NoiselessRoundTripEveryBlockSizeEveryAlgorithm)

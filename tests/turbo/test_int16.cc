@@ -42,18 +42,6 @@ std::unique_ptr<decoder> int16_decoder(decoder_config c, const std::string& isa)
     if (!dec)                                                                            \
         GTEST_SKIP() << "this CPU runs no " << GetParam() << " kernel";
 
-std::vector<float>
-noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, float magnitude)
-{
-    const std::size_t n = bits.size() / K;
-    std::vector<std::uint8_t> cw(n * turbo::codeword_length(K));
-    turbo::encode(K, bits.data(), n, cw.data());
-    std::vector<float> llrs(cw.size());
-    for (std::size_t i = 0; i < cw.size(); ++i)
-        llrs[i] = cw[i] ? -magnitude : magnitude;
-    return llrs;
-}
-
 class Int16 : public ::testing::TestWithParam<std::string>
 {
 };

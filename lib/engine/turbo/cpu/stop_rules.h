@@ -20,42 +20,6 @@
 namespace gputurbo::turbo::cpu {
 namespace {
 
-// Evaluates the stop rule given the mean |LLR| and the hard decisions.
-template <class App>
-bool rule_holds(const decoder_config& c,
-                int K,
-                const App& app,
-                int iteration,
-                double mean,
-                const std::uint8_t* hard,
-                std::uint8_t* previous_hard)
-{
-    switch (c.early_stop) {
-    case stop_rule::off:
-        return true;
-    case stop_rule::crc24a:
-        return lte::check_crc(lte::crc::crc24a, hard, K);
-    case stop_rule::crc24b:
-        return lte::check_crc(lte::crc::crc24b, hard, K);
-    case stop_rule::mean_llr:
-        return mean >= c.stop_threshold;
-    case stop_rule::min_llr: {
-        float least = __builtin_fabsf(app(0));
-        for (int k = 1; k < K; ++k) {
-            const float a = __builtin_fabsf(app(k));
-            least = a < least ? a : least;
-        }
-        return least >= c.stop_threshold;
-    }
-    case stop_rule::hard: {
-        const bool same = iteration > 1 && std::memcmp(hard, previous_hard, K) == 0;
-        std::memcpy(previous_hard, hard, K);
-        return same;
-    }
-    }
-    return false;
-}
-
 // Whether the codeword passed after an iteration, given its hard decisions and mean
 // |LLR|: its stop rule holds and it carries information (core::information_floor).
 template <class App>
@@ -67,7 +31,34 @@ bool passes_given(const decoder_config& c,
                   const std::uint8_t* hard,
                   std::uint8_t* previous_hard)
 {
-    const bool rule = rule_holds(c, K, app, iteration, mean, hard, previous_hard);
+    bool rule = false;
+    switch (c.early_stop) {
+    case stop_rule::off:
+        rule = true;
+        break;
+    case stop_rule::crc24a:
+        rule = lte::check_crc(lte::crc::crc24a, hard, K);
+        break;
+    case stop_rule::crc24b:
+        rule = lte::check_crc(lte::crc::crc24b, hard, K);
+        break;
+    case stop_rule::mean_llr:
+        rule = mean >= c.stop_threshold;
+        break;
+    case stop_rule::min_llr: {
+        float least = __builtin_fabsf(app(0));
+        for (int k = 1; k < K; ++k) {
+            const float a = __builtin_fabsf(app(k));
+            least = a < least ? a : least;
+        }
+        rule = least >= c.stop_threshold;
+        break;
+    }
+    case stop_rule::hard:
+        rule = iteration > 1 && std::memcmp(hard, previous_hard, K) == 0;
+        std::memcpy(previous_hard, hard, K);
+        break;
+    }
     return rule && mean >= core::information_floor;
 }
 
