@@ -73,7 +73,7 @@ using trellis::metrics_from_halves;
 // thread: enough for the 8-state recursions with 4 stages of alpha in registers.
 constexpr int max_threads = 192;
 constexpr int min_blocks = 2;
-constexpr int segment = 8; // stages whose loads the recursions issue together
+constexpr int segment = cuda_segment_length; // stages whose loads are issued together
 // The forward pass keeps alpha every half segment: the backward pass recomputes the
 // alphas of 4 stages at a time from there (4 stages of alpha fit in registers).
 constexpr int half_segment = segment / 2;
@@ -168,6 +168,18 @@ struct lanes<s16x2>
 
 __host__ __device__ constexpr int segments(int w) { return (w + segment - 1) / segment; }
 
+// A metric as the 32 bits it occupies in shared memory, and back.
+__device__ __forceinline__ unsigned to_bits(float x) { return __float_as_uint(x); }
+__device__ __forceinline__ unsigned to_bits(s16x2 x) { return x.v; }
+template <class M>
+__device__ __forceinline__ M from_bits(unsigned u)
+{
+    if constexpr (std::is_same_v<M, float>)
+        return __uint_as_float(u);
+    else
+        return { u };
+}
+
 // Shared memory of one group of codewords (one per lane), in 4-byte words.
 struct shared_plan
 {
@@ -176,14 +188,15 @@ struct shared_plan
     {
         const int slots = K + P; // padded: slot(k) = k + k/w keeps banks apart
         const int words = words_per_codeword(K);
+        auto vector_aligned = [](int at) { return (at + 3) / 4 * 4; }; // 16 bytes
         ext = 0;
-        checkpoints = ext + slots;
+        checkpoints = vector_aligned(ext + slots);
         hard = checkpoints + 2 * segments(K / P) * S * P;
         previous_hard = hard + lanes * words;
         sums = previous_hard + lanes * words;
         mins = sums + lanes * P;
         crcs = mins + lanes * P;
-        total = crcs + lanes * P;
+        total = vector_aligned(crcs + lanes * P);
     }
 };
 
@@ -403,7 +416,8 @@ struct decisions
 // other decoder's output: D = 0 (natural order) reads it at k, D = 1 (interleaved order)
 // through pi, and both overwrite what they read with their own scaled extrinsic; D = 1
 // also sets the hard decisions when they are wanted. Full: w is a multiple of the
-// segment, so that the unrolled stage loops have no partial segment to test for.
+// segment, so that the unrolled stage loops have no partial segment to test for (a
+// kernel of its own: the registers of the partial segments' path do not weigh on it).
 template <class M, bool Exact, int D, bool Full>
 struct constituent_pass
 {
@@ -452,6 +466,35 @@ struct constituent_pass
         const bool own = KnownOwn::value || (k >= k0 && k < k1);
         const stage_t in = trellis[own ? (k - k0) * c.P + p : transposed(k, c)];
         L::halves(in, extrinsic_llrs[D == 0 && own ? k + p : slot(position, c)], a, b);
+    }
+
+    // The checkpoint of alpha at the start of half segment h of the sub-block: a thread's
+    // 8 states lie together, two 16-byte accesses, taken in an order that alternates
+    // every 4 threads, so that the 8 threads a quarter warp serves at once hit 8
+    // different groups of 4 banks.
+    __device__ __forceinline__ void store_checkpoint(int h, const M* alpha) const
+    {
+        uint4* at = reinterpret_cast<uint4*>(checkpoints + (h * c.P + p) * S);
+        const int swap = (p >> 2) & 1;
+#pragma unroll
+        for (int q = 0; q < 2; ++q)
+            at[q ^ swap] = make_uint4(to_bits(alpha[4 * q]),
+                                      to_bits(alpha[4 * q + 1]),
+                                      to_bits(alpha[4 * q + 2]),
+                                      to_bits(alpha[4 * q + 3]));
+    }
+    __device__ __forceinline__ void load_checkpoint(int h, M* alpha) const
+    {
+        const uint4* at = reinterpret_cast<const uint4*>(checkpoints + (h * c.P + p) * S);
+        const int swap = (p >> 2) & 1;
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+            const uint4 v = at[q ^ swap];
+            alpha[4 * q] = from_bits<M>(v.x);
+            alpha[4 * q + 1] = from_bits<M>(v.y);
+            alpha[4 * q + 2] = from_bits<M>(v.z);
+            alpha[4 * q + 3] = from_bits<M>(v.w);
+        }
     }
 
     // Alpha at the sub-block's start: exact for the first sub-block, else the metrics of
@@ -518,12 +561,8 @@ struct constituent_pass
 #pragma unroll
                 for (int j = 0; j < segment; ++j) {
                     if (j < count) {
-                        if (j % half_segment == 0) {
-                            const int half = (first + j) / half_segment;
-#pragma unroll
-                            for (int s = 0; s < S; ++s)
-                                checkpoints[(half * S + s) * P + p] = alpha[s];
-                        }
+                        if (j % half_segment == 0)
+                            store_checkpoint((first + j) / half_segment, alpha);
                         if (decltype(has_edge)::value && first + j == edge_stage) {
 #pragma unroll
                             for (int s = 0; s < S; ++s)
@@ -607,22 +646,22 @@ struct constituent_pass
         }
         const bool decide = D == 1 && out.wanted;
         // D = 1: one walk down the sub-block's interleaved positions, from its last
-        // stage: each segment's loads take them last stage first, and a copy of the walk
-        // gives them again, in the same order, to the extrinsic stores.
-        qpp_walk walk, replay;
+        // stage: each segment's loads take them last stage first, and keep them for the
+        // extrinsic stores.
+        qpp_walk walk;
         if (D == 1)
             walk.start_backward(k1 - 1, c);
         for (int m = segments(w) - 1; m >= 0; --m) {
             const int first = m * segment;
             const int count = Full ? segment : min(segment, w - first);
             M half_a[segment], half_b[segment];
-            if (D == 1)
-                replay = walk;
+            int positions[segment];
 #pragma unroll
             for (int j = segment - 1; j >= 0; --j) {
                 if (j < count) {
+                    positions[j] = D == 1 ? walk.pi : k0 + first + j;
                     stage(k0 + first + j,
-                          D == 1 ? walk.pi : k0 + first + j,
+                          positions[j],
                           half_a[j],
                           half_b[j],
                           std::true_type{});
@@ -638,9 +677,7 @@ struct constituent_pass
                 const int n = Full ? half_segment : min(half_segment, count - lo);
                 if (n <= 0)
                     continue;
-#pragma unroll
-                for (int s = 0; s < S; ++s)
-                    alpha[s] = checkpoints[((2 * m + upper) * S + s) * P + p];
+                load_checkpoint(2 * m + upper, alpha);
                 M seg_alpha[half_segment][S];
 #pragma unroll
                 for (int j = 0; j < half_segment; ++j) {
@@ -667,11 +704,7 @@ struct constituent_pass
                     for (int j = half_segment - 1; j >= 0; --j) {
                         if (j < n) {
                             const int k = k0 + first + lo + j;
-                            int position = k;
-                            if (D == 1) {
-                                position = replay.pi;
-                                replay.backward();
-                            }
+                            const int position = positions[lo + j];
                             const auto bm =
                                 metrics_from_halves(half_a[lo + j], half_b[lo + j]);
                             const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
@@ -751,13 +784,13 @@ __device__ void half_iteration(bool active,
 // per_block groups side by side in a block. A group runs until each of its codewords
 // has been decided (its stop rule held, or the last iteration): a decided codeword's
 // output is taken at once and its lane then only keeps its neighbour company.
-template <class M, bool Exact>
+template <class M, bool Exact, bool Full>
 __global__ void __launch_bounds__(max_threads, min_blocks)
     decode_kernel(kernel_config c, device_buffers b, int n)
 {
     using L = lanes<M>;
     using stage_t = typename L::stage_t;
-    extern __shared__ float shared[];
+    extern __shared__ __align__(16) float shared[];
     const int P = c.P, K = c.K;
     const int local = threadIdx.x / P, p = threadIdx.x % P;
     const int group = blockIdx.x * c.per_block + local;
@@ -813,34 +846,27 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
         if (!done && out.wanted)
             for (int i = p; i < L::count * words; i += P)
                 hard[i] = 0;
-        auto both_halves = [&](auto full) {
-            constexpr bool Full = decltype(full)::value;
-            half_iteration<M, Exact, 0, Full>(!done,
-                                              c,
-                                              trellis,
-                                              ext,
-                                              checkpoints,
-                                              edge(0, prev),
-                                              edge(0, next),
-                                              p,
-                                              out,
-                                              stats);
-            __syncthreads();
-            half_iteration<M, Exact, 1, Full>(!done,
-                                              c,
-                                              trellis + (K + 3),
-                                              ext,
-                                              checkpoints,
-                                              edge(1, prev),
-                                              edge(1, next),
-                                              p,
-                                              out,
-                                              stats);
-        };
-        if (c.w % segment == 0)
-            both_halves(std::true_type{});
-        else
-            both_halves(std::false_type{});
+        half_iteration<M, Exact, 0, Full>(!done,
+                                          c,
+                                          trellis,
+                                          ext,
+                                          checkpoints,
+                                          edge(0, prev),
+                                          edge(0, next),
+                                          p,
+                                          out,
+                                          stats);
+        __syncthreads();
+        half_iteration<M, Exact, 1, Full>(!done,
+                                          c,
+                                          trellis + (K + 3),
+                                          ext,
+                                          checkpoints,
+                                          edge(1, prev),
+                                          edge(1, next),
+                                          p,
+                                          out,
+                                          stats);
         if (!done && out.wanted)
             for (int lane = 0; lane < L::count; ++lane) {
                 sums[lane * P + p] = stats[lane].sum;
@@ -918,12 +944,19 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
     }
 }
 
-// The kernels of one configuration: metric type and algorithm.
+// The kernels of one configuration: metric type and algorithm, and for decoding
+// whether the sub-blocks are whole segments (each decoding kernel gets the registers
+// of its own path).
 struct kernels
 {
     const void* prepare_float;
     const void* prepare_int8;
-    const void* decode;
+    const void* decode_full;
+    const void* decode_partial;
+    const void* decode(const kernel_config& c) const
+    {
+        return c.w % segment == 0 ? decode_full : decode_partial;
+    }
 };
 
 template <class M, bool Exact>
@@ -931,7 +964,8 @@ kernels kernels_of()
 {
     return { (const void*)prepare_kernel<float, M>,
              (const void*)prepare_kernel<std::int8_t, M>,
-             (const void*)decode_kernel<M, Exact> };
+             (const void*)decode_kernel<M, Exact, true>,
+             (const void*)decode_kernel<M, Exact, false> };
 }
 
 kernels select(const kernel_config& c)
@@ -1021,14 +1055,15 @@ std::size_t shared_bytes_per_group(int K, int P, int lanes)
 std::size_t static_shared_bytes()
 {
     std::size_t most = 0;
-    for (const void* f : { (const void*)decode_kernel<float, true>,
-                           (const void*)decode_kernel<float, false>,
-                           (const void*)decode_kernel<s16x2, true>,
-                           (const void*)decode_kernel<s16x2, false> }) {
-        cudaFuncAttributes a{};
-        GPUTURBO_CUDA_TRY(cudaFuncGetAttributes(&a, f));
-        most = std::max(most, a.sharedSizeBytes);
-    }
+    for (const kernels& k : { kernels_of<float, true>(),
+                              kernels_of<float, false>(),
+                              kernels_of<s16x2, true>(),
+                              kernels_of<s16x2, false>() })
+        for (const void* f : { k.decode_full, k.decode_partial }) {
+            cudaFuncAttributes a{};
+            GPUTURBO_CUDA_TRY(cudaFuncGetAttributes(&a, f));
+            most = std::max(most, a.sharedSizeBytes);
+        }
     return most;
 }
 
@@ -1060,7 +1095,8 @@ void configure_kernels(int lanes, bool exact, std::size_t bytes)
     c.lanes = lanes;
     c.exact = exact;
     const kernels k = select(c);
-    for (const void* f : { k.prepare_float, k.prepare_int8, k.decode })
+    for (const void* f :
+         { k.prepare_float, k.prepare_int8, k.decode_full, k.decode_partial })
         GPUTURBO_CUDA_TRY(cudaFuncSetAttribute(
             f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
 }
@@ -1069,7 +1105,7 @@ int resident_blocks_per_sm(const kernel_config& c)
 {
     int blocks = 0;
     GPUTURBO_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocks, select(c).decode, c.per_block * c.P, c.shared_bytes));
+        &blocks, select(c).decode(c), c.per_block * c.P, c.shared_bytes));
     return blocks;
 }
 
@@ -1082,7 +1118,7 @@ void launch_decode(const kernel_config& c, const device_buffers& b, int n, cudaS
     void* args[] = { const_cast<kernel_config*>(&c),
                      const_cast<device_buffers*>(&b),
                      &n };
-    GPUTURBO_CUDA_TRY(cudaLaunchKernel(select(c).decode,
+    GPUTURBO_CUDA_TRY(cudaLaunchKernel(select(c).decode(c),
                                        dim3(blocks),
                                        dim3(c.per_block * c.P),
                                        args,
