@@ -215,10 +215,15 @@ input_set make_inputs(std::uint64_t seed, int K, frame_crc crc, std::size_t n)
     return s;
 }
 
-// P of sub-blocks of about 32 bits (K / the smallest divisor of K that is >= 32), the
-// CUDA backend's automatic choice; given explicitly to the CPU so that guarding matters.
+// P of sub-blocks of about 32 bits (K / the smallest divisor of K in 32 … 128 that is a
+// multiple of 8, else the smallest one >= 32), the CUDA backend's automatic choice
+// (written out: the baseline of a comparison may choose otherwise); given explicitly to
+// the CPU so that guarding matters.
 int subblocks_of_32(int K)
 {
+    for (int w = 32; w <= std::min(K, 128); ++w)
+        if (K % w == 0 && w % 8 == 0)
+            return K / w;
     for (int w = 32; w < K; ++w)
         if (K % w == 0)
             return K / w;
@@ -292,10 +297,9 @@ int digest_main(int argc, char** argv)
 
     const std::vector<shape> shapes =
         quick ? std::vector<shape>{ { 40, true, 32 }, { 1024, true, 16 } }
-              : std::vector<shape>{ { 40, true, 256 },
-                                    { 512, true, 128 },
-                                    { 1024, true, 128 },
-                                    { 1024, false, 128 },
+              : std::vector<shape>{ { 40, true, 256 },  { 104, true, 128 },
+                                    { 512, true, 128 }, { 1024, true, 128 },
+                                    { 1008, true, 64 }, { 1024, false, 128 },
                                     { 6144, true, 48 } };
 
     std::cout << "# gputurbo-digest backend=" << backend << " seed=" << seed

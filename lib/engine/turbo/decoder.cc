@@ -139,9 +139,13 @@ void decoder::decode(const std::vector<float>& llrs,
     decode(llrs.data(), count, bits.data(), status ? status->data() : nullptr);
 }
 
-int subblocks_for_length(int K, int length)
+int subblocks_for_length(int K, int length, int multiple)
 {
-    for (int w = std::max(1, length); w < K; ++w)
+    length = std::max(1, length);
+    for (int w = length; w <= std::min(K, 4 * length); ++w)
+        if (K % w == 0 && w % multiple == 0)
+            return K / w;
+    for (int w = length; w < K; ++w)
         if (K % w == 0)
             return K / w;
     return 1;

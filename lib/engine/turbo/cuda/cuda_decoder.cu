@@ -65,7 +65,7 @@ public:
 private:
     int automatic_subblocks(int K) const override
     {
-        return subblocks_for_length(K, cuda_subblock_length);
+        return subblocks_for_length(K, cuda_subblock_length, cuda_segment_length);
     }
 
     std::size_t input_length(int K) const override { return codeword_length(K); }

@@ -229,19 +229,23 @@ protected:
 
 //! Sub-block length at which the CUDA kernels are fastest (P = 192 for K = 6144).
 constexpr int cuda_subblock_length = 32;
+//! Stages the CUDA kernels take together: sub-blocks of whole segments run faster (K =
+//! 1008: P = 21 of 48 stages 12.1 Gbit/s on an H100, P = 28 of 36 stages 7.3).
+constexpr int cuda_segment_length = 8;
 
 /*!
  * \brief P for sub-blocks of about \p length bits: K / w for the smallest divisor w of K
- * that is >= length (P = 1 when there is none below K).
+ * from length to 4 length that is a multiple of \p multiple, else for the smallest
+ * divisor w >= length (P = 1 when there is none below K).
  */
-int subblocks_for_length(int K, int length);
+int subblocks_for_length(int K, int length, int multiple = 1);
 
 /*!
  * \brief Makes a decoder. subblocks = 0 gives, for each K, P = subblocks_for_length(K,
- * cuda_subblock_length) on the CUDA backend; on the CPU P = 1 in float32, and in int16
- * the most sub-blocks of at least 64 stages that fit the kernel's lanes.
- * \param backend "auto" (CUDA when this build can run on the GPUs here, else the CPU,
- *        with a line to core::log() saying why), "cpu" (SIMD, every core), "cuda", or
+ * cuda_subblock_length, cuda_segment_length) on the CUDA backend; on the CPU P = 1 in
+ * float32, and in int16 the most sub-blocks of at least 64 stages that fit the kernel's
+ * lanes. \param backend "auto" (CUDA when this build can run on the GPUs here, else the
+ * CPU, with a line to core::log() saying why), "cpu" (SIMD, every core), "cuda", or
  * "reference" (the exact single-lane CPU implementation that the others are tested
  * against; slow). Throws std::invalid_argument for a bad config or unknown backend name,
  * and std::runtime_error, with the reason, for a backend this build or machine lacks.
