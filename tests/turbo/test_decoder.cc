@@ -489,6 +489,9 @@ TEST(CudaVsCpu, SameDecisionsOnRandomNoisyInput)
         { algorithm::scaled_max_log, 96, guard::dstw, stop_rule::mean_llr },
         { algorithm::scaled_max_log, 96, guard::pividstw, stop_rule::crc24b },
         { algorithm::scaled_max_log, 192, guard::pividstw, stop_rule::off },
+        // Sub-blocks of 12 stages (partial segments); blocks of 384 threads.
+        { algorithm::scaled_max_log, 256, guard::pividstw, stop_rule::off },
+        { algorithm::scaled_max_log, 384, guard::pividstw, stop_rule::crc24b },
         { algorithm::log_map, 48, guard::pividstw, stop_rule::crc24a },
         { algorithm::log_map, 1, guard::none, stop_rule::off },
     };

@@ -69,10 +69,12 @@ using core::cuda::s16x2;
 using namespace gputurbo::turbo::trellis;
 using trellis::metrics_from_halves;
 
-// Threads per block. With two blocks of 192 per SM the register budget is 168 per
-// thread: enough for the 8-state recursions with 4 stages of alpha in registers.
-constexpr int max_threads = 192;
-constexpr int min_blocks = 2;
+// Threads per block: up to 384, so that one codeword may take P = 384 sub-blocks (its
+// shortest decoding time). Their register budget, 168 a thread, is the one that two
+// blocks of 192 share (P = 192, the throughput configuration, two blocks per SM): enough
+// for the 8-state recursions with 4 stages of alpha in registers.
+constexpr int max_threads = 384;
+constexpr int min_blocks = 1;
 constexpr int segment = cuda_segment_length; // stages whose loads are issued together
 // The forward pass keeps alpha every half segment: the backward pass recomputes the
 // alphas of 4 stages at a time from there (4 stages of alpha fit in registers).
