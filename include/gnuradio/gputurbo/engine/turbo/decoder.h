@@ -244,8 +244,9 @@ int subblocks_for_length(int K, int length, int multiple = 1);
  * \brief Makes a decoder. subblocks = 0 gives, for each K, P = subblocks_for_length(K,
  * cuda_subblock_length, cuda_segment_length) on the CUDA backend; on the CPU P = 1 in
  * float32, and in int16 the most sub-blocks of at least 64 stages that fit the kernel's
- * lanes. \param backend "auto" (CUDA when this build can run on the GPUs here, else the
- * CPU, with a line to core::log() saying why), "cpu" (SIMD, every core), "cuda", or
+ * lanes.
+ * \param backend "auto" (CUDA when this build can run on the GPUs here, else the CPU,
+ *        with a line to core::log() saying why), "cpu" (SIMD, every core), "cuda", or
  * "reference" (the exact single-lane CPU implementation that the others are tested
  * against; slow). Throws std::invalid_argument for a bad config or unknown backend name,
  * and std::runtime_error, with the reason, for a backend this build or machine lacks.
