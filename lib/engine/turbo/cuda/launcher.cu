@@ -104,8 +104,14 @@ void launcher::launch(const decoder_config& c,
         }
         crc = table.get();
     }
+    auto& interleaved = d_interleaved[{ K, P }];
+    if (!interleaved.get()) {
+        const auto values = interleaved_stages(K, P);
+        core::cuda::upload(
+            interleaved.reserve(values.size()), values.data(), values.size());
+    }
     const kernel_config k = config_of(c, K, P, b.int8);
-    const device_buffers buffers = buffers_of(k, n, b, crc);
+    const device_buffers buffers = buffers_of(k, n, b, crc, interleaved.get());
     launch_prepare(k, buffers, int(n), s);
     launch_decode(k, buffers, int(n), s);
 }

@@ -66,6 +66,8 @@ private:
     std::size_t d_shared_limit = 0;
     // CRC remainder of a 1 at each bit of a block, by (CRC, K), for the CRC stop rules.
     std::map<std::pair<int, int>, core::cuda::device_array<std::uint32_t>> d_crc;
+    // interleaved_stages(K, P), by (K, P).
+    std::map<std::pair<int, int>, core::cuda::device_array<std::uint32_t>> d_interleaved;
 };
 
 } // namespace gputurbo::turbo::cuda

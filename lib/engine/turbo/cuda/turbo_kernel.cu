@@ -232,46 +232,6 @@ __device__ __forceinline__ int qpp(int k, const kernel_config& c)
                 (unsigned(c.f2) * unsigned(k) % unsigned(c.K)) * unsigned(k)) %
                unsigned(c.K));
 }
-// pi(k) along increasing or decreasing k without divisions:
-// pi(k+1) = pi(k) + d(k), d(k) = f1 + f2 (2k + 1) mod K, d(k+1) = d(k) + 2 f2.
-struct qpp_walk
-{
-    int pi, d, K, two_f2;
-    __device__ void start_forward(int k, const kernel_config& c)
-    {
-        K = c.K;
-        two_f2 = int((2u * unsigned(c.f2)) % unsigned(K));
-        pi = qpp(k, c);
-        d = int((unsigned(c.f1) + unsigned(c.f2) * unsigned(2 * k + 1) % unsigned(K)) %
-                unsigned(K));
-    }
-    __device__ void start_backward(int k, const kernel_config& c)
-    {
-        start_forward(k, c); // d becomes d(k-1) = d(k) - 2 f2
-        d -= two_f2;
-        if (d < 0)
-            d += K;
-    }
-    __device__ void forward()
-    {
-        pi += d;
-        if (pi >= K)
-            pi -= K;
-        d += two_f2;
-        if (d >= K)
-            d -= K;
-    }
-    __device__ void backward()
-    {
-        pi -= d;
-        if (pi < 0)
-            pi += K;
-        d -= two_f2;
-        if (d < 0)
-            d += K;
-    }
-};
-
 using core::cuda::sanitize;
 
 // Threads per block of the preparation kernel: about one vector load of each of its
@@ -428,6 +388,7 @@ struct constituent_pass
 
     const kernel_config& c;
     const stage_t* __restrict__ trellis;
+    const unsigned* __restrict__ interleaved; // D = 1: pi(k) << 16 | slot(pi(k))
     M* extrinsic_llrs;
     M* checkpoints;
     const M* prev_edges; // [2][S][P]: alpha, beta
@@ -438,6 +399,7 @@ struct constituent_pass
 
     __device__ constituent_pass(const kernel_config& c,
                                 const stage_t* __restrict__ trellis,
+                                const unsigned* __restrict__ interleaved,
                                 M* extrinsic_llrs,
                                 M* checkpoints,
                                 const M* prev_edges,
@@ -445,6 +407,7 @@ struct constituent_pass
                                 int p)
         : c(c),
           trellis(trellis),
+          interleaved(interleaved),
           extrinsic_llrs(extrinsic_llrs),
           checkpoints(checkpoints),
           prev_edges(prev_edges),
@@ -458,16 +421,30 @@ struct constituent_pass
     {
     }
 
-    // Branch metric halves of stage k. Inside the thread's own sub-block the indices need
-    // no division: stage k0 + j sits at j P + p in the trellis array and at k + p in
-    // shared memory. The segment loops pass std::true_type: their stages are the
-    // thread's own.
+    // Where stage k's inputs lie: its index in the trellis array and, for its extrinsic
+    // value, its shared-memory slot and the natural position it decides (D = 1: pi(k)
+    // and its slot, from the table of interleaved stages). Inside the thread's own
+    // sub-block nothing needs a division: stage k0 + j sits at j P + p in the trellis
+    // array and (D = 0) at k + p in shared memory. The segment loops pass
+    // std::true_type: their stages are the thread's own.
+    struct place
+    {
+        int index, slot, position;
+    };
     template <class KnownOwn>
-    __device__ __forceinline__ void stage(int k, int position, M& a, M& b, KnownOwn) const
+    __device__ __forceinline__ place place_of(int k, KnownOwn) const
     {
         const bool own = KnownOwn::value || (k >= k0 && k < k1);
-        const stage_t in = trellis[own ? (k - k0) * c.P + p : transposed(k, c)];
-        L::halves(in, extrinsic_llrs[D == 0 && own ? k + p : slot(position, c)], a, b);
+        const int index = own ? (k - k0) * c.P + p : transposed(k, c);
+        if constexpr (D == 0)
+            return { index, own ? k + p : slot(k, c), k };
+        const unsigned at = interleaved[index];
+        return { index, int(at & 0xffffu), int(at >> 16) };
+    }
+    // Branch metric halves of the stage at `at`.
+    __device__ __forceinline__ void stage(const place& at, M& a, M& b) const
+    {
+        L::halves(trellis[at.index], extrinsic_llrs[at.slot], a, b);
     }
 
     // The checkpoint of alpha at the start of half segment h of the sub-block: a thread's
@@ -515,19 +492,14 @@ struct constituent_pass
         } else
             set_equiprobable(alpha);
         if (p > 0 && trains) {
-            qpp_walk walk;
-            if (D == 1)
-                walk.start_forward(k0 - g, c);
             for (int k = k0 - g; k < k0; ++k) {
                 M a, b;
-                stage(k, D == 1 ? walk.pi : k, a, b, std::false_type{});
+                stage(place_of(k, std::false_type{}), a, b);
                 M t[S];
                 forward_step<Exact>(alpha, t, metrics_from_halves(a, b));
 #pragma unroll
                 for (int q = 0; q < S; ++q)
                     alpha[q] = t[q];
-                if (D == 1)
-                    walk.forward();
             }
         }
     }
@@ -539,24 +511,14 @@ struct constituent_pass
     __device__ __forceinline__ void forward(M* alpha) const
     {
         const int P = c.P, w = c.w;
-        qpp_walk walk;
-        if (D == 1)
-            walk.start_forward(k0, c);
         const int edge_stage = w - edge_offset; // alpha that sub-block p+1 starts from
         for (int first = 0; first < w; first += segment) {
             const int count = Full ? segment : min(segment, w - first);
             M seg_a[segment], seg_b[segment];
 #pragma unroll
             for (int j = 0; j < segment; ++j) {
-                if (j < count) {
-                    stage(k0 + first + j,
-                          D == 1 ? walk.pi : k0 + first + j,
-                          seg_a[j],
-                          seg_b[j],
-                          std::true_type{});
-                    if (D == 1)
-                        walk.forward();
-                }
+                if (j < count)
+                    stage(place_of(k0 + first + j, std::true_type{}), seg_a[j], seg_b[j]);
             }
             // Compiled twice, so that the segments without the edge stage test nothing.
             auto run_segment = [&](auto has_edge) {
@@ -617,15 +579,10 @@ struct constituent_pass
             } else
                 set_equiprobable(beta);
             if (trains) {
-                qpp_walk walk;
-                if (D == 1)
-                    walk.start_backward(k1 + g - 1, c);
                 for (int k = k1 + g - 1; k >= k1; --k) {
                     M a, b;
-                    stage(k, D == 1 ? walk.pi : k, a, b, std::false_type{});
+                    stage(place_of(k, std::false_type{}), a, b);
                     backward_step<Exact>(beta, metrics_from_halves(a, b));
-                    if (D == 1)
-                        walk.backward();
                 }
             }
         }
@@ -647,28 +604,16 @@ struct constituent_pass
                 beta_out[s * P + p - 1] = beta[s];
         }
         const bool decide = D == 1 && out.wanted;
-        // D = 1: one walk down the sub-block's interleaved positions, from its last
-        // stage: each segment's loads take them last stage first, and keep them for the
-        // extrinsic stores.
-        qpp_walk walk;
-        if (D == 1)
-            walk.start_backward(k1 - 1, c);
         for (int m = segments(w) - 1; m >= 0; --m) {
             const int first = m * segment;
             const int count = Full ? segment : min(segment, w - first);
             M half_a[segment], half_b[segment];
-            int positions[segment];
+            place places[segment]; // kept for the extrinsic stores and decisions
 #pragma unroll
             for (int j = segment - 1; j >= 0; --j) {
                 if (j < count) {
-                    positions[j] = D == 1 ? walk.pi : k0 + first + j;
-                    stage(k0 + first + j,
-                          positions[j],
-                          half_a[j],
-                          half_b[j],
-                          std::true_type{});
-                    if (D == 1)
-                        walk.backward();
+                    places[j] = place_of(k0 + first + j, std::true_type{});
+                    stage(places[j], half_a[j], half_b[j]);
                 }
             }
             // Two halves of 4 stages, the upper one first; each recomputes its alphas
@@ -706,15 +651,14 @@ struct constituent_pass
                     for (int j = half_segment - 1; j >= 0; --j) {
                         if (j < n) {
                             const int k = k0 + first + lo + j;
-                            const int position = positions[lo + j];
+                            const place& at = places[lo + j];
                             const auto bm =
                                 metrics_from_halves(half_a[lo + j], half_b[lo + j]);
                             const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
-                            extrinsic_llrs[slot(position, c)] =
-                                L::template feedback<Exact>(e, c);
+                            extrinsic_llrs[at.slot] = L::template feedback<Exact>(e, c);
                             if (decide)
                                 record_decision(
-                                    L::app(half_a[lo + j], e), position, out, stats);
+                                    L::app(half_a[lo + j], e), at.position, out, stats);
                             backward_step<Exact>(beta, bm, normalises<L>(j));
                             if (decltype(has_edge)::value && k == save_at) {
 #pragma unroll
@@ -758,6 +702,7 @@ template <class M, bool Exact, int D, bool Full>
 __device__ void half_iteration(bool active,
                                const kernel_config& c,
                                const typename lanes<M>::stage_t* __restrict__ trellis,
+                               const unsigned* __restrict__ interleaved,
                                M* extrinsic_llrs,
                                M* checkpoints,
                                const M* prev_edges, // [2][S][P]: alpha, beta
@@ -767,7 +712,7 @@ __device__ void half_iteration(bool active,
                                app_stats* stats)
 {
     const constituent_pass<M, Exact, D, Full> pass(
-        c, trellis, extrinsic_llrs, checkpoints, prev_edges, next_edges, p);
+        c, trellis, interleaved, extrinsic_llrs, checkpoints, prev_edges, next_edges, p);
     M alpha[S], beta[S];
     if (active) {
         pass.start_alpha(alpha);
@@ -851,6 +796,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
         half_iteration<M, Exact, 0, Full>(!done,
                                           c,
                                           trellis,
+                                          b.interleaved,
                                           ext,
                                           checkpoints,
                                           edge(0, prev),
@@ -862,6 +808,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
         half_iteration<M, Exact, 1, Full>(!done,
                                           c,
                                           trellis + (K + 3),
+                                          b.interleaved,
                                           ext,
                                           checkpoints,
                                           edge(1, prev),
@@ -1036,7 +983,8 @@ std::size_t workspace_bytes(const kernel_config& c, std::size_t n)
 device_buffers buffers_of(const kernel_config& c,
                           std::size_t n,
                           const core::cuda::batch_buffers& b,
-                          const std::uint32_t* crc_contribution)
+                          const std::uint32_t* crc_contribution,
+                          const std::uint32_t* interleaved)
 {
     device_buffers d{};
     d.raw = b.llrs;
@@ -1046,7 +994,21 @@ device_buffers buffers_of(const kernel_config& c,
     d.iterations = b.iterations;
     d.passed = b.passed;
     d.crc_contribution = crc_contribution;
+    d.interleaved = interleaved;
     return d;
+}
+
+std::vector<std::uint32_t> interleaved_stages(int K, int P)
+{
+    const std::vector<std::uint32_t>& pi = cached_interleaver(K);
+    const int w = K / P;
+    std::vector<std::uint32_t> table(K);
+    for (int t = 0; t < K; ++t) {
+        const std::uint32_t at =
+            pi[(t % P) * w + t / P];         // stage k = q w + j at t = j P + q
+        table[t] = at << 16 | (at + at / w); // its slot, as slot() has it
+    }
+    return table;
 }
 
 std::size_t shared_bytes_per_group(int K, int P, int lanes)

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gputurbo::turbo::cuda {
 
@@ -65,6 +66,7 @@ struct device_buffers
     int* iterations;                       //!< [n]
     unsigned char* passed;                 //!< [n]
     const std::uint32_t* crc_contribution; //!< [K] CRC remainder of a 1 at bit k
+    const std::uint32_t* interleaved;      //!< [K] interleaved_stages(K, P)
 };
 
 constexpr int words_per_codeword(int K) { return (K + 31) / 32; }
@@ -87,7 +89,15 @@ std::size_t workspace_bytes(const kernel_config& c, std::size_t n);
 device_buffers buffers_of(const kernel_config& c,
                           std::size_t n,
                           const core::cuda::batch_buffers& b,
-                          const std::uint32_t* crc_contribution);
+                          const std::uint32_t* crc_contribution,
+                          const std::uint32_t* interleaved);
+
+/*!
+ * \brief The second decoder's stages in the kernels' stage-major order (entry j P + q for
+ * stage k = q w + j): pi(k) << 16 | the shared-memory slot of pi(k), so that the kernel
+ * finds where each interleaved stage reads and writes its extrinsic value by one load.
+ */
+std::vector<std::uint32_t> interleaved_stages(int K, int P);
 
 //! Shared memory one group of `lanes` codewords needs in the decoding kernel.
 std::size_t shared_bytes_per_group(int K, int P, int lanes);
