@@ -188,7 +188,9 @@ struct shared_plan
     int ext, checkpoints, hard, previous_hard, sums, mins, crcs, total;
     __host__ __device__ explicit shared_plan(int K, int P, int lanes)
     {
-        const int slots = K + P; // padded: slot(k) = k + k/w keeps banks apart
+        // Extrinsic values at slot(k) = k + k / w: one pad word per sub-block, so that
+        // the P threads reading "their" stage j hit P different banks.
+        const int slots = K + P;
         const int words = words_per_codeword(K);
         auto vector_aligned = [](int at) { return (at + 3) / 4 * 4; }; // 16 bytes
         ext = 0;
@@ -206,23 +208,10 @@ __device__ __forceinline__ int div_w(int k, const kernel_config& c)
 {
     return c.w == 1 ? k : int(__umulhi(unsigned(k), c.w_magic));
 }
-// Shared-memory slot of natural position k: one pad word per sub-block, so the P
-// threads reading "their" stage j hit P different banks.
-__device__ __forceinline__ int slot(int k, const kernel_config& c)
-{
-    return k + div_w(k, c);
-}
 // Shared entries per stream in the preparation kernel: slot(k) for k < K + 4.
 __host__ __device__ constexpr int prepare_slots(int K, int w)
 {
     return K + 4 + (K + 3) / w;
-}
-// Index of stage k in a decoder's trellis array: stage-major, sub-block-minor, so that
-// the P threads read consecutive elements (the tail follows at K … K+2).
-__device__ __forceinline__ int transposed(int k, const kernel_config& c)
-{
-    const int q = div_w(k, c);
-    return (k - q * c.w) * c.P + q;
 }
 
 __device__ __forceinline__ int qpp(int k, const kernel_config& c)
@@ -421,23 +410,23 @@ struct constituent_pass
     {
     }
 
-    // Where stage k's inputs lie: its index in the trellis array and, for its extrinsic
-    // value, its shared-memory slot and the natural position it decides (D = 1: pi(k)
-    // and its slot, from the table of interleaved stages). Inside the thread's own
-    // sub-block nothing needs a division: stage k0 + j sits at j P + p in the trellis
-    // array and (D = 0) at k + p in shared memory. The segment loops pass
-    // std::true_type: their stages are the thread's own.
+    // Where stage j of sub-block q (stage k = q w + j) finds its inputs: its index in the
+    // trellis array (stage-major: j P + q) and, for its extrinsic value, its
+    // shared-memory slot and the natural position it decides (D = 0: k, at slot k + q;
+    // D = 1: pi(k) and its slot, from the table of interleaved stages). No division:
+    // the recursions know the sub-block of every stage they take (their own, or a
+    // training window's neighbour).
     struct place
     {
         int index, slot, position;
     };
-    template <class KnownOwn>
-    __device__ __forceinline__ place place_of(int k, KnownOwn) const
+    __device__ __forceinline__ place place_of(int j, int q) const
     {
-        const bool own = KnownOwn::value || (k >= k0 && k < k1);
-        const int index = own ? (k - k0) * c.P + p : transposed(k, c);
-        if constexpr (D == 0)
-            return { index, own ? k + p : slot(k, c), k };
+        const int index = j * c.P + q;
+        if constexpr (D == 0) {
+            const int k = q * c.w + j;
+            return { index, k + q, k };
+        }
         const unsigned at = interleaved[index];
         return { index, int(at & 0xffffu), int(at >> 16) };
     }
@@ -492,9 +481,9 @@ struct constituent_pass
         } else
             set_equiprobable(alpha);
         if (p > 0 && trains) {
-            for (int k = k0 - g; k < k0; ++k) {
+            for (int j = c.w - g; j < c.w; ++j) { // the last g stages of sub-block p-1
                 M a, b;
-                stage(place_of(k, std::false_type{}), a, b);
+                stage(place_of(j, p - 1), a, b);
                 M t[S];
                 forward_step<Exact>(alpha, t, metrics_from_halves(a, b));
 #pragma unroll
@@ -518,7 +507,7 @@ struct constituent_pass
 #pragma unroll
             for (int j = 0; j < segment; ++j) {
                 if (j < count)
-                    stage(place_of(k0 + first + j, std::true_type{}), seg_a[j], seg_b[j]);
+                    stage(place_of(first + j, p), seg_a[j], seg_b[j]);
             }
             // Compiled twice, so that the segments without the edge stage test nothing.
             auto run_segment = [&](auto has_edge) {
@@ -579,9 +568,9 @@ struct constituent_pass
             } else
                 set_equiprobable(beta);
             if (trains) {
-                for (int k = k1 + g - 1; k >= k1; --k) {
+                for (int j = g - 1; j >= 0; --j) { // the first g stages of sub-block p+1
                     M a, b;
-                    stage(place_of(k, std::false_type{}), a, b);
+                    stage(place_of(j, p + 1), a, b);
                     backward_step<Exact>(beta, metrics_from_halves(a, b));
                 }
             }
@@ -612,7 +601,7 @@ struct constituent_pass
 #pragma unroll
             for (int j = segment - 1; j >= 0; --j) {
                 if (j < count) {
-                    places[j] = place_of(k0 + first + j, std::true_type{});
+                    places[j] = place_of(first + j, p);
                     stage(places[j], half_a[j], half_b[j]);
                 }
             }
@@ -1006,7 +995,7 @@ std::vector<std::uint32_t> interleaved_stages(int K, int P)
     for (int t = 0; t < K; ++t) {
         const std::uint32_t at =
             pi[(t % P) * w + t / P];         // stage k = q w + j at t = j P + q
-        table[t] = at << 16 | (at + at / w); // its slot, as slot() has it
+        table[t] = at << 16 | (at + at / w); // and its slot(pi(k))
     }
     return table;
 }
