@@ -992,10 +992,10 @@ std::vector<std::uint32_t> interleaved_stages(int K, int P)
     const std::vector<std::uint32_t>& pi = cached_interleaver(K);
     const int w = K / P;
     std::vector<std::uint32_t> table(K);
+    // Entry t = j P + q: stage k = q w + j, pi(k) and its slot, pi(k) + pi(k) / w.
     for (int t = 0; t < K; ++t) {
-        const std::uint32_t at =
-            pi[(t % P) * w + t / P];         // stage k = q w + j at t = j P + q
-        table[t] = at << 16 | (at + at / w); // and its slot(pi(k))
+        const std::uint32_t at = pi[(t % P) * w + t / P];
+        table[t] = at << 16 | (at + at / w);
     }
     return table;
 }
