@@ -9,9 +9,9 @@
 
 // The turbo kernels of one GPU for whoever holds codewords in device memory: the batch
 // decoder's pipeline (cuda_decoder.cu) and the transport-block pipeline (lte/cuda). It
-// works out what a block size needs once (thread-block shape, CRC tables) and launches
-// with the caller's parameters, which may change between launches (iterations, the
-// stop rule).
+// works out what a block size needs once (thread-block shape, CRC and interleaver
+// tables) and launches with the caller's parameters, which may change between launches
+// (iterations, the stop rule).
 
 #include "../../core/cuda/memory.h"
 #include "../../core/cuda/pipeline.h"
