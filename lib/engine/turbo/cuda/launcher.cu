@@ -18,6 +18,20 @@ namespace {
 
 constexpr int threads_per_block_target = 128;
 
+// The device copy of the table kept under \p key, made by \p make and uploaded on first
+// use.
+template <class Make>
+const std::uint32_t*
+device_table(device_tables& tables, std::pair<int, int> key, Make make)
+{
+    auto& table = tables[key];
+    if (!table.get()) {
+        const std::vector<std::uint32_t> values = make();
+        core::cuda::upload(table.reserve(values.size()), values.data(), values.size());
+    }
+    return table.get();
+}
+
 } // namespace
 
 std::vector<std::uint32_t> crc_contributions(lte::crc type, int K)
@@ -94,24 +108,15 @@ void launcher::launch(const decoder_config& c,
                       const core::cuda::batch_buffers& b,
                       cudaStream_t s)
 {
-    const std::uint32_t* crc = nullptr;
-    if (const auto type = stop_crc(c.early_stop)) {
-        auto& table = d_crc[{ int(*type), K }];
-        if (!table.get()) {
-            const auto values = crc_contributions(*type, K);
-            core::cuda::upload(
-                table.reserve(values.size()), values.data(), values.size());
-        }
-        crc = table.get();
-    }
-    auto& interleaved = d_interleaved[{ K, P }];
-    if (!interleaved.get()) {
-        const auto values = interleaved_stages(K, P);
-        core::cuda::upload(
-            interleaved.reserve(values.size()), values.data(), values.size());
-    }
+    const auto type = stop_crc(c.early_stop);
+    const std::uint32_t* crc =
+        type ? device_table(
+                   d_crc, { int(*type), K }, [&] { return crc_contributions(*type, K); })
+             : nullptr;
+    const std::uint32_t* interleaved =
+        device_table(d_interleaved, { K, P }, [&] { return interleaved_stages(K, P); });
     const kernel_config k = config_of(c, K, P, b.int8);
-    const device_buffers buffers = buffers_of(k, n, b, crc, interleaved.get());
+    const device_buffers buffers = buffers_of(k, n, b, crc, interleaved);
     launch_prepare(k, buffers, int(n), s);
     launch_decode(k, buffers, int(n), s);
 }

@@ -32,6 +32,10 @@ namespace gputurbo::turbo::cuda {
  */
 std::vector<std::uint32_t> crc_contributions(lte::crc type, int K);
 
+//! Tables the kernels read, on the device, each made once under its key.
+using device_tables =
+    std::map<std::pair<int, int>, core::cuda::device_array<std::uint32_t>>;
+
 class launcher
 {
 public:
@@ -65,9 +69,9 @@ private:
     const int d_multiprocessors;
     std::size_t d_shared_limit = 0;
     // CRC remainder of a 1 at each bit of a block, by (CRC, K), for the CRC stop rules.
-    std::map<std::pair<int, int>, core::cuda::device_array<std::uint32_t>> d_crc;
+    device_tables d_crc;
     // interleaved_stages(K, P), by (K, P).
-    std::map<std::pair<int, int>, core::cuda::device_array<std::uint32_t>> d_interleaved;
+    device_tables d_interleaved;
 };
 
 } // namespace gputurbo::turbo::cuda
