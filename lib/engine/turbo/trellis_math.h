@@ -177,6 +177,26 @@ GPUTURBO_HD void set_equiprobable(T* metric)
         metric[s] = T{};
 }
 
+// The offset form of a stage, for integer metrics: every branch metric plus A + B. That
+// shifts every state metric of the stage by the same amount, which changes no decision
+// and no extrinsic value (differences only), and the branches (u, z) = (0,0), (0,1),
+// (1,0), (1,1) then weigh 2A + 2B, 2A, 2B and 0: a state entered by (0,0) and (1,1)
+// takes a single add-max, max(x + 2A + 2B, y), where the plain form takes two, and the
+// extrinsic's parity merge one. Made from the doubled halves 2A and 2B (kept so).
+template <class T>
+struct offset_metrics
+{
+    T both;       // 2A + 2B: (u, z) = (0, 0)
+    T systematic; // 2A: (0, 1)
+    T parity;     // 2B: (1, 0)
+};
+
+template <class T>
+GPUTURBO_HD offset_metrics<T> offset_metrics_from_doubled(T a2, T b2)
+{
+    return { a2 + b2, a2, b2 };
+}
+
 // max*(x + g, y - g): the two complementary branches into (or out of) a state.
 template <bool Exact, class T>
 GPUTURBO_HD T merge(const T& x, const T& y, const T& g)
@@ -187,13 +207,49 @@ GPUTURBO_HD T merge(const T& x, const T& y, const T& g)
         return add_max(x, g, y - g);
 }
 
+// The merge of a state whose branch from x carries (u, z) = (0, z) and whose branch from
+// y carries (1, 1 - z).
+template <bool Exact, class T>
+GPUTURBO_HD T merge(const T& x, const T& y, const branch_metrics<T>& m, int z)
+{
+    return merge<Exact>(x, y, m.g[z]);
+}
+template <bool Exact, class T>
+GPUTURBO_HD T merge(const T& x, const T& y, const offset_metrics<T>& m, int z)
+{
+    if constexpr (Exact)
+        return z == 0 ? max_star<true>(x + m.both, y)
+                      : max_star<true>(x + m.systematic, y + m.parity);
+    else
+        return z == 0 ? add_max(x, m.both, y) : add_max(x, m.systematic, y + m.parity);
+}
+
+// The extrinsic's last merge, of the best terms whose parity is 0 and 1:
+// max*(best0 + B, best1 - B), or in the offset form max*(best0 + 2B, best1).
+template <bool Exact, class T>
+GPUTURBO_HD T parity_merge(const T& best0, const T& best1, const branch_metrics<T>& m)
+{
+    if constexpr (Exact)
+        return max_star<true>(best0 + m.half_parity, best1 - m.half_parity);
+    else
+        return add_max(best0, m.half_parity, best1 - m.half_parity);
+}
+template <bool Exact, class T>
+GPUTURBO_HD T parity_merge(const T& best0, const T& best1, const offset_metrics<T>& m)
+{
+    if constexpr (Exact)
+        return max_star<true>(best0 + m.parity, best1);
+    else
+        return add_max(best0, m.parity, best1);
+}
+
 // alpha_k+1 from alpha_k, normalised by state 0 (always reachable) to stay bounded.
 // Integer metrics may skip the normalisation on some stages (normalise = false): a
 // common offset changes no decision, and the skipped subtractions are a third of the
 // work.
-template <bool Exact, class T>
+template <bool Exact, class T, class Metrics>
 GPUTURBO_HD void
-forward_step(const T* in, T* out, const branch_metrics<T>& m, bool normalise = true)
+forward_step(const T* in, T* out, const Metrics& m, bool normalise = true)
 {
     GPUTURBO_UNROLL
     for (int s = 0; s < S; ++s) {
@@ -201,7 +257,7 @@ forward_step(const T* in, T* out, const branch_metrics<T>& m, bool normalise = t
         const int u0 = pred_input(s, 0);
         const int zero_in = u0 == 0 ? pred_state(s, 0) : pred_state(s, 1);
         const int one_in = u0 == 0 ? pred_state(s, 1) : pred_state(s, 0);
-        out[s] = merge<Exact>(in[zero_in], in[one_in], m.g[parity(zero_in, 0)]);
+        out[s] = merge<Exact>(in[zero_in], in[one_in], m, parity(zero_in, 0));
     }
     if (!normalise)
         return;
@@ -212,14 +268,14 @@ forward_step(const T* in, T* out, const branch_metrics<T>& m, bool normalise = t
 }
 
 // beta_k from beta_k+1 (in place), normalised by state 0 (see forward_step).
-template <bool Exact, class T>
-GPUTURBO_HD void backward_step(T* beta, const branch_metrics<T>& m, bool normalise = true)
+template <bool Exact, class T, class Metrics>
+GPUTURBO_HD void backward_step(T* beta, const Metrics& m, bool normalise = true)
 {
     T out[S];
     GPUTURBO_UNROLL
     for (int s = 0; s < S; ++s)
-        out[s] = merge<Exact>(
-            beta[next_state(s, 0)], beta[next_state(s, 1)], m.g[parity(s, 0)]);
+        out[s] =
+            merge<Exact>(beta[next_state(s, 0)], beta[next_state(s, 1)], m, parity(s, 0));
     const T norm = out[0];
     GPUTURBO_UNROLL
     for (int s = 0; s < S; ++s)
@@ -229,8 +285,8 @@ GPUTURBO_HD void backward_step(T* beta, const branch_metrics<T>& m, bool normali
 // Extrinsic LLR of stage k from alpha_k and beta_k+1: the a-posteriori LLR less the
 // systematic and a-priori parts (A cancels inside each max* group). Terms are grouped
 // by parity so that +-B is added once per group.
-template <bool Exact, class T>
-GPUTURBO_HD T extrinsic(const T* alpha, const T* beta, const branch_metrics<T>& m)
+template <bool Exact, class T, class Metrics>
+GPUTURBO_HD T extrinsic(const T* alpha, const T* beta, const Metrics& m)
 {
     T l[2];
     GPUTURBO_UNROLL
@@ -260,10 +316,7 @@ GPUTURBO_HD T extrinsic(const T* alpha, const T* beta, const branch_metrics<T>& 
                 best[z] = b;
             }
         }
-        if constexpr (Exact)
-            l[u] = max_star<true>(best[0] + m.half_parity, best[1] - m.half_parity);
-        else
-            l[u] = add_max(best[0], m.half_parity, best[1] - m.half_parity);
+        l[u] = parity_merge<Exact>(best[0], best[1], m);
     }
     return l[0] - l[1];
 }

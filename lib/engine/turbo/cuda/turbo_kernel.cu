@@ -32,16 +32,23 @@ __device__ __forceinline__ s16x2 max_star(const s16x2& a, const s16x2& b)
     return { __viaddmax_s16x2(half_sum(a, b).v, max_star_offset, __vmaxs2(a.v, b.v)) };
 }
 
-// max*(x + g, y - g): (x + g + y - g) / 2 = (x + y) / 2 does not depend on g, so the two
-// states that merge the same pair (with +-g swapped) share the halved sum.
-template <bool Exact>
-__device__ __forceinline__ s16x2 merge(const s16x2& x, const s16x2& y, const s16x2& g)
+// The offset form's metrics (trellis_math.h) for log-map: the two arguments of every
+// merge of the pair x, y add up to x + y + 2A + 2B, whichever the parity, so the two
+// states that merge the same pair share the halved sum floor((x + y) / 2) + A + B, and
+// max* costs one DPX add-max more than max-log.
+struct exact_offset_metrics : turbo::trellis::offset_metrics<s16x2>
 {
-    const s16x2 best = add_max(x, g, y - g);
-    if constexpr (Exact)
-        return { __viaddmax_s16x2(half_sum(x, y).v, max_star_offset, best.v) };
-    else
-        return best;
+    s16x2 pair_offset; // A + B + C
+};
+
+template <bool Exact>
+__device__ __forceinline__ s16x2
+merge(const s16x2& x, const s16x2& y, const exact_offset_metrics& m, int z)
+{
+    static_assert(Exact, "max-log takes the generic merge");
+    const s16x2 best =
+        z == 0 ? add_max(x, m.both, y) : add_max(x, m.systematic, y + m.parity);
+    return { __viaddmax_s16x2(half_sum(x, y).v, m.pair_offset.v, best.v) };
 }
 
 } // namespace gputurbo::core::cuda
@@ -67,7 +74,6 @@ namespace {
 
 using core::cuda::s16x2;
 using namespace gputurbo::turbo::trellis;
-using trellis::metrics_from_halves;
 
 // Threads per block: up to 384, so that one codeword may take P = 384 sub-blocks (its
 // shortest decoding time). Their register budget, 168 a thread, is the one that two
@@ -117,6 +123,11 @@ struct lanes<float>
         b = in.y * 0.5f;
     }
     template <bool Exact>
+    __device__ static branch_metrics<float> metrics(float a, float b)
+    {
+        return metrics_from_halves(a, b);
+    }
+    template <bool Exact>
     __device__ static float feedback(float e, const kernel_config& c)
     {
         return e * c.scale;
@@ -126,31 +137,49 @@ struct lanes<float>
 };
 
 // Two codewords per thread in int16 fixed point: inputs in units of 1/16 LLR (int8 ones
-// rescaled to it), so that metrics hold 32 units per nat.
+// rescaled to it), so that metrics hold 32 units per nat; the recursions take the offset
+// form (trellis_math.h), so the trellis inputs and a-priori values are kept doubled.
 template <>
 struct lanes<s16x2>
 {
     static constexpr int count = 2;
     static constexpr bool lazy = true; // normalise every 4th stage of the segment loops
-    using stage_t = uint2;             // {systematic, parity} of both lanes
+    using stage_t = uint2;             // {systematic, parity} of both lanes, doubled
     using staged_t = short;            // a quantised input LLR in the preparation kernel
     __device__ static staged_t stage_value(float x)
     {
-        return short(fminf(fmaxf(rintf(x), -float(max_input)), float(max_input)));
+        return short(2 *
+                     int(fminf(fmaxf(rintf(x), -float(max_input)), float(max_input))));
     }
     __device__ static stage_t make_stage(const staged_t* sys, const staged_t* par)
     {
         return { unsigned(static_cast<unsigned short>(sys[0])) | unsigned(sys[1]) << 16,
                  unsigned(static_cast<unsigned short>(par[0])) | unsigned(par[1]) << 16 };
     }
-    // A = sys + apriori, B = parity: the float metrics times 2 units per LLR.
+    // 2A = 2 (sys + apriori) and 2B = 2 parity, with A and B the float metrics times 2
+    // units per LLR.
     __device__ static void halves(stage_t in, s16x2 apriori, s16x2& a, s16x2& b)
     {
         a = s16x2{ in.x } + apriori;
         b = s16x2{ in.y };
     }
+    template <bool Exact>
+    __device__ static auto metrics(s16x2 a2, s16x2 b2)
+    {
+        if constexpr (Exact) {
+            const offset_metrics<s16x2> m = offset_metrics_from_doubled(a2, b2);
+            // A + B + C: both / 2 per lane (an arithmetic shift; both is even) plus C.
+            const s16x2 half{ ((m.both.v >> 1) & 0x7fff7fffu) |
+                              (m.both.v & 0x80008000u) };
+            return core::cuda::exact_offset_metrics{
+                m, half + s16x2{ core::cuda::max_star_offset }
+            };
+        } else
+            return offset_metrics_from_doubled(a2, b2);
+    }
     // e is in 2 units per LLR; the a-priori input wants units: e * scale / 2 per lane,
-    // as the high word of (lane << 16 | 0xffff) * scale * 2^15 (the low ones round).
+    // as the high word of (lane << 16 | 0xffff) * scale * 2^15 (the low ones round),
+    // saturated, then doubled.
     template <bool Exact>
     __device__ static s16x2 feedback(s16x2 e, const kernel_config& c)
     {
@@ -159,9 +188,10 @@ struct lanes<s16x2>
         const unsigned r = __byte_perm(unsigned(lo), unsigned(hi), 0x5410);
         constexpr unsigned top = unsigned(max_extrinsic<Exact>) * 0x10001u;
         constexpr unsigned bottom = unsigned(0x10000 - max_extrinsic<Exact>) * 0x10001u;
-        return { __vmins2(__vmaxs2(r, bottom), top) };
+        const s16x2 saturated{ __vmins2(__vmaxs2(r, bottom), top) };
+        return saturated + saturated;
     }
-    __device__ static s16x2 app(s16x2 a, s16x2 e) { return a + a + e; }
+    __device__ static s16x2 app(s16x2 a2, s16x2 e) { return a2 + e; }
     __device__ static float lane_app(s16x2 app, int lane)
     {
         return float(short(app.v >> (16 * lane)));
@@ -485,7 +515,7 @@ struct constituent_pass
                 M a, b;
                 stage(place_of(j, p - 1), a, b);
                 M t[S];
-                forward_step<Exact>(alpha, t, metrics_from_halves(a, b));
+                forward_step<Exact>(alpha, t, L::template metrics<Exact>(a, b));
 #pragma unroll
                 for (int q = 0; q < S; ++q)
                     alpha[q] = t[q];
@@ -522,10 +552,11 @@ struct constituent_pass
                                 next_edges[s * P + p + 1] = alpha[s];
                         }
                         M t[S];
-                        forward_step<Exact>(alpha,
-                                            t,
-                                            metrics_from_halves(seg_a[j], seg_b[j]),
-                                            normalises<L>(j));
+                        forward_step<Exact>(
+                            alpha,
+                            t,
+                            L::template metrics<Exact>(seg_a[j], seg_b[j]),
+                            normalises<L>(j));
 #pragma unroll
                         for (int q = 0; q < S; ++q)
                             alpha[q] = t[q];
@@ -556,7 +587,7 @@ struct constituent_pass
             for (int k = K + 2; k >= K; --k) {
                 M a, b;
                 L::halves(trellis[k], M{}, a, b);
-                backward_step<Exact>(beta, metrics_from_halves(a, b));
+                backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
             }
         } else {
             if (stores) {
@@ -571,7 +602,7 @@ struct constituent_pass
                 for (int j = g - 1; j >= 0; --j) { // the first g stages of sub-block p+1
                     M a, b;
                     stage(place_of(j, p + 1), a, b);
-                    backward_step<Exact>(beta, metrics_from_halves(a, b));
+                    backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
                 }
             }
         }
@@ -627,7 +658,7 @@ struct constituent_pass
                         forward_step<Exact>(
                             alpha,
                             t,
-                            metrics_from_halves(half_a[lo + j], half_b[lo + j]),
+                            L::template metrics<Exact>(half_a[lo + j], half_b[lo + j]),
                             normalises<L>(lo + j));
 #pragma unroll
                         for (int s = 0; s < S; ++s)
@@ -641,8 +672,8 @@ struct constituent_pass
                         if (j < n) {
                             const int k = k0 + first + lo + j;
                             const place& at = places[lo + j];
-                            const auto bm =
-                                metrics_from_halves(half_a[lo + j], half_b[lo + j]);
+                            const auto bm = L::template metrics<Exact>(half_a[lo + j],
+                                                                       half_b[lo + j]);
                             const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
                             extrinsic_llrs[at.slot] = L::template feedback<Exact>(e, c);
                             if (decide)
