@@ -374,6 +374,36 @@ __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
     }
 }
 
+// Calls step(i) for i = 0 ... n - 1 in unrolled runs of Longest steps, then of Longest
+// / 2, / 4, ... 1 for the rest: each run issues the loads of its steps together and
+// waits for them once, where a loop of single steps waits at every step (with runs of
+// 8, a training window of g = 8 waits once, g = 10 or 12 twice).
+template <int Run, class Step>
+__device__ __forceinline__ void in_shorter_runs(int& i, int n, Step& step)
+{
+    if (i + Run <= n) {
+#pragma unroll
+        for (int r = 0; r < Run; ++r)
+            step(i + r);
+        i += Run;
+    }
+    if constexpr (Run > 1)
+        in_shorter_runs<Run / 2>(i, n, step);
+}
+template <int Longest, class Step>
+__device__ __forceinline__ void in_runs(int n, Step step)
+{
+    int i = 0;
+#pragma unroll 1
+    for (; i + Longest <= n; i += Longest) {
+#pragma unroll
+        for (int r = 0; r < Longest; ++r)
+            step(i + r);
+    }
+    if constexpr (Longest > 1)
+        in_shorter_runs<Longest / 2>(i, n, step);
+}
+
 // What decoder 2 learns about the a-posteriori LLRs of one lane over its thread's stages.
 struct app_stats
 {
@@ -415,6 +445,9 @@ struct constituent_pass
     const int p, k0, k1;
     const bool stores, trains;
     const int edge_offset; // of the stored edge metric from the sub-block edge
+    // Training steps per run of loads (in_runs): log-map's steps are long enough to
+    // cover their loads, and unrolled runs cost it more than they save.
+    static constexpr int training_run = Exact ? 1 : 8;
 
     __device__ constituent_pass(const kernel_config& c,
                                 const stage_t* __restrict__ trellis,
@@ -511,15 +544,15 @@ struct constituent_pass
         } else
             set_equiprobable(alpha);
         if (p > 0 && trains) {
-            for (int j = c.w - g; j < c.w; ++j) { // the last g stages of sub-block p-1
+            in_runs<training_run>(g, [&](int i) { // the last g stages of sub-block p-1
                 M a, b;
-                stage(place_of(j, p - 1), a, b);
+                stage(place_of(c.w - g + i, p - 1), a, b);
                 M t[S];
                 forward_step<Exact>(alpha, t, L::template metrics<Exact>(a, b));
 #pragma unroll
                 for (int q = 0; q < S; ++q)
                     alpha[q] = t[q];
-            }
+            });
         }
     }
 
@@ -599,11 +632,12 @@ struct constituent_pass
             } else
                 set_equiprobable(beta);
             if (trains) {
-                for (int j = g - 1; j >= 0; --j) { // the first g stages of sub-block p+1
-                    M a, b;
-                    stage(place_of(j, p + 1), a, b);
-                    backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
-                }
+                in_runs<training_run>(
+                    g, [&](int i) { // the first g stages of sub-block p+1, last first
+                        M a, b;
+                        stage(place_of(g - 1 - i, p + 1), a, b);
+                        backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
+                    });
             }
         }
     }
