@@ -210,6 +210,12 @@ input_set make_inputs(std::uint64_t seed, int K, frame_crc crc, std::size_t n)
             }
         }
     }
+    // Every 4th frame 30 times stronger: LLRs far beyond the int16 input's saturation,
+    // so that branch metrics and extrinsic values reach their limits (the overflow
+    // bounds of turbo/fixed_point.h).
+    for (std::size_t i = 3; i < n; i += 4)
+        for (std::size_t k = 0; k < N; ++k)
+            s.llrs[i * N + k] *= 30.0f;
     s.llrs_i8.resize(s.llrs.size());
     api::quantize_llrs(s.llrs.data(), s.llrs.size(), s.llrs_i8.data(), int8_scale);
     return s;

@@ -9,7 +9,8 @@
 
 // The int16 contract of the turbo decoder, defined once for the CUDA kernel
 // (cuda/turbo_kernel.cu) and the CPU's window kernels (cpu/window_kernel_impl.h): with
-// the same units, limits and max*, both compute the same numbers.
+// the same units, limits and max*, both compute the same extrinsic values (the CUDA
+// kernel's state metrics carry an offset per stage, below).
 //
 // Channel LLRs are quantised to +-max_input units and extrinsic values clamped to
 // +-max_extrinsic units: then a branch metric is at most g = 2 max_input +
@@ -20,6 +21,19 @@
 // beta + g from an impossible alpha plus the extrinsic's three corrections, is 8192 +
 // 21 (g + c) + 3 c = 32342 (max-log, g = 1150) or 32150 (log-map, g = 1110). Adds may
 // therefore wrap freely, and a kernel may normalise every 4th stage.
+//
+// The CUDA kernel runs the offset form (trellis_math.h: every branch metric plus A + B,
+// its inputs doubled): the same decisions and extrinsic values, but branch metrics
+// within +-2 g, so that a stage moves a metric by up to 2 g + c. Bounded more closely:
+// the metrics of one stage span at most 6 g + 3 c (three stages join any two states),
+// so after the normalisation by state 0 they lie within +-(6 g + 3 c), and the kernel
+// uses them at most 3 stages later (its recursions normalise every 4th stage, from
+// checkpoints taken after a normalisation): within +-(12 g + 6 c). The largest sum,
+// alpha + beta + 2B plus the extrinsic's three corrections, is 24 g + 15 c + 2
+// max_input = 28110 (max-log) or 27555 (log-map); from an unreached alpha of a
+// codeword's first 3 stages (above -8192 - 6 g), -8192 - 18 g - 6 c - 2 max_input =
+// -29402 or -28844. Sums inside the recursions stay within +-(14 g + 7 c), or above
+// -8192 - 8 g from an unreached state.
 
 namespace gputurbo::turbo::fixed_point {
 
