@@ -282,6 +282,26 @@ TEST_P(StreamBackend, OutputDoesNotDependOnHowTheStreamComesIn)
     }
 }
 
+TEST_P(StreamBackend, ShortStreamsEndAsInOneCall)
+{
+    // Many short noisy streams in small calls with two batches in flight: on a GPU the
+    // last call often comes while both still run and is only gathered, and flush() must
+    // then decide its segments as any other call would, the bits of one call.
+    std::mt19937_64 rng(test::test_seed());
+    viterbi_config c;
+    c.generator = preset("ccsds");
+    c.mode = termination::streaming;
+    c.geometry = small_geometry(c.punctured);
+    const auto dec = make_stream_decoder(c, GetParam());
+    for (int i = 0; i < 40; ++i) {
+        const stream s = make_stream(c, 2000, 1.0, rng);
+        dec->set_batches_in_flight(1);
+        const auto whole = decode_in_pieces(*dec, s.llrs, s.llrs.size(), rng);
+        dec->set_batches_in_flight(2);
+        EXPECT_EQ(decode_in_pieces(*dec, s.llrs, 300, rng), whole) << "stream " << i;
+    }
+}
+
 TEST_P(StreamBackend, Int8InputAndTheOtherSign)
 {
     std::mt19937_64 rng(test::test_seed());

@@ -167,21 +167,33 @@ std::size_t segmented_stream_decoder::advance(const sent_llrs& in, std::uint8_t*
     std::size_t written = 0;
     while (const std::size_t n = d_engine->collect(bits + written, false))
         written += n;
-    const std::uint64_t received = whole_steps(in.sent);
-    const std::int64_t run = full_run(d_geometry);
-    auto arrived = [&](const segment& s) {
-        return std::uint64_t(s.first + run) <= received;
-    };
     const std::size_t in_flight = std::size_t(batches_in_flight());
-    if (!arrived(stream_segment(d_geometry, d_next)) ||
+    const segment next = stream_segment(d_geometry, d_next);
+    if (std::uint64_t(next.first + full_run(d_geometry)) > whole_steps(in.sent) ||
         (d_engine->submitted() >= in_flight &&
          d_held_count + in.count <= gather_limit)) { // a small call: the next batch's
         hold_from(d_origin, fresh, in.count);
         return written;
     }
-    // The segments whose whole run has arrived, in batches of at most batch_steps.
+    written += submit_arrived(fresh, in.count, in.sent, in_flight, bits + written);
+    hold_from(period_start(stream_segment(d_geometry, d_next).first), fresh, in.count);
+    return written;
+}
+
+std::size_t segmented_stream_decoder::submit_arrived(const void* fresh,
+                                                     std::size_t count,
+                                                     std::uint64_t sent,
+                                                     std::size_t in_flight,
+                                                     std::uint8_t* bits)
+{
+    const std::uint64_t received = whole_steps(sent);
+    const std::int64_t run = full_run(d_geometry);
+    auto arrived = [&](const segment& s) {
+        return std::uint64_t(s.first + run) <= received;
+    };
     const std::size_t most =
         std::max<std::int64_t>(1, (batch_steps - run) / d_geometry.bits);
+    std::size_t written = 0;
     for (;;) {
         d_cut.clear();
         for (segment s = stream_segment(d_geometry, d_next);
@@ -192,12 +204,11 @@ std::size_t segmented_stream_decoder::advance(const sent_llrs& in, std::uint8_t*
             break;
         if (d_engine->submitted() >= in_flight)
             written += d_engine->collect(bits + written, true);
-        submit(fresh, in.count, in.sent, d_cut, run);
+        submit(fresh, count, sent, d_cut, run);
         d_next += d_cut.size();
         if (in_flight == 1)
             written += d_engine->collect(bits + written, true);
     }
-    hold_from(period_start(stream_segment(d_geometry, d_next).first), fresh, in.count);
     return written;
 }
 
@@ -318,6 +329,9 @@ std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
     while (d_engine->submitted() > 0)
         written += d_engine->collect(bits + written, true);
     const std::uint64_t sent = sent_before(d_origin) + d_held_count;
+    // The segments whose run has arrived but that a call only gathered (all batches in
+    // flight) first, on the stream's grid as any other call decides them; then the rest.
+    written += submit_arrived(nullptr, 0, sent, 1, bits + written);
     const std::uint64_t received = whole_steps(sent);
     const std::uint64_t decided = d_next * std::uint64_t(d_geometry.bits);
     if (received > decided) {

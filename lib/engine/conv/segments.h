@@ -216,6 +216,15 @@ private:
                 std::uint64_t sent,
                 std::vector<segment>& segments,
                 std::int64_t run);
+    //! Submits the segments whose whole run has arrived, \p sent LLRs in all so far
+    //! (the held ones, then \p count fresh ones), in batches of at most batch_steps,
+    //! collecting the oldest batch first where \p in_flight are pending; returns the
+    //! bits written.
+    std::size_t submit_arrived(const void* fresh,
+                               std::size_t count,
+                               std::uint64_t sent,
+                               std::size_t in_flight,
+                               std::uint8_t* bits);
     //! Keeps the sent LLRs from stream step \p from (a period's start) on, of the held
     //! ones and then \p count fresh ones.
     void hold_from(std::uint64_t from, const void* fresh, std::size_t count);
