@@ -64,6 +64,13 @@ std::vector<cli::option> options(const std::string& code)
                   "page-locked",
                   "host buffers of LLRs and bits: page-locked (host_buffer, moved by "
                   "DMA directly) or pageable (staged through the decoder's buffers)" });
+    if (!conv)
+        o.push_back({ "bits",
+                      "FORMAT",
+                      "unpacked",
+                      "the decoded bits: unpacked (a byte per bit) or packed (8 a byte, "
+                      "the first in the highest bit; the CUDA kernels pack them, 8 "
+                      "times fewer bytes to copy back)" });
     const std::vector<cli::option> more = {
         { "ebn0", "DB", "1.0", "Eb/N0 of the noisy codewords fed to the decoder" },
         { "seconds", "S", "2", "minimum measuring time per configuration" },
@@ -366,6 +373,12 @@ int bench_main(int argc, char** argv)
     if (host_memory != "page-locked" && host_memory != "pageable")
         throw cli::usage_error("--host-memory: unknown kind '" + host_memory +
                                "': use page-locked or pageable");
+    const std::string bits_format = a.get("bits");
+    if (bits_format != "unpacked" && bits_format != "packed")
+        throw cli::usage_error("--bits: unknown format '" + bits_format +
+                               "': use unpacked or packed");
+    const bit_format format =
+        bits_format == "packed" ? bit_format::packed : bit_format::unpacked;
     const bool int8 = cli::int8_input(a);
     const std::string input = int8 ? "int8" : "float";
     const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
@@ -423,7 +436,7 @@ int bench_main(int argc, char** argv)
         ch.crc = stop_crc(c.early_stop);
         const bool locked = host_memory == "page-locked";
         std::vector<std::uint8_t> sent(batch * c.K);
-        host_array<std::uint8_t> bits(batch * c.K, locked);
+        host_array<std::uint8_t> bits(batch * output_bytes(format, c.K), locked);
         host_array<float> llrs(batch * turbo::codeword_length(c.K), locked && !int8);
         std::vector<codeword_status> status(batch);
         make_noisy_frames(ch, 0, batch, sent.data(), llrs.data(), c.threads);
@@ -433,15 +446,19 @@ int bench_main(int argc, char** argv)
             quantize_llrs(llrs.data(), llrs.size(), quantized.data(), c.int8_scale);
         auto decode = [&] {
             if (int8)
-                dec->decode(quantized.data(), batch, bits.data(), status.data());
+                dec->decode(quantized.data(), batch, bits.data(), status.data(), format);
             else
-                dec->decode(llrs.data(), batch, bits.data(), status.data());
+                dec->decode(llrs.data(), batch, bits.data(), status.data(), format);
         };
 
         decode(); // warm-up
         std::uint64_t bit_errors = 0, iteration_sum = 0;
-        for (std::size_t k = 0; k < sent.size(); ++k)
-            bit_errors += (sent[k] ^ bits[k]) & 1u;
+        for (std::size_t k = 0; k < sent.size(); ++k) {
+            const std::uint8_t bit = format == bit_format::packed
+                                         ? bits[k / 8] >> (7 - k % 8) // K % 8 == 0
+                                         : bits[k];
+            bit_errors += (sent[k] ^ bit) & 1u;
+        }
         for (const auto& s : status)
             iteration_sum += s.iterations;
 
@@ -467,7 +484,8 @@ int bench_main(int argc, char** argv)
             .set("device", dec->device())
             .set("mode", mode)
             .set("host_memory",
-                 input_locked && bits.page_locked() ? "page-locked" : "pageable");
+                 input_locked && bits.page_locked() ? "page-locked" : "pageable")
+            .set("bit_format", bits_format);
         cli::add_parameters(r, *dec, c.K, int8);
         r.set(batch_parameter.name, batch)
             .set(std::string(batch_parameter.name) + "_requested", setups[i].batch)
@@ -497,8 +515,8 @@ int bench_main(int argc, char** argv)
         std::cerr << "\r\033[K" << std::flush;
 
     std::cout << "# gputurbo-bench: backend " << device_line << "; mode " << mode
-              << ", input " << input << " (" << host_memory << "), Eb/N0 " << ebn0
-              << " dB; commit " << cli::source_commit() << "\n";
+              << ", input " << input << " (" << host_memory << "), bits " << bits_format
+              << ", Eb/N0 " << ebn0 << " dB; commit " << cli::source_commit() << "\n";
     cli::print_table(std::cout,
                      { "K",
                        "batch",

@@ -58,9 +58,10 @@ void pack_bits(const std::uint8_t* bits, int block, std::size_t n, std::uint8_t*
 
 } // namespace
 
-// Packed bits are made here, from the unpacked bits of the decoder's own scratch: one
-// implementation for every family and backend, which cannot change the decoded bits. A
-// backend may later write packed bits itself (a GPU, to move 8 times fewer bytes).
+// Packed bits are made here, from the unpacked bits of the decoder's own scratch (one
+// implementation for every family and backend, which cannot change the decoded bits),
+// unless the backend writes them itself (packs_bits(): a GPU, to move 8 times fewer
+// bytes).
 void batch_decoder::decode_checked(const llr_batch& b,
                                    std::uint8_t* bits,
                                    codeword_status* status,
@@ -71,8 +72,13 @@ void batch_decoder::decode_checked(const llr_batch& b,
         return;
     if ((!b.f32 && !b.i8 && !b.i4) || !bits)
         throw std::invalid_argument("decode: null input or output buffer");
-    const llr_batch in = readable(b);
+    llr_batch in = readable(b);
     if (format != bit_format::packed) {
+        decode_batch(in, bits, status);
+        return;
+    }
+    if (packs_bits()) {
+        in.format = bit_format::packed;
         decode_batch(in, bits, status);
         return;
     }

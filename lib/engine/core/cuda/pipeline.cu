@@ -91,6 +91,7 @@ struct pipeline::slot
     device_array<unsigned char> passed;
     int block = 0;
     std::size_t n = 0;
+    std::size_t bytes = 0; // of bits a codeword, output_bytes(format, block)
     std::uint8_t* direct_bits = nullptr; // page-locked output the bits go to directly
     bool reads_caller = false;           // the input copy reads the caller's buffer
     ticket id = 0;                       // 0: free
@@ -179,7 +180,7 @@ void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* s
     if (b.i4 && len % 2)
         chunk += chunk % 2; // every chunk starts on a whole byte of int4 LLRs
     const std::size_t chunks = (b.count + chunk - 1) / chunk;
-    const std::size_t block = std::size_t(b.block);
+    const std::size_t bytes = output_bytes(b.format, b.block); // of bits a codeword
     double seconds = 0.0;
     slot* previous = nullptr;
     try {
@@ -197,13 +198,13 @@ void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* s
                     part.i4 += first * len / 2; // whole bytes: see chunk
                 current = &free_slot();
                 current->id = taken_by_decode;
-                enqueue(*current, part, bits + first * block);
+                enqueue(*current, part, bits + first * bytes);
             }
             if (previous) {
                 const std::size_t first = (i - 1) * chunk;
                 previous->id = 0;
                 finish(
-                    *previous, bits + first * block, status ? status + first : nullptr);
+                    *previous, bits + first * bytes, status ? status + first : nullptr);
                 seconds += d_device_seconds;
             }
             previous = current;
@@ -228,11 +229,12 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
 {
     sl.block = b.block;
     sl.n = b.count;
+    sl.bytes = output_bytes(b.format, b.block);
     sl.direct_bits = nullptr;
     sl.reads_caller = false;
     if (b.count == 0)
         return; // an empty batch: nothing to enqueue, nothing to collect
-    const std::size_t n = b.count, block = std::size_t(b.block);
+    const std::size_t n = b.count, block = std::size_t(b.block), out = n * sl.bytes;
     const void* llrs = b.f32  ? static_cast<const void*>(b.f32)
                        : b.i8 ? static_cast<const void*>(b.i8)
                               : static_cast<const void*>(b.i4);
@@ -241,7 +243,7 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
                                  : b.i8 ? values
                                         : int4_bytes(values);
     sl.reads_caller = page_locked(llrs, in_bytes);
-    if (bits_out && page_locked(bits_out, n * block))
+    if (bits_out && page_locked(bits_out, out))
         sl.direct_bits = bits_out;
     // Every buffer is reserved before the input is read: a batch too big for this GPU
     // (or for page-locked memory) fails here, touching nothing, and the failed
@@ -253,13 +255,13 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
         if (b.i4)
             sl.int4_llrs.reserve(in_bytes);
         buffers.workspace = sl.workspace.reserve(d_kernels.workspace_bytes(b.block, n));
-        buffers.bits = sl.bits.reserve(n * block);
+        buffers.bits = sl.bits.reserve(out);
         buffers.iterations = sl.iterations.reserve(n);
         buffers.passed = sl.passed.reserve(n);
         if (!sl.reads_caller)
             sl.host_llrs.reserve(in_bytes);
         if (!sl.direct_bits)
-            sl.host_bits.reserve(n * block);
+            sl.host_bits.reserve(out);
         sl.host_iterations.reserve(n);
         sl.host_passed.reserve(n);
     } catch (const cuda_error& e) {
@@ -274,6 +276,7 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
             "splits any batch by itself)");
     }
     buffers.int8 = !b.f32;
+    buffers.packed_bits = b.format == bit_format::packed;
     const void* source = llrs;
     if (!sl.reads_caller) {
         parallel_copy(sl.host_llrs.get(), llrs, in_bytes);
@@ -298,7 +301,7 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     d_kernels.launch(b.block, n, buffers, s);
     GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_end, s));
     GPUTURBO_CUDA_TRY(
-        cudaMemcpyAsync(bits_host, buffers.bits, n * block, cudaMemcpyDeviceToHost, s));
+        cudaMemcpyAsync(bits_host, buffers.bits, out, cudaMemcpyDeviceToHost, s));
     GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_iterations.get(),
                                       buffers.iterations,
                                       n * sizeof(int),
@@ -318,9 +321,8 @@ void pipeline::finish(slot& sl, std::uint8_t* bits, codeword_status* status)
     GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, sl.kernels_start, sl.kernels_end));
     d_device_seconds = ms * 1e-3;
     if (bits != sl.direct_bits)
-        parallel_copy(bits,
-                      sl.direct_bits ? sl.direct_bits : sl.host_bits.get(),
-                      sl.n * std::size_t(sl.block));
+        parallel_copy(
+            bits, sl.direct_bits ? sl.direct_bits : sl.host_bits.get(), sl.n * sl.bytes);
     if (status)
         for (std::size_t i = 0; i < sl.n; ++i)
             status[i] = codeword_status{ sl.host_iterations.get()[i],
@@ -343,14 +345,14 @@ void decode_across(const std::vector<batch_decoder*>& parts,
             try {
                 const std::size_t first = std::min(n, i * share);
                 const std::size_t count = std::min(share, n - first);
-                std::uint8_t* out = bits + first * std::size_t(b.block);
+                std::uint8_t* out = bits + first * output_bytes(b.format, b.block);
                 codeword_status* st = status ? status + first : nullptr;
                 if (b.f32)
                     parts[i]->decode(
-                        b.block, b.f32 + first * input_length, count, out, st);
+                        b.block, b.f32 + first * input_length, count, out, st, b.format);
                 else
                     parts[i]->decode(
-                        b.block, b.i8 + first * input_length, count, out, st);
+                        b.block, b.i8 + first * input_length, count, out, st, b.format);
             } catch (...) {
                 errors[i] = std::current_exception();
             }

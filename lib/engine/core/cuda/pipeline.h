@@ -38,7 +38,9 @@ struct batch_buffers
     const void* llrs;         //!< [n][input_length(block)] as given: float or int8,
                               //!< then llr_padding bytes
     bool int8;                //!< llrs holds int8 values
-    std::uint8_t* bits;       //!< [n][block] hard decisions out, one byte per bit
+    std::uint8_t* bits;       //!< [n][block] hard decisions out, one byte per bit, or
+                              //!< [n][(block + 7) / 8] packed (bit_format::packed)
+    bool packed_bits;         //!< bits are packed (the batch asked; see packs_bits())
     int* iterations;          //!< [n] out
     unsigned char* passed;    //!< [n] out
     unsigned char* workspace; //!< workspace_bytes(block, n) bytes of scratch

@@ -98,6 +98,7 @@ private:
     }
 
     bool reads_int4() const override { return true; } // the pipeline unpacks it
+    bool packs_bits() const override { return true; } // the decode kernel packs them
 
     void
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) override
@@ -167,6 +168,7 @@ private:
     {
         return d_parts.front()->subblocks(K);
     }
+    bool packs_bits() const override { return true; } // each part's kernels pack them
 
     void
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) override

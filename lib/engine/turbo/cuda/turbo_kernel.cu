@@ -933,10 +933,21 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
             for (int lane = 0; lane < L::count; ++lane) {
                 if (taken[local][lane]) {
                     const unsigned* lane_hard = hard + lane * words;
-                    std::uint8_t* bits =
-                        b.bits + (std::size_t)(group * L::count + lane) * K;
-                    for (int i = p; i < K; i += P)
-                        bits[i] = std::uint8_t((lane_hard[i >> 5] >> (i & 31)) & 1u);
+                    const std::size_t cw = group * L::count + lane;
+                    if (b.packed_bits) {
+                        // Byte j: bits 8j ... 8j + 7 (K is a multiple of 8), the first
+                        // in the highest bit; hard holds bit i at bit i % 32 of word
+                        // i / 32.
+                        std::uint8_t* bytes = b.bits + cw * (K / 8);
+                        for (int j = p; j < K / 8; j += P)
+                            bytes[j] = std::uint8_t(
+                                __brev((lane_hard[j >> 2] >> (8 * (j & 3))) & 0xffu) >>
+                                24);
+                    } else {
+                        std::uint8_t* bits = b.bits + cw * K;
+                        for (int i = p; i < K; i += P)
+                            bits[i] = std::uint8_t((lane_hard[i >> 5] >> (i & 31)) & 1u);
+                    }
                     lane_done[lane] = true;
                 }
                 done = done && lane_done[lane];
@@ -1045,6 +1056,7 @@ device_buffers buffers_of(const kernel_config& c,
     d.trellis = b.workspace;
     d.edges = reinterpret_cast<float*>(b.workspace + trellis_bytes(c, n));
     d.bits = b.bits;
+    d.packed_bits = b.packed_bits;
     d.iterations = b.iterations;
     d.passed = b.passed;
     d.crc_contribution = crc_contribution;

@@ -62,7 +62,9 @@ struct device_buffers
     void*
         trellis;  //!< [groups][2 decoders][K+3] {sys, par} of 8 bytes: float2 | 2 x s16x2
     float* edges; //!< [groups][2 decoders][2 buffers][2 alpha|beta][8][P], 4 bytes each
-    std::uint8_t* bits;                    //!< [n][K] hard decisions, one byte per bit
+    std::uint8_t* bits;                    //!< [n][K] hard decisions, one byte per bit,
+                                           //!< or [n][K / 8] packed (packed_bits)
+    bool packed_bits;                      //!< 8 bits a byte, the first the highest
     int* iterations;                       //!< [n]
     unsigned char* passed;                 //!< [n]
     const std::uint32_t* crc_contribution; //!< [K] CRC remainder of a 1 at bit k

@@ -66,6 +66,8 @@ struct llr_batch
     const float* f32 = nullptr;
     const std::int8_t* i8 = nullptr;
     const int4_pair* i4 = nullptr; //!< one int4 sequence: codeword c from LLR c * length
+    //! the bits decode_batch() writes: packed only from a backend that packs_bits()
+    bit_format format = bit_format::unpacked;
 };
 
 /*!
@@ -155,6 +157,9 @@ protected:
 
     //! Whether decode_batch() takes int4 batches; else decode() unpacks them to int8.
     virtual bool reads_int4() const { return false; }
+    //! Whether decode_batch() writes packed bits itself for a batch whose format asks
+    //! for them (a GPU: 8 times fewer bytes to copy back); else decode() packs them.
+    virtual bool packs_bits() const { return false; }
 
     //! What a backend implements; decode() has checked the pointers, the block size, and
     //! that count > 0.
