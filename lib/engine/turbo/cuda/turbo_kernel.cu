@@ -877,6 +877,8 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                 crcs[lane * P + p] = stats[lane].crc;
             }
         __syncthreads();
+        if (!out.wanted)
+            continue; // nothing decided this iteration: no stop test, no output
         if (!done && p == 0) {
             for (int lane = 0; lane < L::count; ++lane) {
                 bool take = false;
