@@ -168,11 +168,9 @@ struct lanes<s16x2>
     {
         if constexpr (Exact) {
             const offset_metrics<s16x2> m = offset_metrics_from_doubled(a2, b2);
-            // A + B + C: both / 2 per lane (an arithmetic shift; both is even) plus C.
-            const s16x2 half{ ((m.both.v >> 1) & 0x7fff7fffu) |
-                              (m.both.v & 0x80008000u) };
+            // A + B + C: both / 2 (exact: both is even) plus C.
             return core::cuda::exact_offset_metrics{
-                m, half + s16x2{ core::cuda::max_star_offset }
+                m, core::cuda::halve(m.both) + s16x2{ core::cuda::max_star_offset }
             };
         } else
             return offset_metrics_from_doubled(a2, b2);
