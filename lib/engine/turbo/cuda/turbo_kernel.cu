@@ -242,28 +242,27 @@ __host__ __device__ constexpr int prepare_slots(int K, int w)
     return K + 4 + (K + 3) / w;
 }
 
-__device__ __forceinline__ int qpp(int k, const kernel_config& c)
-{
-    // 32 bits suffice: f2 * k < 2^23 and (f2 k mod K) * k < 2^26 for K <= 6144.
-    return int((unsigned(c.f1) * unsigned(k) +
-                (unsigned(c.f2) * unsigned(k) % unsigned(c.K)) * unsigned(k)) %
-               unsigned(c.K));
-}
 using core::cuda::sanitize;
 
-// Threads per block of the preparation kernel: about one vector load of each of its
-// codewords per thread (with its shared memory, 76 KB at K = 6144, three blocks of 512
-// fit on an SM), so that small blocks do not leave most threads idle.
+// The preparation kernel reads its codewords in units of 4 stages: 12 values, three
+// vector loads (K + 4 stages: a whole number of units, K being a multiple of 8).
+constexpr int unit_stages = 4;
+
+// Threads per block of the preparation kernel: about one unit of each of its codewords
+// per thread (with its shared memory, 76 KB at K = 6144, three blocks of 512 fit on an
+// SM), so that small blocks do not leave most threads idle.
+constexpr int prepare_max_threads = 512;
+constexpr int prepare_min_blocks = 3; // per SM: at most 42 registers a thread
 int prepare_threads(int K)
 {
-    const int loads = (3 * K + 12 + 3) / 4;
-    return std::clamp((loads + 31) / 32 * 32, 64, 512);
+    const int units = (K + 4) / unit_stages;
+    return std::clamp((units + 31) / 32 * 32, 64, prepare_max_threads);
 }
 
 // Four consecutive input values, as one vector load where the address allows (float4,
 // or four int8 in one word), else one by one.
 template <class In>
-__device__ __forceinline__ void load4(const In* at, float (&v)[4])
+__device__ __forceinline__ void load4(const In* at, float* v)
 {
     using vec = std::conditional_t<std::is_same_v<In, float>, float4, char4>;
     if (reinterpret_cast<std::uintptr_t>(at) % sizeof(vec) == 0) {
@@ -276,28 +275,32 @@ __device__ __forceinline__ void load4(const In* at, float (&v)[4])
     }
 }
 
-// One block per group of codewords (one per lane). The codewords are read with vector
-// loads, several in flight per thread (the kernel is bound by how many bytes are in
-// flight), sanitised and quantised, into shared memory by stream and stage: entry
-// [stream][slot(k)][lane], where slot(k) = k + k / w pads each sub-block by one entry, so
-// that the P consecutive threads of the second phase, which read stage j of P sub-blocks,
-// hit different banks. Then they are written out in the decoder's stage-major order with
-// coalesced stores. A missing last codeword of a group (odd n) is decoded as all zeros.
+// One block per group of codewords (one per lane). Each thread reads units of 4 stages
+// of the three streams (a run of 12 values in the d0 d1 d2 layout, 4 values of each
+// stream in the streams layout: three vector loads whose values' stages and streams are
+// known at compile time), several units in flight (the kernel is bound by how many
+// bytes are in flight), sanitised and quantised, into shared memory by stream and stage:
+// entry [stream][slot(k)][lane], where slot(k) = k + k / w pads each sub-block by one
+// entry, so that the P consecutive threads of the second phase, which read stage j of P
+// sub-blocks, hit different banks. Then they are written out in the decoder's
+// stage-major order with coalesced stores, the second decoder's systematic values
+// through the table of interleaved stages. A missing last codeword of a group (odd n)
+// is decoded as all zeros.
 template <class In, class M>
-__global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
+__global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
+    prepare_kernel(kernel_config c, device_buffers b, int n)
 {
     using L = lanes<M>;
     using stage_t = typename L::stage_t;
     using staged_t = typename L::staged_t;
-    constexpr int unroll = 4; // vector loads in flight per thread
     extern __shared__ float prepare_shared[];
     staged_t* staged = reinterpret_cast<staged_t*>(prepare_shared);
     const int K = c.K, P = c.P, w = c.w;
-    const int len = 3 * K + 12; // a multiple of 4: K is a multiple of 8
+    const int len = 3 * K + 12;
+    const int units = (K + 4) / unit_stages;
     const int slots = prepare_slots(K, w);
     const int groups = (n + L::count - 1) / L::count;
     const unsigned p_magic = unsigned(((1ull << 32) + P - 1) / P);
-    const unsigned stream_magic = unsigned(((1ull << 32) + K + 3) / (K + 4));
     auto at = [&](int stream, int s, int lane) -> staged_t& {
         return staged[(stream * slots + s) * L::count + lane];
     };
@@ -305,31 +308,25 @@ __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
         for (int lane = 0; lane < L::count; ++lane) {
             const int cw = group * L::count + lane;
             const In* raw = static_cast<const In*>(b.raw) + (std::size_t)cw * len;
-            for (int first = 4 * threadIdx.x; first < len;
-                 first += 4 * unroll * blockDim.x) {
-                float v[unroll][4];
+            for (int u = threadIdx.x; u < units; u += blockDim.x) {
+                float v[3 * unit_stages];
+                if (cw < n) {
 #pragma unroll
-                for (int u = 0; u < unroll; ++u) {
-                    const int i = first + 4 * u * blockDim.x;
-                    if (i < len && cw < n)
-                        load4(raw + i, v[u]);
+                    for (int q = 0; q < 3; ++q)
+                        load4(raw + (c.streams ? q * (K + 4) + unit_stages * u
+                                               : 3 * unit_stages * u + 4 * q),
+                              &v[4 * q]);
                 }
 #pragma unroll
-                for (int u = 0; u < unroll; ++u) {
-                    const int i0 = first + 4 * u * blockDim.x;
-                    if (i0 >= len)
-                        break;
+                for (int j = 0; j < unit_stages; ++j) {
+                    const int k = unit_stages * u + j;
+                    const int slot = k + div_w(k, c);
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        const int i = i0 + e;
-                        // Position i holds stage kk of stream: d0 d1 d2 triples, or the
-                        // three streams of K + 4 one after the other.
-                        const int stream =
-                            c.streams ? int(__umulhi(unsigned(i), stream_magic)) : i % 3;
-                        const int kk = c.streams ? i - stream * (K + 4) : i / 3;
-                        at(stream, kk + div_w(kk, c), lane) =
-                            cw < n ? L::stage_value(
-                                         sanitize(v[u][e] * c.input_scale, c.invert))
+                    for (int stream = 0; stream < 3; ++stream) {
+                        const float x =
+                            c.streams ? v[unit_stages * stream + j] : v[3 * j + stream];
+                        at(stream, slot, lane) =
+                            cw < n ? L::stage_value(sanitize(x * c.input_scale, c.invert))
                                    : staged_t(0);
                     }
                 }
@@ -348,14 +345,13 @@ __global__ void prepare_kernel(kernel_config c, device_buffers b, int n)
             static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * (K + 3);
         stage_t* second = first + (K + 3);
         // Output slot t = j P + q holds stage k = q w + j (sub-block q, offset j), whose
-        // shared slot is k + q.
+        // shared slot is k + q; the table holds the slot of pi(k).
         for (int t = threadIdx.x; t < K; t += blockDim.x) {
             const int j = P == 1 ? t : int(__umulhi(unsigned(t), p_magic));
             const int q = t - j * P;
             const int own = q * (w + 1) + j;
-            const int pi = qpp(q * w + j, c);
             first[t] = stage(0, own, 1, own);
-            second[t] = stage(0, pi + div_w(pi, c), 2, own);
+            second[t] = stage(0, int(b.interleaved[t] & 0xffffu), 2, own);
         }
         if (threadIdx.x < 3) {
             const int j = threadIdx.x;
@@ -1022,8 +1018,6 @@ kernel_config make_kernel_config(
     k.threshold = d.stop_threshold * (lanes == 2 ? fixed_point::app_units : 1.0f);
     k.information_floor =
         core::information_floor * (lanes == 2 ? fixed_point::app_units : 1.0f);
-    k.f1 = turbo::qpp(K).f1;
-    k.f2 = turbo::qpp(K).f2;
     k.w_magic = unsigned(((std::uint64_t(1) << 32) + k.w - 1) / k.w);
     k.per_block = per_block;
     k.shared_bytes = per_block * shared_bytes_per_group(K, P, lanes);

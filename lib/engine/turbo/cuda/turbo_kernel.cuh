@@ -50,7 +50,6 @@ struct kernel_config
     float input_scale;       //!< the kernels read an input value x as x * input_scale
     int lanes;        //!< codewords per group: 1 (float metrics) or 2 (int16 metrics)
     int scale_q15;    //!< int16: the extrinsic scaling times 2^15
-    int f1, f2;       //!< QPP coefficients
     unsigned w_magic; //!< ceil(2^32 / w): k / w = umulhi(k, w_magic) for k, w < 2^16
     int per_block;    //!< groups per thread block
     std::size_t shared_bytes; //!< dynamic shared memory per thread block
