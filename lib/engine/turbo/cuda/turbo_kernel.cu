@@ -278,8 +278,8 @@ __device__ __forceinline__ void load4(const In* at, float* v)
 // One block per group of codewords (one per lane). Each thread reads units of 4 stages
 // of the three streams (a run of 12 values in the d0 d1 d2 layout, 4 values of each
 // stream in the streams layout: three vector loads whose values' stages and streams are
-// known at compile time), several units in flight (the kernel is bound by how many
-// bytes are in flight), sanitised and quantised, into shared memory by stream and stage:
+// known at compile time, in flight together: the kernel is bound by how many bytes are
+// in flight), sanitised and quantised, into shared memory by stream and stage:
 // entry [stream][slot(k)][lane], where slot(k) = k + k / w pads each sub-block by one
 // entry, so that the P consecutive threads of the second phase, which read stage j of P
 // sub-blocks, hit different banks. Then they are written out in the decoder's
