@@ -245,7 +245,9 @@ __host__ __device__ constexpr int prepare_slots(int K, int w)
 using core::cuda::sanitize;
 
 // The preparation kernel reads its codewords in units of 4 stages: 12 values, three
-// vector loads (K + 4 stages: a whole number of units, K being a multiple of 8).
+// 4-value vector loads (in the streams layout one of each stream, so a unit is as many
+// stages as a vector holds values; K + 4 stages: a whole number of units, K being a
+// multiple of 8).
 constexpr int unit_stages = 4;
 
 // Threads per block of the preparation kernel: about one unit of each of its codewords
