@@ -375,12 +375,17 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
 // waits for them once, where a loop of single steps waits at every step (with runs of
 // 8, a training window of g = 8 waits once, g = 10 or 12 twice).
 template <int Run, class Step>
+__device__ __forceinline__ void run(int i, Step& step)
+{
+#pragma unroll
+    for (int r = 0; r < Run; ++r)
+        step(i + r);
+}
+template <int Run, class Step>
 __device__ __forceinline__ void in_shorter_runs(int& i, int n, Step& step)
 {
     if (i + Run <= n) {
-#pragma unroll
-        for (int r = 0; r < Run; ++r)
-            step(i + r);
+        run<Run>(i, step);
         i += Run;
     }
     if constexpr (Run > 1)
@@ -391,11 +396,8 @@ __device__ __forceinline__ void in_runs(int n, Step step)
 {
     int i = 0;
 #pragma unroll 1
-    for (; i + Longest <= n; i += Longest) {
-#pragma unroll
-        for (int r = 0; r < Longest; ++r)
-            step(i + r);
-    }
+    for (; i + Longest <= n; i += Longest)
+        run<Longest>(i, step);
     if constexpr (Longest > 1)
         in_shorter_runs<Longest / 2>(i, n, step);
 }
