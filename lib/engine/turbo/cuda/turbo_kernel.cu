@@ -880,7 +880,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
         if (!done && p == 0) {
             for (int lane = 0; lane < L::count; ++lane) {
                 bool take = false;
-                if (!lane_done[lane] && out.wanted) {
+                if (!lane_done[lane]) {
                     const unsigned* lane_hard = hard + lane * words;
                     unsigned* lane_previous = previous_hard + lane * words;
                     bool ok = true;
