@@ -307,30 +307,32 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
         return staged[(stream * slots + s) * L::count + lane];
     };
     for (int group = blockIdx.x; group < groups; group += gridDim.x) {
-        for (int lane = 0; lane < L::count; ++lane) {
+        // The units of both lanes in one loop: a short codeword's few units keep twice
+        // as many threads busy, and its group waits for one round of loads, not two.
+        for (int item = threadIdx.x; item < L::count * units; item += blockDim.x) {
+            const int lane = item < units ? 0 : 1;
+            const int u = item - lane * units;
             const int cw = group * L::count + lane;
             const In* raw = static_cast<const In*>(b.raw) + (std::size_t)cw * len;
-            for (int u = threadIdx.x; u < units; u += blockDim.x) {
-                float v[3 * unit_stages];
-                if (cw < n) {
+            float v[3 * unit_stages] = {};
+            if (cw < n) {
 #pragma unroll
-                    for (int q = 0; q < 3; ++q)
-                        load4(raw + (c.streams ? q * (K + 4) + unit_stages * u
-                                               : 3 * unit_stages * u + 4 * q),
-                              &v[4 * q]);
-                }
+                for (int q = 0; q < 3; ++q)
+                    load4(raw + (c.streams ? q * (K + 4) + unit_stages * u
+                                           : 3 * unit_stages * u + 4 * q),
+                          &v[4 * q]);
+            }
 #pragma unroll
-                for (int j = 0; j < unit_stages; ++j) {
-                    const int k = unit_stages * u + j;
-                    const int slot = k + div_w(k, c);
+            for (int j = 0; j < unit_stages; ++j) {
+                const int k = unit_stages * u + j;
+                const int slot = k + div_w(k, c);
 #pragma unroll
-                    for (int stream = 0; stream < 3; ++stream) {
-                        const float x =
-                            c.streams ? v[unit_stages * stream + j] : v[3 * j + stream];
-                        at(stream, slot, lane) =
-                            cw < n ? L::stage_value(sanitize(x * c.input_scale, c.invert))
-                                   : staged_t(0);
-                    }
+                for (int stream = 0; stream < 3; ++stream) {
+                    const float x =
+                        c.streams ? v[unit_stages * stream + j] : v[3 * j + stream];
+                    at(stream, slot, lane) =
+                        cw < n ? L::stage_value(sanitize(x * c.input_scale, c.invert))
+                               : staged_t(0);
                 }
             }
         }
