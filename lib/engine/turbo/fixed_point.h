@@ -33,7 +33,13 @@
 // max_input = 28110 (max-log) or 27555 (log-map); from an unreached alpha of a
 // codeword's first 3 stages (above -8192 - 6 g), -8192 - 18 g - 6 c - 2 max_input =
 // -29402 or -28844. Sums inside the recursions stay within +-(14 g + 7 c), or above
-// -8192 - 8 g from an unreached state.
+// -8192 - 8 g from an unreached state. Two arguments of one of the extrinsic's max*
+// differ by less than 2^15, so that b - a does not wrap (the kernel halves their sum as
+// a + (b - a) / 2): two alphas of one stage differ by at most 6 g + 3 c, or 8192 + 12 g
+// + 3 c where one is unreached (a codeword's first 3 stages, where the reached ones lie
+// within [-6 g, 6 g + 3 c]); two betas by at most 6 g + 3 c (every state is reached 3
+// tail stages before the end); so two terms by at most 8192 + 18 g + 6 c, plus 2 c for
+// two levels of max* and 2 max_input for the parity's 2B: 28898 (log-map).
 
 namespace gputurbo::turbo::fixed_point {
 

@@ -55,6 +55,12 @@ __device__ __forceinline__ s16x2 half_sum(s16x2 a, s16x2 b)
     return { __vadd2(a.v & b.v, halve({ t }).v) };
 }
 
+//! floor((a + b) / 2) per half where b - a fits in int16: a + floor((b - a) / 2).
+__device__ __forceinline__ s16x2 half_sum_near(s16x2 a, s16x2 b)
+{
+    return a + halve(b - a);
+}
+
 } // namespace gputurbo::core::cuda
 
 #endif
