@@ -377,16 +377,18 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
     }
 }
 
-// Calls step(i) for i = 0 ... n - 1 in unrolled runs of Longest steps, then of Longest
-// / 2, / 4, ... 1 for the rest: each run issues the loads of its steps together and
-// waits for them once, where a loop of single steps waits at every step (with runs of
-// 8, a training window of g = 8 waits once, g = 10 or 12 twice).
+// Calls step(i, normalise) for i = 0 ... n - 1 in unrolled runs of Longest steps, then
+// of Longest / 2, / 4, ... 1 for the rest: each run issues the loads of its steps
+// together and waits for them once, where a loop of single steps waits at every step
+// (with runs of 8, a training window of g = 8 waits once, g = 10 or 12 twice). int16
+// metrics need normalising only every 4th step and at the end of a run: then no metric
+// is used more than 3 steps after a normalisation (fixed_point.h), whatever n.
 template <int Run, class Step>
 __device__ __forceinline__ void run(int i, Step& step)
 {
 #pragma unroll
     for (int r = 0; r < Run; ++r)
-        step(i + r);
+        step(i + r, r % 4 == 3 || r == Run - 1);
 }
 template <int Run, class Step>
 __device__ __forceinline__ void in_shorter_runs(int& i, int n, Step& step)
@@ -450,9 +452,16 @@ struct constituent_pass
     const int p, k0, k1;
     const bool stores, trains;
     const int edge_offset; // of the stored edge metric from the sub-block edge
-    // Training steps per run of loads (in_runs): log-map's steps are long enough to
-    // cover their loads, and unrolled runs cost it more than they save.
-    static constexpr int training_run = Exact ? 1 : 8;
+    // Training steps per run of loads (in_runs): log-map's steps are three times
+    // max-log's work, and its code must stay small (below): 4 cover their loads.
+    static constexpr int training_run = Exact ? 4 : 8;
+    // Stages whose loads are issued together, and whether the segment or half segment
+    // that holds the edge stage runs a copy of its own (so that the others test
+    // nothing). log-map's stages, three times max-log's work, cover their loads 4 at a
+    // time, and its code must stay small: with 8-stage segments in two copies its warps
+    // waited on instruction fetch more than on anything else (notes, experiment 32).
+    static constexpr int segment_stages = Exact ? half_segment : segment;
+    static constexpr bool edge_copy = !Exact;
 
     __device__ constituent_pass(const kernel_config& c,
                                 const stage_t* __restrict__ trellis,
@@ -549,11 +558,13 @@ struct constituent_pass
         } else
             set_equiprobable(alpha);
         if (p > 0 && trains) {
-            in_runs<training_run>(g, [&](int i) { // the last g stages of sub-block p-1
+            // the last g stages of sub-block p-1
+            in_runs<training_run>(g, [&](int i, bool normalise) {
                 M a, b;
                 stage(place_of(c.w - g + i, p - 1), a, b);
                 M t[S];
-                forward_step<Exact>(alpha, t, L::template metrics<Exact>(a, b));
+                forward_step<Exact>(
+                    alpha, t, L::template metrics<Exact>(a, b), normalise || !L::lazy);
 #pragma unroll
                 for (int q = 0; q < S; ++q)
                     alpha[q] = t[q];
@@ -569,22 +580,22 @@ struct constituent_pass
     {
         const int P = c.P, w = c.w;
         const int edge_stage = w - edge_offset; // alpha that sub-block p+1 starts from
-        for (int first = 0; first < w; first += segment) {
-            const int count = Full ? segment : min(segment, w - first);
-            M seg_a[segment], seg_b[segment];
+        for (int first = 0; first < w; first += segment_stages) {
+            const int count = Full ? segment_stages : min(segment_stages, w - first);
+            M seg_a[segment_stages], seg_b[segment_stages];
 #pragma unroll
-            for (int j = 0; j < segment; ++j) {
+            for (int j = 0; j < segment_stages; ++j) {
                 if (j < count)
                     stage(place_of(first + j, p), seg_a[j], seg_b[j]);
             }
-            // Compiled twice, so that the segments without the edge stage test nothing.
+            // has_edge: true, false (a copy each) or a run-time value.
             auto run_segment = [&](auto has_edge) {
 #pragma unroll
-                for (int j = 0; j < segment; ++j) {
+                for (int j = 0; j < segment_stages; ++j) {
                     if (j < count) {
                         if (j % half_segment == 0)
                             store_checkpoint((first + j) / half_segment, alpha);
-                        if (decltype(has_edge)::value && first + j == edge_stage) {
+                        if (bool(has_edge) && first + j == edge_stage) {
 #pragma unroll
                             for (int s = 0; s < S; ++s)
                                 next_edges[s * P + p + 1] = alpha[s];
@@ -601,8 +612,11 @@ struct constituent_pass
                     }
                 }
             };
-            if (stores && p + 1 < P && edge_offset > 0 && edge_stage >= first &&
-                edge_stage < first + count)
+            const bool edge_here = stores && p + 1 < P && edge_offset > 0 &&
+                                   edge_stage >= first && edge_stage < first + count;
+            if constexpr (!edge_copy)
+                run_segment(edge_here);
+            else if (edge_here)
                 run_segment(std::true_type{});
             else
                 run_segment(std::false_type{});
@@ -637,12 +651,13 @@ struct constituent_pass
             } else
                 set_equiprobable(beta);
             if (trains) {
-                in_runs<training_run>(
-                    g, [&](int i) { // the first g stages of sub-block p+1, last first
-                        M a, b;
-                        stage(place_of(g - 1 - i, p + 1), a, b);
-                        backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
-                    });
+                // the first g stages of sub-block p+1, last first
+                in_runs<training_run>(g, [&](int i, bool normalise) {
+                    M a, b;
+                    stage(place_of(g - 1 - i, p + 1), a, b);
+                    backward_step<Exact>(
+                        beta, L::template metrics<Exact>(a, b), normalise || !L::lazy);
+                });
             }
         }
     }
@@ -663,27 +678,28 @@ struct constituent_pass
                 beta_out[s * P + p - 1] = beta[s];
         }
         const bool decide = D == 1 && out.wanted;
-        for (int m = segments(w) - 1; m >= 0; --m) {
-            const int first = m * segment;
-            const int count = Full ? segment : min(segment, w - first);
-            M half_a[segment], half_b[segment];
-            place places[segment]; // kept for the extrinsic stores and decisions
+        constexpr int halves = segment_stages / half_segment;
+        for (int m = (w + segment_stages - 1) / segment_stages - 1; m >= 0; --m) {
+            const int first = m * segment_stages;
+            const int count = Full ? segment_stages : min(segment_stages, w - first);
+            M half_a[segment_stages], half_b[segment_stages];
+            place places[segment_stages]; // kept for the extrinsic stores and decisions
 #pragma unroll
-            for (int j = segment - 1; j >= 0; --j) {
+            for (int j = segment_stages - 1; j >= 0; --j) {
                 if (j < count) {
                     places[j] = place_of(first + j, p);
                     stage(places[j], half_a[j], half_b[j]);
                 }
             }
-            // Two halves of 4 stages, the upper one first; each recomputes its alphas
-            // from its checkpoint.
+            // Halves of 4 stages, the upper one first; each recomputes its alphas from
+            // its checkpoint.
 #pragma unroll
-            for (int upper = 1; upper >= 0; --upper) {
+            for (int upper = halves - 1; upper >= 0; --upper) {
                 const int lo = upper * half_segment;
                 const int n = Full ? half_segment : min(half_segment, count - lo);
                 if (n <= 0)
                     continue;
-                load_checkpoint(2 * m + upper, alpha);
+                load_checkpoint(halves * m + upper, alpha);
                 M seg_alpha[half_segment][S];
 #pragma unroll
                 for (int j = 0; j < half_segment; ++j) {
@@ -704,7 +720,7 @@ struct constituent_pass
                             alpha[s] = t[s];
                     }
                 }
-                // Compiled twice, so that the halves without the edge stage test nothing.
+                // has_edge: true, false (a copy each) or a run-time value.
                 auto run_half = [&](auto has_edge) {
 #pragma unroll
                     for (int j = half_segment - 1; j >= 0; --j) {
@@ -719,7 +735,7 @@ struct constituent_pass
                                 record_decision(
                                     L::app(half_a[lo + j], e), at.position, out, stats);
                             backward_step<Exact>(beta, bm, normalises<L>(j));
-                            if (decltype(has_edge)::value && k == save_at) {
+                            if (bool(has_edge) && k == save_at) {
 #pragma unroll
                                 for (int s = 0; s < S; ++s)
                                     beta_out[s * P + p - 1] = beta[s];
@@ -728,7 +744,11 @@ struct constituent_pass
                     }
                 };
                 const int half_first = k0 + first + lo;
-                if (stores && p > 0 && save_at >= half_first && save_at < half_first + n)
+                const bool edge_here =
+                    stores && p > 0 && save_at >= half_first && save_at < half_first + n;
+                if constexpr (!edge_copy)
+                    run_half(edge_here);
+                else if (edge_here)
                     run_half(std::true_type{});
                 else
                     run_half(std::false_type{});
