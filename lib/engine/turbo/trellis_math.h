@@ -224,6 +224,17 @@ GPUTURBO_HD T merge(const T& x, const T& y, const offset_metrics<T>& m, int z)
         return z == 0 ? add_max(x, m.both, y) : add_max(x, m.systematic, y + m.parity);
 }
 
+// The merge of a state of a butterfly (two states entered from the same two states),
+// told that pair in a fixed order too, the same for both of its states: a metric type
+// whose merges share a term per pair (the CUDA log-map's halved sum) computes it once
+// for both. The others merge as above.
+template <bool Exact, class T, class Metrics>
+GPUTURBO_HD T
+butterfly_merge(const T& x, const T& y, const Metrics& m, int z, const T&, const T&)
+{
+    return merge<Exact>(x, y, m, z);
+}
+
 // The extrinsic's last merge, of the best terms whose parity is 0 and 1:
 // max*(best0 + B, best1 - B), or in the offset form max*(best0 + 2B, best1).
 template <bool Exact, class T>
@@ -257,7 +268,12 @@ forward_step(const T* in, T* out, const Metrics& m, bool normalise = true)
         const int u0 = pred_input(s, 0);
         const int zero_in = u0 == 0 ? pred_state(s, 0) : pred_state(s, 1);
         const int one_in = u0 == 0 ? pred_state(s, 1) : pred_state(s, 0);
-        out[s] = merge<Exact>(in[zero_in], in[one_in], m, parity(zero_in, 0));
+        out[s] = butterfly_merge<Exact>(in[zero_in],
+                                        in[one_in],
+                                        m,
+                                        parity(zero_in, 0),
+                                        in[pred_state(s, 0)],
+                                        in[pred_state(s, 1)]);
     }
     if (!normalise)
         return;
@@ -273,9 +289,11 @@ GPUTURBO_HD void backward_step(T* beta, const Metrics& m, bool normalise = true)
 {
     T out[S];
     GPUTURBO_UNROLL
-    for (int s = 0; s < S; ++s)
-        out[s] =
-            merge<Exact>(beta[next_state(s, 0)], beta[next_state(s, 1)], m, parity(s, 0));
+    for (int s = 0; s < S; ++s) {
+        const int a = next_state(s, 0), b = next_state(s, 1);
+        out[s] = butterfly_merge<Exact>(
+            beta[a], beta[b], m, parity(s, 0), beta[a < b ? a : b], beta[a < b ? b : a]);
+    }
     const T norm = out[0];
     GPUTURBO_UNROLL
     for (int s = 0; s < S; ++s)

@@ -47,14 +47,6 @@ __device__ __forceinline__ s16x2 halve(s16x2 a)
     return { ((a.v >> 1) & 0x7fff7fffu) | (a.v & 0x80008000u) };
 }
 
-//! floor((a + b) / 2) per half, which never overflows: (a & b) + (a ^ b) / 2
-//! (__vavgs2 takes a dozen more instructions).
-__device__ __forceinline__ s16x2 half_sum(s16x2 a, s16x2 b)
-{
-    const unsigned t = a.v ^ b.v;
-    return { __vadd2(a.v & b.v, halve({ t }).v) };
-}
-
 //! floor((a + b) / 2) per half where b - a fits in int16: a + floor((b - a) / 2).
 __device__ __forceinline__ s16x2 half_sum_near(s16x2 a, s16x2 b)
 {

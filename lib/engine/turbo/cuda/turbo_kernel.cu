@@ -23,9 +23,8 @@ namespace gputurbo::core::cuda {
 // int16 metrics (turbo/fixed_point.h): log-map's max* is max(a, b, (a+b)/2 + C), a
 // halved sum and one more DPX add-max than max-log; C in both lanes. Its arguments here,
 // the extrinsic's, differ by less than 2^15 (fixed_point.h), so the halved sum is
-// a + floor((b - a) / 2): 1.10x the log-map kernel's rate against half_sum (the
-// recursions' merges, below, ran slower with either shorter halved sum: notes,
-// experiment 28).
+// a + floor((b - a) / 2) (their sum may wrap): 1.10x the log-map kernel's rate against
+// the carry-safe (a & b) + (a ^ b) / 2 (notes, experiment 28).
 inline constexpr unsigned max_star_offset =
     unsigned(turbo::fixed_point::max_star_offset) * 0x10001u;
 
@@ -46,14 +45,23 @@ struct exact_offset_metrics : turbo::trellis::offset_metrics<s16x2>
     s16x2 pair_offset; // A + B + C
 };
 
+// The halved sum is that of the pair in the butterfly's fixed order, so that the
+// compiler shares it between the butterfly's two states (each names its branches in
+// its own order: halved in that order, the sum was computed twice and the carry-safe
+// (x & y) + (x ^ y) / 2 was faster; notes, experiment 35). Two metrics of one stage add
+// up without wrapping (fixed_point.h).
 template <bool Exact>
-__device__ __forceinline__ s16x2
-merge(const s16x2& x, const s16x2& y, const exact_offset_metrics& m, int z)
+__device__ __forceinline__ s16x2 butterfly_merge(const s16x2& x,
+                                                 const s16x2& y,
+                                                 const exact_offset_metrics& m,
+                                                 int z,
+                                                 const s16x2& first,
+                                                 const s16x2& second)
 {
     static_assert(Exact, "max-log takes the generic merge");
     const s16x2 best =
         z == 0 ? add_max(x, m.both, y) : add_max(x, m.systematic, y + m.parity);
-    return { __viaddmax_s16x2(half_sum(x, y).v, m.pair_offset.v, best.v) };
+    return { __viaddmax_s16x2(halve(first + second).v, m.pair_offset.v, best.v) };
 }
 
 } // namespace gputurbo::core::cuda
