@@ -25,21 +25,24 @@
 // The CUDA kernel runs the offset form (trellis_math.h: every branch metric plus A + B,
 // its inputs doubled): the same decisions and extrinsic values, but branch metrics
 // within +-2 g, so that a stage moves a metric by up to 2 g + c. Bounded more closely:
-// the metrics of one stage span at most 6 g + 3 c (three stages join any two states),
-// so after the normalisation by state 0 they lie within +-(6 g + 3 c), and the kernel
-// uses them at most 3 stages later (its recursions normalise every 4th stage, from
+// the metrics of one stage span at most 6 g + 3 c (three stages join any two states), so
+// after the normalisation by state 0 they lie within +-(6 g + 3 c), and the kernel uses
+// them at most 3 stages later (its recursions normalise every 4th stage, from
 // checkpoints taken after a normalisation): within +-(12 g + 6 c). The largest sum,
-// alpha + beta + 2B plus the extrinsic's three corrections, is 24 g + 15 c + 2
-// max_input = 28110 (max-log) or 27555 (log-map); from an unreached alpha of a
-// codeword's first 3 stages (above -8192 - 6 g), -8192 - 18 g - 6 c - 2 max_input =
-// -29402 or -28844. Sums inside the recursions stay within +-(14 g + 7 c), or above
-// -8192 - 8 g from an unreached state. Two arguments of one of the extrinsic's max*
-// differ by less than 2^15, so that b - a does not wrap (the kernel halves their sum as
-// a + (b - a) / 2): two alphas of one stage differ by at most 6 g + 3 c, or 8192 + 12 g
-// + 3 c where one is unreached (a codeword's first 3 stages, where the reached ones lie
-// within [-6 g, 6 g + 3 c]); two betas by at most 6 g + 3 c (every state is reached 3
-// tail stages before the end); so two terms by at most 8192 + 18 g + 6 c, plus 2 c for
-// two levels of max* and 2 max_input for the parity's 2B: 28898 (log-map).
+// alpha + beta + 2B plus the extrinsic's three corrections, is 24 g + 15 c + 2 max_input
+// = 28110 (max-log) or 27555 (log-map); from an unreached alpha of a codeword's first 3
+// stages (above -8192 - 6 g), -8192 - 18 g - 6 c - 2 max_input = -29402 or -28844. Sums
+// inside the recursions stay within +-(14 g + 7 c), or above -8192 - 8 g from an
+// unreached state. Two metrics of one stage add up to within +-(24 g + 12 c) = +-26964,
+// or above 2 (-8192 - 6 g) = -29704 where both are unreached (log-map), so that the
+// kernel halves a butterfly's pair sum as floor((x + y) / 2). Two arguments of one of
+// the extrinsic's max* differ by less than 2^15, so that b - a does not wrap (the kernel
+// halves their sum as a + (b - a) / 2): two alphas of one stage differ by at most 6 g +
+// 3 c, or 8192 + 12 g + 3 c where one is unreached (a codeword's first 3 stages, where
+// the reached ones lie within [-6 g, 6 g + 3 c]); two betas by at most 6 g + 3 c (every
+// state is reached 3 tail stages before the end); so two terms by at most 8192 + 18 g +
+// 6 c, plus 2 c for two levels of max* and 2 max_input for the parity's 2B: 28898
+// (log-map).
 
 namespace gputurbo::turbo::fixed_point {
 

@@ -419,6 +419,33 @@ __device__ __forceinline__ void in_runs(int n, Step step)
         in_shorter_runs<Longest / 2>(i, n, step);
 }
 
+// A thread's 8 state metrics, which lie together, as two 16-byte accesses (the second
+// first if swap).
+template <class M>
+__device__ __forceinline__ void store_states(M* to, const M* v, int swap = 0)
+{
+    uint4* at = reinterpret_cast<uint4*>(to);
+#pragma unroll
+    for (int q = 0; q < 2; ++q)
+        at[q ^ swap] = make_uint4(to_bits(v[4 * q]),
+                                  to_bits(v[4 * q + 1]),
+                                  to_bits(v[4 * q + 2]),
+                                  to_bits(v[4 * q + 3]));
+}
+template <class M>
+__device__ __forceinline__ void load_states(const M* from, M* v, int swap = 0)
+{
+    const uint4* at = reinterpret_cast<const uint4*>(from);
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+        const uint4 u = at[q ^ swap];
+        v[4 * q] = from_bits<M>(u.x);
+        v[4 * q + 1] = from_bits<M>(u.y);
+        v[4 * q + 2] = from_bits<M>(u.z);
+        v[4 * q + 3] = from_bits<M>(u.w);
+    }
+}
+
 // What decoder 2 learns about the a-posteriori LLRs of one lane over its thread's stages.
 struct app_stats
 {
@@ -455,7 +482,7 @@ struct constituent_pass
     const unsigned* __restrict__ interleaved; // D = 1: pi(k) << 16 | slot(pi(k))
     M* extrinsic_llrs;
     M* checkpoints;
-    const M* prev_edges; // [2][S][P]: alpha, beta
+    const M* prev_edges; // [2][P][S]: alpha, beta
     M* next_edges;
     const int p, k0, k1;
     const bool stores, trains;
@@ -521,46 +548,27 @@ struct constituent_pass
         L::halves(trellis[at.index], extrinsic_llrs[at.slot], a, b);
     }
 
-    // The checkpoint of alpha at the start of half segment h of the sub-block: a thread's
-    // 8 states lie together, two 16-byte accesses, taken in an order that alternates
-    // every 4 threads, so that the 8 threads a quarter warp serves at once hit 8
-    // different groups of 4 banks.
+    // The checkpoint of alpha at the start of half segment h of the sub-block, in the
+    // order that alternates every 4 threads, so that the 8 threads a quarter warp serves
+    // at once hit 8 different groups of 4 banks.
     __device__ __forceinline__ void store_checkpoint(int h, const M* alpha) const
     {
-        uint4* at = reinterpret_cast<uint4*>(checkpoints + (h * c.P + p) * S);
-        const int swap = (p >> 2) & 1;
-#pragma unroll
-        for (int q = 0; q < 2; ++q)
-            at[q ^ swap] = make_uint4(to_bits(alpha[4 * q]),
-                                      to_bits(alpha[4 * q + 1]),
-                                      to_bits(alpha[4 * q + 2]),
-                                      to_bits(alpha[4 * q + 3]));
+        store_states(checkpoints + (h * c.P + p) * S, alpha, (p >> 2) & 1);
     }
     __device__ __forceinline__ void load_checkpoint(int h, M* alpha) const
     {
-        const uint4* at = reinterpret_cast<const uint4*>(checkpoints + (h * c.P + p) * S);
-        const int swap = (p >> 2) & 1;
-#pragma unroll
-        for (int q = 0; q < 2; ++q) {
-            const uint4 v = at[q ^ swap];
-            alpha[4 * q] = from_bits<M>(v.x);
-            alpha[4 * q + 1] = from_bits<M>(v.y);
-            alpha[4 * q + 2] = from_bits<M>(v.z);
-            alpha[4 * q + 3] = from_bits<M>(v.w);
-        }
+        load_states(checkpoints + (h * c.P + p) * S, alpha, (p >> 2) & 1);
     }
 
     // Alpha at the sub-block's start: exact for the first sub-block, else the metrics of
     // the previous iteration or equiprobable, then trained over the g stages before it.
     __device__ __forceinline__ void start_alpha(M* alpha) const
     {
-        const int P = c.P, g = c.g;
+        const int g = c.g;
         if (p == 0)
             set_known_start(alpha);
         else if (stores) {
-#pragma unroll
-            for (int s = 0; s < S; ++s)
-                alpha[s] = prev_edges[s * P + p];
+            load_states(prev_edges + p * S, alpha);
             if (L::lazy)
                 normalise(alpha);
         } else
@@ -604,9 +612,7 @@ struct constituent_pass
                         if (j % half_segment == 0)
                             store_checkpoint((first + j) / half_segment, alpha);
                         if (bool(has_edge) && first + j == edge_stage) {
-#pragma unroll
-                            for (int s = 0; s < S; ++s)
-                                next_edges[s * P + p + 1] = alpha[s];
+                            store_states(next_edges + (p + 1) * S, alpha);
                         }
                         M t[S];
                         forward_step<Exact>(
@@ -630,9 +636,7 @@ struct constituent_pass
                 run_segment(std::false_type{});
         }
         if (stores && p + 1 < P && edge_offset == 0) {
-#pragma unroll
-            for (int s = 0; s < S; ++s)
-                next_edges[s * P + p + 1] = alpha[s];
+            store_states(next_edges + (p + 1) * S, alpha);
         }
     }
 
@@ -651,9 +655,7 @@ struct constituent_pass
             }
         } else {
             if (stores) {
-#pragma unroll
-                for (int s = 0; s < S; ++s)
-                    beta[s] = prev_edges[(S + s) * P + p];
+                load_states(prev_edges + (P + p) * S, beta);
                 if (L::lazy)
                     normalise(beta);
             } else
@@ -681,9 +683,7 @@ struct constituent_pass
             k0 + edge_offset; // stage whose beta sub-block p-1 starts from
         M* beta_out = next_edges + S * P;
         if (stores && p > 0 && save_at == k1) {
-#pragma unroll
-            for (int s = 0; s < S; ++s)
-                beta_out[s * P + p - 1] = beta[s];
+            store_states(beta_out + (p - 1) * S, beta);
         }
         const bool decide = D == 1 && out.wanted;
         constexpr int halves = segment_stages / half_segment;
@@ -744,9 +744,7 @@ struct constituent_pass
                                     L::app(half_a[lo + j], e), at.position, out, stats);
                             backward_step<Exact>(beta, bm, normalises<L>(j));
                             if (bool(has_edge) && k == save_at) {
-#pragma unroll
-                                for (int s = 0; s < S; ++s)
-                                    beta_out[s * P + p - 1] = beta[s];
+                                store_states(beta_out + (p - 1) * S, beta);
                             }
                         }
                     }
@@ -792,7 +790,7 @@ __device__ void half_iteration(bool active,
                                const unsigned* __restrict__ interleaved,
                                M* extrinsic_llrs,
                                M* checkpoints,
-                               const M* prev_edges, // [2][S][P]: alpha, beta
+                               const M* prev_edges, // [2][P][S]: alpha, beta
                                M* next_edges,
                                int p,
                                const decisions& out,
