@@ -611,9 +611,8 @@ struct constituent_pass
                     if (j < count) {
                         if (j % half_segment == 0)
                             store_checkpoint((first + j) / half_segment, alpha);
-                        if (bool(has_edge) && first + j == edge_stage) {
+                        if (bool(has_edge) && first + j == edge_stage)
                             store_states(next_edges + (p + 1) * S, alpha);
-                        }
                         M t[S];
                         forward_step<Exact>(
                             alpha,
@@ -635,9 +634,8 @@ struct constituent_pass
             else
                 run_segment(std::false_type{});
         }
-        if (stores && p + 1 < P && edge_offset == 0) {
+        if (stores && p + 1 < P && edge_offset == 0)
             store_states(next_edges + (p + 1) * S, alpha);
-        }
     }
 
     // Beta at the sub-block's end: the tail for the last sub-block, else the metrics of
@@ -682,9 +680,8 @@ struct constituent_pass
         const int save_at =
             k0 + edge_offset; // stage whose beta sub-block p-1 starts from
         M* beta_out = next_edges + S * P;
-        if (stores && p > 0 && save_at == k1) {
+        if (stores && p > 0 && save_at == k1)
             store_states(beta_out + (p - 1) * S, beta);
-        }
         const bool decide = D == 1 && out.wanted;
         constexpr int halves = segment_stages / half_segment;
         for (int m = (w + segment_stages - 1) / segment_stages - 1; m >= 0; --m) {
@@ -743,9 +740,8 @@ struct constituent_pass
                                 record_decision(
                                     L::app(half_a[lo + j], e), at.position, out, stats);
                             backward_step<Exact>(beta, bm, normalises<L>(j));
-                            if (bool(has_edge) && k == save_at) {
+                            if (bool(has_edge) && k == save_at)
                                 store_states(beta_out + (p - 1) * S, beta);
-                            }
                         }
                     }
                 };
