@@ -290,6 +290,12 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     GPUTURBO_CUDA_TRY(
         cudaMemcpyAsync(device_input, source, in_bytes, cudaMemcpyHostToDevice, s));
     GPUTURBO_CUDA_TRY(cudaEventRecord(sl.input_read, s));
+    // The kernels start after the previous batch's: each fills the GPU anyway, and so a
+    // batch's kernel time (device_seconds()) holds no other batch's work. Without the
+    // wait, an input copy shorter than the previous batch's kernels (int8) let this
+    // start event fire while the GPU was still busy, and that overlap counted twice.
+    if (d_last_enqueued && d_last_enqueued != &sl)
+        GPUTURBO_CUDA_TRY(cudaStreamWaitEvent(s, d_last_enqueued->kernels_end, 0));
     GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_start, s));
     if (b.i4) {
         constexpr unsigned threads = 256;
@@ -300,6 +306,7 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     }
     d_kernels.launch(b.block, n, buffers, s);
     GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_end, s));
+    d_last_enqueued = &sl;
     GPUTURBO_CUDA_TRY(
         cudaMemcpyAsync(bits_host, buffers.bits, out, cudaMemcpyDeviceToHost, s));
     GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_iterations.get(),

@@ -107,6 +107,7 @@ private:
     cudaDeviceProp d_prop{};
     std::string d_versions;
     std::vector<std::unique_ptr<slot>> d_slots;
+    slot* d_last_enqueued = nullptr; // whose kernels the next batch's wait for
     double d_device_seconds = 0.0;
 };
 
