@@ -7,9 +7,10 @@
 // gputurbo-digest: decodes the same noisy codewords under every configuration and prints
 // one line per configuration with 64-bit digests of the hard bits and of the statuses.
 // Two builds of the engine that print the same lines for the same seed decode alike, bit
-// for bit (scripts/compare-builds). The inputs come from a PRNG of this file alone, so
-// that they do not depend on the engine being compared. Standard output holds only those
-// deterministic lines; timing and the device go to standard error.
+// for bit (scripts/compare-builds, scripts/prebuilt-variants). The inputs come from a
+// PRNG of this file alone, so that they do not depend on the engine being compared.
+// Standard output holds only those deterministic lines; timing and the device go to
+// standard error.
 
 // --- Engine API shim: the only part that knows where the engine keeps its names. ------
 #if __has_include(<gnuradio/gputurbo/engine/turbo/decoder.h>)
