@@ -41,10 +41,17 @@ __device__ __forceinline__ s16x2 add_on_alu(s16x2 a, s16x2 b)
     return { __viaddmax_s16x2(a.v, b.v, 0x80008000u) };
 }
 
-//! floor(a / 2) per half: an arithmetic shift of each half by one.
+//! floor(a / 2) per half: an arithmetic shift of each half by one, the 32-bit shift with
+//! each half's sign bit put back, (shifted & ~M) | (a & M) for M = 0x80008000u, in one
+//! lop3 (lookup table 0xb8): written in C++, ptxas makes it two, one for each mask.
 __device__ __forceinline__ s16x2 halve(s16x2 a)
 {
-    return { ((a.v >> 1) & 0x7fff7fffu) | (a.v & 0x80008000u) };
+    const unsigned shifted = a.v >> 1;
+    unsigned r;
+    asm("lop3.b32 %0, %1, %2, %3, 0xb8;"
+        : "=r"(r)
+        : "r"(shifted), "n"(0x80008000u), "r"(a.v));
+    return { r };
 }
 
 //! floor((a + b) / 2) per half where b - a fits in int16: a + floor((b - a) / 2).
