@@ -522,30 +522,62 @@ struct constituent_pass
     {
     }
 
-    // Where stage j of sub-block q (stage k = q w + j) finds its inputs: its index in the
-    // trellis array (stage-major: j P + q) and, for its extrinsic value, its
-    // shared-memory slot and the natural position it decides (D = 0: k, at slot k + q;
-    // D = 1: pi(k) and its slot, from the table of interleaved stages). No division:
-    // the recursions know the sub-block of every stage they take (their own, or a
-    // training window's neighbour).
-    struct place
+    // What stage j of sub-block q (stage k = q w + j) reads from global memory: its
+    // trellis values (stage-major: at j P + q) and, for D = 1, its entry in the table of
+    // interleaved stages. The recursions fetch a segment's of these a segment ahead of
+    // its use, so that their latency is hidden behind the segment before.
+    struct fetched
     {
-        int index, slot, position;
+        stage_t in;
+        unsigned at; // D = 1: pi(k) << 16 | slot(pi(k))
     };
-    __device__ __forceinline__ place place_of(int j, int q) const
+    __device__ __forceinline__ fetched fetch(int j, int q) const
     {
         const int index = j * c.P + q;
+        return { trellis[index], D == 1 ? interleaved[index] : 0u };
+    }
+    // The stages [first, first + segment_stages) of the thread's sub-block that exist.
+    __device__ __forceinline__ int stages_from(int first) const
+    {
+        return Full ? segment_stages : min(segment_stages, c.w - first);
+    }
+    __device__ __forceinline__ void fetch_segment(int first, fetched* f) const
+    {
+        const int count = stages_from(first);
+#pragma unroll
+        for (int j = 0; j < segment_stages; ++j) {
+            if (j < count)
+                f[j] = fetch(first + j, p);
+        }
+    }
+
+    // Where stage j of sub-block q finds its extrinsic value: its shared-memory slot and
+    // the natural position it decides (D = 0: k, at slot k + q; D = 1: pi(k) and its
+    // slot, from the table). No division: the recursions know the sub-block of every
+    // stage they take (their own, or a training window's neighbour).
+    struct place
+    {
+        int slot, position;
+    };
+    __device__ __forceinline__ place place_of(const fetched& f, int j, int q) const
+    {
         if constexpr (D == 0) {
             const int k = q * c.w + j;
-            return { index, k + q, k };
+            return { k + q, k };
         }
-        const unsigned at = interleaved[index];
-        return { index, int(at & 0xffffu), int(at >> 16) };
+        return { int(f.at & 0xffffu), int(f.at >> 16) };
     }
-    // Branch metric halves of the stage at `at`.
-    __device__ __forceinline__ void stage(const place& at, M& a, M& b) const
+    // Branch metric halves of a fetched stage at its place.
+    __device__ __forceinline__ void
+    stage_halves(const fetched& f, const place& at, M& a, M& b) const
     {
-        L::halves(trellis[at.index], extrinsic_llrs[at.slot], a, b);
+        L::halves(f.in, extrinsic_llrs[at.slot], a, b);
+    }
+    // ... of stage j of sub-block q, fetched now (the training windows).
+    __device__ __forceinline__ void stage(int j, int q, M& a, M& b) const
+    {
+        const fetched f = fetch(j, q);
+        stage_halves(f, place_of(f, j, q), a, b);
     }
 
     // The checkpoint of alpha at the start of half segment h of the sub-block, in the
@@ -577,7 +609,7 @@ struct constituent_pass
             // the last g stages of sub-block p-1
             in_runs<training_run>(g, [&](int i, bool normalise) {
                 M a, b;
-                stage(place_of(c.w - g + i, p - 1), a, b);
+                stage(c.w - g + i, p - 1, a, b);
                 M t[S];
                 forward_step<Exact>(
                     alpha, t, L::template metrics<Exact>(a, b), normalise || !L::lazy);
@@ -588,22 +620,28 @@ struct constituent_pass
         }
     }
 
-    // The forward recursion over the sub-block, by segments: the loads of 8 stages are
-    // issued together, so that their latency is paid once per segment, not once per
-    // stage. Alpha is kept every half segment (checkpoints), and the alpha the next
-    // sub-block starts from is stored for the next iteration.
-    __device__ __forceinline__ void forward(M* alpha) const
+    // The forward recursion over the sub-block, by segments, whose stages' global data
+    // come fetched (ahead: the first segment's on entry) and are fetched a segment ahead
+    // (on return, ahead holds the last segment's, the backward pass's first). Alpha is
+    // kept every half segment (checkpoints), and the alpha the next sub-block starts
+    // from is stored for the next iteration.
+    __device__ __forceinline__ void forward(M* alpha, fetched* ahead) const
     {
         const int P = c.P, w = c.w;
         const int edge_stage = w - edge_offset; // alpha that sub-block p+1 starts from
         for (int first = 0; first < w; first += segment_stages) {
-            const int count = Full ? segment_stages : min(segment_stages, w - first);
+            const int count = stages_from(first);
             M seg_a[segment_stages], seg_b[segment_stages];
 #pragma unroll
             for (int j = 0; j < segment_stages; ++j) {
                 if (j < count)
-                    stage(place_of(first + j, p), seg_a[j], seg_b[j]);
+                    stage_halves(ahead[j],
+                                 place_of(ahead[j], first + j, p),
+                                 seg_a[j],
+                                 seg_b[j]);
             }
+            if (first + segment_stages < w)
+                fetch_segment(first + segment_stages, ahead);
             // has_edge: true, false (a copy each) or a run-time value.
             auto run_segment = [&](auto has_edge) {
 #pragma unroll
@@ -662,7 +700,7 @@ struct constituent_pass
                 // the first g stages of sub-block p+1, last first
                 in_runs<training_run>(g, [&](int i, bool normalise) {
                     M a, b;
-                    stage(place_of(g - 1 - i, p + 1), a, b);
+                    stage(g - 1 - i, p + 1, a, b);
                     backward_step<Exact>(
                         beta, L::template metrics<Exact>(a, b), normalise || !L::lazy);
                 });
@@ -670,11 +708,13 @@ struct constituent_pass
         }
     }
 
-    // The backward recursion with the extrinsic output, one 8-stage segment at a time,
-    // each half segment recomputing its 4 alphas from its checkpoint; D = 1 also decides
-    // the bits. The beta that sub-block p-1 starts from is stored for the next iteration.
-    __device__ __forceinline__ void
-    backward(M* alpha, M* beta, const decisions& out, app_stats* stats) const
+    // The backward recursion with the extrinsic output, one segment at a time (ahead:
+    // the last segment's global data on entry, each segment's fetched while the one after
+    // it runs), each half segment recomputing its 4 alphas from its checkpoint; D = 1
+    // also decides the bits. The beta that sub-block p-1 starts from is stored for the
+    // next iteration.
+    __device__ __forceinline__ void backward(
+        M* alpha, M* beta, fetched* ahead, const decisions& out, app_stats* stats) const
     {
         const int P = c.P, w = c.w;
         const int save_at =
@@ -686,16 +726,18 @@ struct constituent_pass
         constexpr int halves = segment_stages / half_segment;
         for (int m = (w + segment_stages - 1) / segment_stages - 1; m >= 0; --m) {
             const int first = m * segment_stages;
-            const int count = Full ? segment_stages : min(segment_stages, w - first);
+            const int count = stages_from(first);
             M half_a[segment_stages], half_b[segment_stages];
             place places[segment_stages]; // kept for the extrinsic stores and decisions
 #pragma unroll
             for (int j = segment_stages - 1; j >= 0; --j) {
                 if (j < count) {
-                    places[j] = place_of(first + j, p);
-                    stage(places[j], half_a[j], half_b[j]);
+                    places[j] = place_of(ahead[j], first + j, p);
+                    stage_halves(ahead[j], places[j], half_a[j], half_b[j]);
                 }
             }
+            if (m > 0)
+                fetch_segment(first - segment_stages, ahead);
             // Halves of 4 stages, the upper one first; each recomputes its alphas from
             // its checkpoint.
 #pragma unroll
@@ -795,9 +837,11 @@ __device__ void half_iteration(bool active,
     const constituent_pass<M, Exact, D, Full> pass(
         c, trellis, interleaved, extrinsic_llrs, checkpoints, prev_edges, next_edges, p);
     M alpha[S], beta[S];
+    typename constituent_pass<M, Exact, D, Full>::fetched ahead[pass.segment_stages];
     if (active) {
+        pass.fetch_segment(0, ahead); // in flight during alpha's training window
         pass.start_alpha(alpha);
-        pass.forward(alpha);
+        pass.forward(alpha, ahead);
         pass.start_beta(beta);
     }
     // Every read of another sub-block's stages is done: from here on each position is
@@ -805,7 +849,7 @@ __device__ void half_iteration(bool active,
     __syncthreads();
     if (!active)
         return;
-    pass.backward(alpha, beta, out, stats);
+    pass.backward(alpha, beta, ahead, out, stats);
 }
 
 // Decodes groups of L::count codewords, each group by P threads (one per sub-block),
