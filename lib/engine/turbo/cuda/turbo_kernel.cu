@@ -592,31 +592,52 @@ struct constituent_pass
         load_states(checkpoints + (h * c.P + p) * S, alpha, (p >> 2) & 1);
     }
 
-    // Alpha at the sub-block's start: exact for the first sub-block, else the metrics of
-    // the previous iteration or equiprobable, then trained over the g stages before it.
-    __device__ __forceinline__ void start_alpha(M* alpha) const
+    // Alpha at the sub-block's start and beta at its end: exact for the first (alpha)
+    // and last (beta, through the tail) sub-block, else the metrics of the previous
+    // iteration or equiprobable, then trained, alpha over the g stages before the
+    // sub-block, beta over the g after it. The two windows run step by step together:
+    // two independent chains whose loads are issued together. The first and last
+    // sub-blocks train too, on their own stages, so that their warps do not diverge,
+    // and then take their exact start.
+    __device__ __forceinline__ void start(M* alpha, M* beta) const
     {
-        const int g = c.g;
-        if (p == 0)
-            set_known_start(alpha);
-        else if (stores) {
+        const int K = c.K, P = c.P, w = c.w, g = c.g;
+        if (stores) {
             load_states(prev_edges + p * S, alpha);
-            if (L::lazy)
+            load_states(prev_edges + (P + p) * S, beta);
+            if (L::lazy) {
                 normalise(alpha);
-        } else
+                normalise(beta);
+            }
+        } else {
             set_equiprobable(alpha);
-        if (p > 0 && trains) {
-            // the last g stages of sub-block p-1
+            set_equiprobable(beta);
+        }
+        if (trains && P > 1) {
+            const int before = max(p - 1, 0), after = min(p + 1, P - 1);
             in_runs<training_run>(g, [&](int i, bool normalise) {
                 M a, b;
-                stage(c.w - g + i, p - 1, a, b);
+                stage(w - g + i, before, a, b); // the last g stages of sub-block p-1
                 M t[S];
                 forward_step<Exact>(
                     alpha, t, L::template metrics<Exact>(a, b), normalise || !L::lazy);
 #pragma unroll
                 for (int q = 0; q < S; ++q)
                     alpha[q] = t[q];
+                stage(g - 1 - i, after, a, b); // the first g of sub-block p+1, last first
+                backward_step<Exact>(
+                    beta, L::template metrics<Exact>(a, b), normalise || !L::lazy);
             });
+        }
+        if (p == 0)
+            set_known_start(alpha);
+        if (p == P - 1) {
+            set_known_start(beta);
+            for (int k = K + 2; k >= K; --k) {
+                M a, b;
+                L::halves(trellis[k], M{}, a, b);
+                backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
+            }
         }
     }
 
@@ -635,10 +656,8 @@ struct constituent_pass
 #pragma unroll
             for (int j = 0; j < segment_stages; ++j) {
                 if (j < count)
-                    stage_halves(ahead[j],
-                                 place_of(ahead[j], first + j, p),
-                                 seg_a[j],
-                                 seg_b[j]);
+                    stage_halves(
+                        ahead[j], place_of(ahead[j], first + j, p), seg_a[j], seg_b[j]);
             }
             if (first + segment_stages < w)
                 fetch_segment(first + segment_stages, ahead);
@@ -676,38 +695,6 @@ struct constituent_pass
             store_states(next_edges + (p + 1) * S, alpha);
     }
 
-    // Beta at the sub-block's end: the tail for the last sub-block, else the metrics of
-    // the previous iteration or equiprobable, then trained over the next sub-block's
-    // first g stages.
-    __device__ __forceinline__ void start_beta(M* beta) const
-    {
-        const int K = c.K, P = c.P, g = c.g;
-        if (p == P - 1) {
-            set_known_start(beta);
-            for (int k = K + 2; k >= K; --k) {
-                M a, b;
-                L::halves(trellis[k], M{}, a, b);
-                backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
-            }
-        } else {
-            if (stores) {
-                load_states(prev_edges + (P + p) * S, beta);
-                if (L::lazy)
-                    normalise(beta);
-            } else
-                set_equiprobable(beta);
-            if (trains) {
-                // the first g stages of sub-block p+1, last first
-                in_runs<training_run>(g, [&](int i, bool normalise) {
-                    M a, b;
-                    stage(g - 1 - i, p + 1, a, b);
-                    backward_step<Exact>(
-                        beta, L::template metrics<Exact>(a, b), normalise || !L::lazy);
-                });
-            }
-        }
-    }
-
     // The backward recursion with the extrinsic output, one segment at a time (ahead:
     // the last segment's global data on entry, each segment's fetched while the one after
     // it runs), each half segment recomputing its 4 alphas from its checkpoint; D = 1
@@ -736,8 +723,9 @@ struct constituent_pass
                     stage_halves(ahead[j], places[j], half_a[j], half_b[j]);
                 }
             }
-            if (m > 0)
+            if (m > 0) {
                 fetch_segment(first - segment_stages, ahead);
+            }
             // Halves of 4 stages, the upper one first; each recomputes its alphas from
             // its checkpoint.
 #pragma unroll
@@ -839,10 +827,9 @@ __device__ void half_iteration(bool active,
     M alpha[S], beta[S];
     typename constituent_pass<M, Exact, D, Full>::fetched ahead[pass.segment_stages];
     if (active) {
-        pass.fetch_segment(0, ahead); // in flight during alpha's training window
-        pass.start_alpha(alpha);
+        pass.fetch_segment(0, ahead); // in flight during the training windows
+        pass.start(alpha, beta);
         pass.forward(alpha, ahead);
-        pass.start_beta(beta);
     }
     // Every read of another sub-block's stages is done: from here on each position is
     // read and written by its own thread alone, so the output may replace the input.
