@@ -524,8 +524,8 @@ struct constituent_pass
 
     // What stage j of sub-block q (stage k = q w + j) reads from global memory: its
     // trellis values (stage-major: at j P + q) and, for D = 1, its entry in the table of
-    // interleaved stages. The recursions fetch a segment's of these a segment ahead of
-    // its use, so that their latency is hidden behind the segment before.
+    // interleaved stages. The recursions fetch these for a whole segment while the
+    // segment before runs, so that their latency is hidden behind it.
     struct fetched
     {
         stage_t in;
