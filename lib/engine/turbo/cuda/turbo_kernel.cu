@@ -226,7 +226,7 @@ __device__ __forceinline__ M from_bits(unsigned u)
 // Shared memory of one group of codewords (one per lane), in 4-byte words.
 struct shared_plan
 {
-    int ext, checkpoints, hard, previous_hard, sums, mins, crcs, total;
+    int ext, checkpoints, tail_betas, hard, previous_hard, sums, mins, crcs, total;
     __host__ __device__ explicit shared_plan(int K, int P, int lanes)
     {
         // Extrinsic values at slot(k) = k + k / w: one pad word per sub-block, so that
@@ -236,7 +236,8 @@ struct shared_plan
         auto vector_aligned = [](int at) { return (at + 3) / 4 * 4; }; // 16 bytes
         ext = 0;
         checkpoints = vector_aligned(ext + slots);
-        hard = checkpoints + 2 * segments(K / P) * S * P;
+        tail_betas = checkpoints + 2 * segments(K / P) * S * P; // [D][S]
+        hard = tail_betas + 2 * S;
         previous_hard = hard + lanes * words;
         sums = previous_hard + lanes * words;
         mins = sums + lanes * P;
@@ -484,6 +485,7 @@ struct constituent_pass
     M* checkpoints;
     const M* prev_edges; // [2][P][S]: alpha, beta
     M* next_edges;
+    const M* tail_beta; // beta at stage K, from the tail: the last sub-block's start
     const int p, k0, k1;
     const bool stores, trains;
     const int edge_offset; // of the stored edge metric from the sub-block edge
@@ -505,6 +507,7 @@ struct constituent_pass
                                 M* checkpoints,
                                 const M* prev_edges,
                                 M* next_edges,
+                                const M* tail_beta,
                                 int p)
         : c(c),
           trellis(trellis),
@@ -513,6 +516,7 @@ struct constituent_pass
           checkpoints(checkpoints),
           prev_edges(prev_edges),
           next_edges(next_edges),
+          tail_beta(tail_beta),
           p(p),
           k0(p * c.w),
           k1(p * c.w + c.w),
@@ -593,7 +597,7 @@ struct constituent_pass
     }
 
     // Alpha at the sub-block's start and beta at its end: exact for the first (alpha)
-    // and last (beta, through the tail) sub-block, else the metrics of the previous
+    // and last (beta, through the tail: tail_beta) sub-block, else the metrics of the previous
     // iteration or equiprobable, then trained, alpha over the g stages before the
     // sub-block, beta over the g after it. The two windows run step by step together:
     // two independent chains whose loads are issued together. The first and last
@@ -601,7 +605,7 @@ struct constituent_pass
     // and then take their exact start.
     __device__ __forceinline__ void start(M* alpha, M* beta) const
     {
-        const int K = c.K, P = c.P, w = c.w, g = c.g;
+        const int P = c.P, w = c.w, g = c.g;
         if (stores) {
             load_states(prev_edges + p * S, alpha);
             load_states(prev_edges + (P + p) * S, beta);
@@ -631,14 +635,8 @@ struct constituent_pass
         }
         if (p == 0)
             set_known_start(alpha);
-        if (p == P - 1) {
-            set_known_start(beta);
-            for (int k = K + 2; k >= K; --k) {
-                M a, b;
-                L::halves(trellis[k], M{}, a, b);
-                backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
-            }
-        }
+        if (p == P - 1)
+            load_states(tail_beta, beta);
     }
 
     // The forward recursion over the sub-block, by segments, whose stages' global data
@@ -818,12 +816,20 @@ __device__ void half_iteration(bool active,
                                M* checkpoints,
                                const M* prev_edges, // [2][P][S]: alpha, beta
                                M* next_edges,
+                               const M* tail_beta,
                                int p,
                                const decisions& out,
                                app_stats* stats)
 {
-    const constituent_pass<M, Exact, D, Full> pass(
-        c, trellis, interleaved, extrinsic_llrs, checkpoints, prev_edges, next_edges, p);
+    const constituent_pass<M, Exact, D, Full> pass(c,
+                                                   trellis,
+                                                   interleaved,
+                                                   extrinsic_llrs,
+                                                   checkpoints,
+                                                   prev_edges,
+                                                   next_edges,
+                                                   tail_beta,
+                                                   p);
     M alpha[S], beta[S];
     typename constituent_pass<M, Exact, D, Full>::fetched ahead[pass.segment_stages];
     if (active) {
@@ -859,6 +865,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
     float* mine = shared + (real ? local : 0) * plan.total;
     M* ext = reinterpret_cast<M*>(mine + plan.ext);
     M* checkpoints = reinterpret_cast<M*>(mine + plan.checkpoints);
+    M* tail_betas = reinterpret_cast<M*>(mine + plan.tail_betas); // [D][S]
     unsigned* hard = reinterpret_cast<unsigned*>(mine + plan.hard);
     unsigned* previous_hard = reinterpret_cast<unsigned*>(mine + plan.previous_hard);
     float* sums = mine + plan.sums; // [lanes][P]
@@ -881,6 +888,20 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
             edges[i] = M{}; // first iteration: equiprobable edges
         for (int i = p; i < L::count * words; i += P)
             previous_hard[i] = 0;
+        // Beta at stage K of each decoder's trellis, from its known end through the
+        // three tail stages (no a-priori input): the same in every iteration.
+        if (p == P - 1)
+            for (int d = 0; d < 2; ++d) {
+                const stage_t* tail = trellis + d * (K + 3) + K;
+                M beta[S];
+                set_known_start(beta);
+                for (int j = 2; j >= 0; --j) {
+                    M a, b;
+                    L::halves(tail[j], M{}, a, b);
+                    backward_step<Exact>(beta, L::template metrics<Exact>(a, b));
+                }
+                store_states(tail_betas + d * S, beta);
+            }
     }
     // Each thread cleared entries that its neighbours read (and the first half-iteration
     // writes edge metrics that another thread cleared): all of it must be done first.
@@ -913,6 +934,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                                           checkpoints,
                                           edge(0, prev),
                                           edge(0, next),
+                                          tail_betas,
                                           p,
                                           out,
                                           stats);
@@ -925,6 +947,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                                           checkpoints,
                                           edge(1, prev),
                                           edge(1, next),
+                                          tail_betas + S,
                                           p,
                                           out,
                                           stats);
