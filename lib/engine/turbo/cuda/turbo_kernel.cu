@@ -486,7 +486,7 @@ struct constituent_pass
     const M* prev_edges; // [2][P][S]: alpha, beta
     M* next_edges;
     const M* tail_beta; // beta at stage K, from the tail: the last sub-block's start
-    const int p, k0, k1;
+    const int p;
     const bool stores, trains;
     const int edge_offset; // of the stored edge metric from the sub-block edge
     // Training steps per run of loads (in_runs): log-map's steps are three times
@@ -518,8 +518,6 @@ struct constituent_pass
           next_edges(next_edges),
           tail_beta(tail_beta),
           p(p),
-          k0(p * c.w),
-          k1(p * c.w + c.w),
           stores(c.guarding == int(guard::pivi) || c.guarding == int(guard::pividstw)),
           trains(c.guarding == int(guard::dstw) || c.guarding == int(guard::pividstw)),
           edge_offset(c.guarding == int(guard::pividstw) ? c.g : 0)
@@ -666,7 +664,7 @@ struct constituent_pass
                     if (j < count) {
                         if (j % half_segment == 0)
                             store_checkpoint((first + j) / half_segment, alpha);
-                        if (bool(has_edge) && first + j == edge_stage)
+                        if (bool(has_edge) && first + j == edge_stage && p + 1 < P)
                             store_states(next_edges + (p + 1) * S, alpha);
                         M t[S];
                         forward_step<Exact>(
@@ -680,8 +678,10 @@ struct constituent_pass
                     }
                 }
             };
-            const bool edge_here = stores && p + 1 < P && edge_offset > 0 &&
-                                   edge_stage >= first && edge_stage < first + count;
+            // The same for every thread (the last sub-block, which has no successor,
+            // only skips the store): a warp that diverged here would run both copies.
+            const bool edge_here = stores && edge_offset > 0 && edge_stage >= first &&
+                                   edge_stage < first + count;
             if constexpr (!edge_copy)
                 run_segment(edge_here);
             else if (edge_here)
@@ -702,10 +702,9 @@ struct constituent_pass
         M* alpha, M* beta, fetched* ahead, const decisions& out, app_stats* stats) const
     {
         const int P = c.P, w = c.w;
-        const int save_at =
-            k0 + edge_offset; // stage whose beta sub-block p-1 starts from
+        // beta at stage edge_offset of the sub-block is where sub-block p-1 starts from
         M* beta_out = next_edges + S * P;
-        if (stores && p > 0 && save_at == k1)
+        if (stores && p > 0 && edge_offset == w)
             store_states(beta_out + (p - 1) * S, beta);
         const bool decide = D == 1 && out.wanted;
         constexpr int halves = segment_stages / half_segment;
@@ -758,7 +757,6 @@ struct constituent_pass
 #pragma unroll
                     for (int j = half_segment - 1; j >= 0; --j) {
                         if (j < n) {
-                            const int k = k0 + first + lo + j;
                             const place& at = places[lo + j];
                             const auto bm = L::template metrics<Exact>(half_a[lo + j],
                                                                        half_b[lo + j]);
@@ -768,14 +766,14 @@ struct constituent_pass
                                 record_decision(
                                     L::app(half_a[lo + j], e), at.position, out, stats);
                             backward_step<Exact>(beta, bm, normalises<L>(j));
-                            if (bool(has_edge) && k == save_at)
+                            if (bool(has_edge) && first + lo + j == edge_offset && p > 0)
                                 store_states(beta_out + (p - 1) * S, beta);
                         }
                     }
                 };
-                const int half_first = k0 + first + lo;
-                const bool edge_here =
-                    stores && p > 0 && save_at >= half_first && save_at < half_first + n;
+                // The same for every thread (see forward).
+                const bool edge_here = stores && edge_offset >= first + lo &&
+                                       edge_offset < first + lo + n;
                 if constexpr (!edge_copy)
                     run_half(edge_here);
                 else if (edge_here)
