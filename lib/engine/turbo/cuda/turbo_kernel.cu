@@ -646,6 +646,7 @@ struct constituent_pass
     {
         const int P = c.P, w = c.w;
         const int edge_stage = w - edge_offset; // alpha that sub-block p+1 starts from
+        const bool successor = p + 1 < P;
         for (int first = 0; first < w; first += segment_stages) {
             const int count = stages_from(first);
             M seg_a[segment_stages], seg_b[segment_stages];
@@ -664,7 +665,8 @@ struct constituent_pass
                     if (j < count) {
                         if (j % half_segment == 0)
                             store_checkpoint((first + j) / half_segment, alpha);
-                        if (bool(has_edge) && first + j == edge_stage && p + 1 < P)
+                        if (bool(has_edge) && first + j == edge_stage &&
+                            (!edge_copy || successor))
                             store_states(next_edges + (p + 1) * S, alpha);
                         M t[S];
                         forward_step<Exact>(
@@ -678,12 +680,13 @@ struct constituent_pass
                     }
                 }
             };
-            // The same for every thread (the last sub-block, which has no successor,
-            // only skips the store): a warp that diverged here would run both copies.
+            // Which copy runs is the same for every thread (the last sub-block, which has
+            // no successor, only skips the store): a warp that diverged here would run
+            // both copies.
             const bool edge_here = stores && edge_offset > 0 && edge_stage >= first &&
                                    edge_stage < first + count;
             if constexpr (!edge_copy)
-                run_segment(edge_here);
+                run_segment(edge_here && successor);
             else if (edge_here)
                 run_segment(std::true_type{});
             else
@@ -766,7 +769,8 @@ struct constituent_pass
                                 record_decision(
                                     L::app(half_a[lo + j], e), at.position, out, stats);
                             backward_step<Exact>(beta, bm, normalises<L>(j));
-                            if (bool(has_edge) && first + lo + j == edge_offset && p > 0)
+                            if (bool(has_edge) && first + lo + j == edge_offset &&
+                                (!edge_copy || p > 0))
                                 store_states(beta_out + (p - 1) * S, beta);
                         }
                     }
@@ -775,7 +779,7 @@ struct constituent_pass
                 const bool edge_here = stores && edge_offset >= first + lo &&
                                        edge_offset < first + lo + n;
                 if constexpr (!edge_copy)
-                    run_half(edge_here);
+                    run_half(edge_here && p > 0);
                 else if (edge_here)
                     run_half(std::true_type{});
                 else
