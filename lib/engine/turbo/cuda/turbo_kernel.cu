@@ -211,6 +211,35 @@ struct lanes<s16x2>
 
 __host__ __device__ constexpr int segments(int w) { return (w + segment - 1) / segment; }
 
+// Where stage j of sub-block q lies in a decoder's trellis values (8 bytes a stage) and
+// its entry in the table of interleaved stages (4 bytes): in rows of P 16-byte vectors,
+// two stages of one sub-block a vector, [j / 2][q][j % 2], and four entries,
+// [j / 4][q][j % 4]. A recursion fetches a segment's stages in a few vector loads at
+// addresses one stride apart, and the P threads' loads of a row lie together.
+struct stage_layout
+{
+    int P;
+    __host__ __device__ int stage(int j, int q) const
+    {
+        return ((j >> 1) * P + q) * 2 + (j & 1);
+    }
+    __host__ __device__ int entry(int j, int q) const
+    {
+        return ((j >> 2) * P + q) * 4 + (j & 3);
+    }
+    // Stages in rows (w rounded up to an even number): the 3 tail stages follow.
+    __host__ __device__ int tail(int w) const { return (w + 1) / 2 * 2 * P; }
+    // One decoder's stages: the rows and the tail, to a whole 16 bytes.
+    __host__ __device__ int stride(int w) const { return tail(w) + 4; }
+    __host__ __device__ int entries(int w) const { return (w + 3) / 4 * 4 * P; }
+};
+// Two stages of one sub-block, as one 16-byte load.
+template <class Stage>
+struct alignas(16) stage_pair
+{
+    Stage first, second;
+};
+
 // A metric as the 32 bits it occupies in shared memory, and back.
 __device__ __forceinline__ unsigned to_bits(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ unsigned to_bits(s16x2 x) { return x.v; }
@@ -359,17 +388,24 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
             }
             return L::make_stage(sys, par);
         };
-        stage_t* first =
-            static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * (K + 3);
-        stage_t* second = first + (K + 3);
-        // Output slot t = j P + q holds stage k = q w + j (sub-block q, offset j), whose
-        // shared slot is k + q; the table holds the slot of pi(k).
-        for (int t = threadIdx.x; t < K; t += blockDim.x) {
-            const int j = P == 1 ? t : int(__umulhi(unsigned(t), p_magic));
-            const int q = t - j * P;
+        const stage_layout layout{ P };
+        stage_t* first = static_cast<stage_t*>(b.trellis) +
+                         (std::size_t)group * 2 * layout.stride(w);
+        stage_t* second = first + layout.stride(w);
+        // Output t, in the layout's order: stage k = q w + j (sub-block q, offset j),
+        // whose shared slot is k + q; the table holds the slot of pi(k). A row's stages
+        // past w (odd w) are zeros.
+        for (int t = threadIdx.x; t < layout.tail(w); t += blockDim.x) {
+            const int pair = t >> 1;
+            const int row = P == 1 ? pair : int(__umulhi(unsigned(pair), p_magic));
+            const int q = pair - row * P, j = 2 * row + (t & 1);
             const int own = q * (w + 1) + j;
-            first[t] = stage(0, own, 1, own);
-            second[t] = stage(0, int(b.interleaved[t] & 0xffffu), 2, own);
+            if (j < w) {
+                first[t] = stage(0, own, 1, own);
+                second[t] = stage(
+                    0, int(b.interleaved[layout.entry(j, q)] & 0xffffu), 2, own);
+            } else
+                first[t] = second[t] = stage_t{};
         }
         if (threadIdx.x < 3) {
             const int j = threadIdx.x;
@@ -379,8 +415,8 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
                 const int xk = K + x.offset, zk = K + z.offset;
                 return stage(x.stream, xk + div_w(xk, c), z.stream, zk + div_w(zk, c));
             };
-            first[K + j] = tail(0);
-            second[K + j] = tail(1);
+            first[layout.tail(w) + j] = tail(0);
+            second[layout.tail(w) + j] = tail(1);
         }
         __syncthreads(); // before the next group overwrites the staged values
     }
@@ -525,9 +561,9 @@ struct constituent_pass
     }
 
     // What stage j of sub-block q (stage k = q w + j) reads from global memory: its
-    // trellis values (stage-major: at j P + q) and, for D = 1, its entry in the table of
-    // interleaved stages. The recursions fetch these for a whole segment while the
-    // segment before runs, so that their latency is hidden behind it.
+    // trellis values and, for D = 1, its entry in the table of interleaved stages (at
+    // their places in stage_layout). The recursions fetch these for a whole segment
+    // while the segment before runs, so that their latency is hidden behind it.
     struct fetched
     {
         stage_t in;
@@ -535,21 +571,41 @@ struct constituent_pass
     };
     __device__ __forceinline__ fetched fetch(int j, int q) const
     {
-        const int index = j * c.P + q;
-        return { trellis[index], D == 1 ? interleaved[index] : 0u };
+        const stage_layout layout{ c.P };
+        return { trellis[layout.stage(j, q)],
+                 D == 1 ? interleaved[layout.entry(j, q)] : 0u };
     }
     // The stages [first, first + segment_stages) of the thread's sub-block that exist.
     __device__ __forceinline__ int stages_from(int first) const
     {
         return Full ? segment_stages : min(segment_stages, c.w - first);
     }
+    // A segment (first: a multiple of 4) in vector loads: pairs of stages, quads of
+    // entries (the rows' padding where the sub-block ends within one).
     __device__ __forceinline__ void fetch_segment(int first, fetched* f) const
     {
-        const int count = stages_from(first);
+        const int count = stages_from(first), P = c.P;
+        const auto* pairs = reinterpret_cast<const stage_pair<stage_t>*>(trellis);
 #pragma unroll
-        for (int j = 0; j < segment_stages; ++j) {
-            if (j < count)
-                f[j] = fetch(first + j, p);
+        for (int j = 0; j < segment_stages; j += 2) {
+            if (j < count) {
+                const stage_pair<stage_t> two = pairs[(first + j) / 2 * P + p];
+                f[j].in = two.first;
+                f[j + 1].in = two.second;
+            }
+        }
+        if constexpr (D == 1) {
+            const uint4* quads = reinterpret_cast<const uint4*>(interleaved);
+#pragma unroll
+            for (int j = 0; j < segment_stages; j += 4) {
+                if (j < count) {
+                    const uint4 four = quads[(first + j) / 4 * P + p];
+                    f[j].at = four.x;
+                    f[j + 1].at = four.y;
+                    f[j + 2].at = four.z;
+                    f[j + 3].at = four.w;
+                }
+            }
         }
     }
 
@@ -875,8 +931,10 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
     unsigned* crcs = reinterpret_cast<unsigned*>(mine + plan.crcs);
     const int words = words_per_codeword(K);
 
+    const stage_layout layout{ P };
+    const int stride = layout.stride(c.w); // of one decoder's trellis values
     const stage_t* trellis = static_cast<const stage_t*>(b.trellis) +
-                             (std::size_t)(real ? group : 0) * 2 * (K + 3);
+                             (std::size_t)(real ? group : 0) * 2 * stride;
     M* edges = reinterpret_cast<M*>(b.edges) +
                (std::size_t)(real ? group : 0) * 2 * 2 * 2 * S * P;
     const unsigned* crc =
@@ -894,7 +952,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
         // three tail stages (no a-priori input): the same in every iteration.
         if (p == P - 1)
             for (int d = 0; d < 2; ++d) {
-                const stage_t* tail = trellis + d * (K + 3) + K;
+                const stage_t* tail = trellis + d * stride + layout.tail(c.w);
                 M beta[S];
                 set_known_start(beta);
                 for (int j = 2; j >= 0; --j) {
@@ -943,7 +1001,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
         __syncthreads();
         half_iteration<M, Exact, 1, Full>(!done,
                                           c,
-                                          trellis + (K + 3),
+                                          trellis + stride,
                                           b.interleaved,
                                           ext,
                                           checkpoints,
@@ -1118,7 +1176,7 @@ namespace {
 std::size_t trellis_bytes(const kernel_config& c, std::size_t n)
 {
     const std::size_t groups = (n + c.lanes - 1) / c.lanes;
-    return groups * 2 * (c.K + 3) * 8;
+    return groups * 2 * stage_layout{ c.P }.stride(c.w) * 8;
 }
 } // namespace
 
@@ -1151,12 +1209,14 @@ std::vector<std::uint32_t> interleaved_stages(int K, int P)
 {
     const std::vector<std::uint32_t>& pi = cached_interleaver(K);
     const int w = K / P;
-    std::vector<std::uint32_t> table(K);
-    // Entry t = j P + q: stage k = q w + j, pi(k) and its slot, pi(k) + pi(k) / w.
-    for (int t = 0; t < K; ++t) {
-        const std::uint32_t at = pi[(t % P) * w + t / P];
-        table[t] = at << 16 | (at + at / w);
-    }
+    const stage_layout layout{ P };
+    std::vector<std::uint32_t> table(layout.entries(w)); // the rows' padding: zeros
+    // Stage k = q w + j: pi(k) and its slot, pi(k) + pi(k) / w.
+    for (int q = 0; q < P; ++q)
+        for (int j = 0; j < w; ++j) {
+            const std::uint32_t at = pi[q * w + j];
+            table[layout.entry(j, q)] = at << 16 | (at + at / w);
+        }
     return table;
 }
 

@@ -58,8 +58,9 @@ struct kernel_config
 struct device_buffers
 {
     const void* raw; //!< [n][3K+12] input LLRs as given (float or int8)
-    void*
-        trellis;  //!< [groups][2 decoders][K+3] {sys, par} of 8 bytes: float2 | 2 x s16x2
+    //! [groups][2 decoders][stages in stage_layout order, then the 3 tail stages]
+    //! {sys, par} of 8 bytes: float2 | 2 x s16x2
+    void* trellis;
     float* edges; //!< [groups][2 decoders][2 buffers][2 alpha|beta][8][P], 4 bytes each
     std::uint8_t* bits;                    //!< [n][K] hard decisions, one byte per bit,
                                            //!< or [n][K / 8] packed (packed_bits)
@@ -67,7 +68,7 @@ struct device_buffers
     int* iterations;                       //!< [n]
     unsigned char* passed;                 //!< [n]
     const std::uint32_t* crc_contribution; //!< [K] CRC remainder of a 1 at bit k
-    const std::uint32_t* interleaved;      //!< [K] interleaved_stages(K, P)
+    const std::uint32_t* interleaved;      //!< interleaved_stages(K, P)
 };
 
 constexpr int words_per_codeword(int K) { return (K + 31) / 32; }
@@ -94,9 +95,10 @@ device_buffers buffers_of(const kernel_config& c,
                           const std::uint32_t* interleaved);
 
 /*!
- * \brief The second decoder's stages in the kernels' stage-major order (entry j P + q for
- * stage k = q w + j): pi(k) << 16 | the shared-memory slot of pi(k), so that the kernel
- * finds where each interleaved stage reads and writes its extrinsic value by one load.
+ * \brief The second decoder's stages in the kernels' order (turbo_kernel.cu's
+ * stage_layout, for stage k = q w + j of sub-block q): pi(k) << 16 | the shared-memory
+ * slot of pi(k), so that the kernel finds where each interleaved stage reads and writes
+ * its extrinsic value by one load.
  */
 std::vector<std::uint32_t> interleaved_stages(int K, int P);
 
