@@ -393,7 +393,8 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
                          (std::size_t)group * 2 * layout.stride(w);
         stage_t* second = first + layout.stride(w);
         // Output t, in the layout's order: stage k = q w + j (sub-block q, offset j),
-        // whose shared slot is k + q; the table holds the slot of pi(k). A row's stages
+        // whose shared slot is k + q; the table holds the slot of pi(k) (in bytes of
+        // the decoding kernel's 4-byte values). A row's stages
         // past w (odd w) are zeros.
         for (int t = threadIdx.x; t < layout.tail(w); t += blockDim.x) {
             const int pair = t >> 1;
@@ -402,8 +403,8 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
             const int own = q * (w + 1) + j;
             if (j < w) {
                 first[t] = stage(0, own, 1, own);
-                second[t] = stage(
-                    0, int(b.interleaved[layout.entry(j, q)] & 0xffffu), 2, own);
+                const unsigned entry = b.interleaved[layout.entry(j, q)];
+                second[t] = stage(0, int((entry & 0xffffu) / 4), 2, own);
             } else
                 first[t] = second[t] = stage_t{};
         }
@@ -516,7 +517,7 @@ struct constituent_pass
 
     const kernel_config& c;
     const stage_t* __restrict__ trellis;
-    const unsigned* __restrict__ interleaved; // D = 1: pi(k) << 16 | slot(pi(k))
+    const unsigned* __restrict__ interleaved; // D = 1: pi(k) << 16 | 4 slot(pi(k))
     M* extrinsic_llrs;
     M* checkpoints;
     const M* prev_edges; // [2][P][S]: alpha, beta
@@ -567,7 +568,7 @@ struct constituent_pass
     struct fetched
     {
         stage_t in;
-        unsigned at; // D = 1: pi(k) << 16 | slot(pi(k))
+        unsigned at; // D = 1: pi(k) << 16 | 4 slot(pi(k))
     };
     __device__ __forceinline__ fetched fetch(int j, int q) const
     {
@@ -609,27 +610,33 @@ struct constituent_pass
         }
     }
 
-    // Where stage j of sub-block q finds its extrinsic value: its shared-memory slot and
-    // the natural position it decides (D = 0: k, at slot k + q; D = 1: pi(k) and its
-    // slot, from the table). No division: the recursions know the sub-block of every
-    // stage they take (their own, or a training window's neighbour).
+    // Where stage j of sub-block q finds its extrinsic value: its shared-memory slot,
+    // as a byte offset (the table holds it so, for no shift before the access), and the
+    // natural position it decides (D = 0: k, at slot k + q; D = 1: pi(k) and its slot,
+    // from the table). No division: the recursions know the sub-block of every stage
+    // they take (their own, or a training window's neighbour).
     struct place
     {
-        int slot, position;
+        unsigned offset;
+        int position;
     };
     __device__ __forceinline__ place place_of(const fetched& f, int j, int q) const
     {
         if constexpr (D == 0) {
             const int k = q * c.w + j;
-            return { k + q, k };
+            return { unsigned(k + q) * unsigned(sizeof(M)), k };
         }
-        return { int(f.at & 0xffffu), int(f.at >> 16) };
+        return { f.at & 0xffffu, int(f.at >> 16) };
+    }
+    __device__ __forceinline__ M& extrinsic_at(const place& at) const
+    {
+        return *reinterpret_cast<M*>(reinterpret_cast<char*>(extrinsic_llrs) + at.offset);
     }
     // Branch metric halves of a fetched stage at its place.
     __device__ __forceinline__ void
     stage_halves(const fetched& f, const place& at, M& a, M& b) const
     {
-        L::halves(f.in, extrinsic_llrs[at.slot], a, b);
+        L::halves(f.in, extrinsic_at(at), a, b);
     }
     // ... of stage j of sub-block q, fetched now (the training windows).
     __device__ __forceinline__ void stage(int j, int q, M& a, M& b) const
@@ -820,7 +827,7 @@ struct constituent_pass
                             const auto bm = L::template metrics<Exact>(half_a[lo + j],
                                                                        half_b[lo + j]);
                             const M e = extrinsic<Exact>(seg_alpha[j], beta, bm);
-                            extrinsic_llrs[at.slot] = L::template feedback<Exact>(e, c);
+                            extrinsic_at(at) = L::template feedback<Exact>(e, c);
                             if (decide)
                                 record_decision(
                                     L::app(half_a[lo + j], e), at.position, out, stats);
@@ -1211,11 +1218,12 @@ std::vector<std::uint32_t> interleaved_stages(int K, int P)
     const int w = K / P;
     const stage_layout layout{ P };
     std::vector<std::uint32_t> table(layout.entries(w)); // the rows' padding: zeros
-    // Stage k = q w + j: pi(k) and its slot, pi(k) + pi(k) / w.
+    // Stage k = q w + j: pi(k) and the byte offset of its slot, pi(k) + pi(k) / w, among
+    // the kernel's 4-byte extrinsic values (below 2^16: K + P < 2^14).
     for (int q = 0; q < P; ++q)
         for (int j = 0; j < w; ++j) {
             const std::uint32_t at = pi[q * w + j];
-            table[layout.entry(j, q)] = at << 16 | (at + at / w);
+            table[layout.entry(j, q)] = at << 16 | (at + at / w) * 4;
         }
     return table;
 }

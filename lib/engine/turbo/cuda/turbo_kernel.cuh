@@ -96,9 +96,9 @@ device_buffers buffers_of(const kernel_config& c,
 
 /*!
  * \brief The second decoder's stages in the kernels' order (turbo_kernel.cu's
- * stage_layout, for stage k = q w + j of sub-block q): pi(k) << 16 | the shared-memory
- * slot of pi(k), so that the kernel finds where each interleaved stage reads and writes
- * its extrinsic value by one load.
+ * stage_layout, for stage k = q w + j of sub-block q): pi(k) << 16 | the byte offset of
+ * the shared-memory slot of pi(k), so that the kernel finds where each interleaved stage
+ * reads and writes its extrinsic value by one load.
  */
 std::vector<std::uint32_t> interleaved_stages(int K, int P);
 
