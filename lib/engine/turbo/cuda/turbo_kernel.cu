@@ -389,13 +389,12 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
             return L::make_stage(sys, par);
         };
         const stage_layout layout{ P };
-        stage_t* first = static_cast<stage_t*>(b.trellis) +
-                         (std::size_t)group * 2 * layout.stride(w);
+        stage_t* first =
+            static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * layout.stride(w);
         stage_t* second = first + layout.stride(w);
         // Output t, in the layout's order: stage k = q w + j (sub-block q, offset j),
         // whose shared slot is k + q; the table holds the slot of pi(k) (in bytes of
-        // the decoding kernel's 4-byte values). A row's stages
-        // past w (odd w) are zeros.
+        // the decoding kernel's 4-byte values). A row's stages past w (odd w): zeros.
         for (int t = threadIdx.x; t < layout.tail(w); t += blockDim.x) {
             const int pair = t >> 1;
             const int row = P == 1 ? pair : int(__umulhi(unsigned(pair), p_magic));
@@ -658,7 +657,7 @@ struct constituent_pass
     }
 
     // Alpha at the sub-block's start and beta at its end: exact for the first (alpha)
-    // and last (beta, through the tail: tail_beta) sub-block, else the metrics of the previous
+    // and last (beta, tail_beta) sub-block, else the metrics of the previous
     // iteration or equiprobable, then trained, alpha over the g stages before the
     // sub-block, beta over the g after it. The two windows run step by step together:
     // two independent chains whose loads are issued together. The first and last
@@ -839,8 +838,8 @@ struct constituent_pass
                     }
                 };
                 // The same for every thread (see forward).
-                const bool edge_here = stores && edge_offset >= first + lo &&
-                                       edge_offset < first + lo + n;
+                const bool edge_here =
+                    stores && edge_offset >= first + lo && edge_offset < first + lo + n;
                 if constexpr (!edge_copy)
                     run_half(edge_here && p > 0);
                 else if (edge_here)
