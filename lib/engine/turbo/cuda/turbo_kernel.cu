@@ -629,6 +629,7 @@ struct constituent_pass
     }
     __device__ __forceinline__ M& extrinsic_at(const place& at) const
     {
+        static_assert(sizeof(M) == 4, "the table's offsets count 4-byte values");
         return *reinterpret_cast<M*>(reinterpret_cast<char*>(extrinsic_llrs) + at.offset);
     }
     // Branch metric halves of a fetched stage at its place.
