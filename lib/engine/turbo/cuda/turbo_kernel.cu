@@ -219,20 +219,20 @@ __host__ __device__ constexpr int segments(int w) { return (w + segment - 1) / s
 struct stage_layout
 {
     int P;
-    __host__ __device__ int stage(int j, int q) const
-    {
-        return ((j >> 1) * P + q) * 2 + (j & 1);
-    }
-    __host__ __device__ int entry(int j, int q) const
-    {
-        return ((j >> 2) * P + q) * 4 + (j & 3);
-    }
+    // The vector (pair of stages, quad of entries) that holds stage j of sub-block q.
+    __host__ __device__ int pair(int j, int q) const { return (j >> 1) * P + q; }
+    __host__ __device__ int quad(int j, int q) const { return (j >> 2) * P + q; }
+    __host__ __device__ int stage(int j, int q) const { return pair(j, q) * 2 + (j & 1); }
+    __host__ __device__ int entry(int j, int q) const { return quad(j, q) * 4 + (j & 3); }
     // Stages in rows (w rounded up to an even number): the 3 tail stages follow.
     __host__ __device__ int tail(int w) const { return (w + 1) / 2 * 2 * P; }
     // One decoder's stages: the rows and the tail, to a whole 16 bytes.
     __host__ __device__ int stride(int w) const { return tail(w) + 4; }
     __host__ __device__ int entries(int w) const { return (w + 3) / 4 * 4 * P; }
 };
+// The table locates an extrinsic value by its byte offset in shared memory, where the
+// decoding kernel keeps them 4 bytes each (float, or two int16 lanes).
+constexpr int slot_bytes = 4;
 // Two stages of one sub-block, as one 16-byte load.
 template <class Stage>
 struct alignas(16) stage_pair
@@ -403,7 +403,7 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
             if (j < w) {
                 first[t] = stage(0, own, 1, own);
                 const unsigned entry = b.interleaved[layout.entry(j, q)];
-                second[t] = stage(0, int((entry & 0xffffu) / 4), 2, own);
+                second[t] = stage(0, int((entry & 0xffffu) / slot_bytes), 2, own);
             } else
                 first[t] = second[t] = stage_t{};
         }
@@ -584,12 +584,13 @@ struct constituent_pass
     // entries (the rows' padding where the sub-block ends within one).
     __device__ __forceinline__ void fetch_segment(int first, fetched* f) const
     {
-        const int count = stages_from(first), P = c.P;
+        const int count = stages_from(first);
+        const stage_layout layout{ c.P };
         const auto* pairs = reinterpret_cast<const stage_pair<stage_t>*>(trellis);
 #pragma unroll
         for (int j = 0; j < segment_stages; j += 2) {
             if (j < count) {
-                const stage_pair<stage_t> two = pairs[(first + j) / 2 * P + p];
+                const stage_pair<stage_t> two = pairs[layout.pair(first + j, p)];
                 f[j].in = two.first;
                 f[j + 1].in = two.second;
             }
@@ -599,7 +600,7 @@ struct constituent_pass
 #pragma unroll
             for (int j = 0; j < segment_stages; j += 4) {
                 if (j < count) {
-                    const uint4 four = quads[(first + j) / 4 * P + p];
+                    const uint4 four = quads[layout.quad(first + j, p)];
                     f[j].at = four.x;
                     f[j + 1].at = four.y;
                     f[j + 2].at = four.z;
@@ -623,13 +624,13 @@ struct constituent_pass
     {
         if constexpr (D == 0) {
             const int k = q * c.w + j;
-            return { unsigned(k + q) * unsigned(sizeof(M)), k };
+            return { unsigned(k + q) * unsigned(slot_bytes), k };
         }
         return { f.at & 0xffffu, int(f.at >> 16) };
     }
     __device__ __forceinline__ M& extrinsic_at(const place& at) const
     {
-        static_assert(sizeof(M) == 4, "the table's offsets count 4-byte values");
+        static_assert(sizeof(M) == slot_bytes, "the table's offsets count slot_bytes");
         return *reinterpret_cast<M*>(reinterpret_cast<char*>(extrinsic_llrs) + at.offset);
     }
     // Branch metric halves of a fetched stage at its place.
@@ -786,11 +787,10 @@ struct constituent_pass
                     stage_halves(ahead[j], places[j], half_a[j], half_b[j]);
                 }
             }
-            if (m > 0) {
+            if (m > 0)
                 fetch_segment(first - segment_stages, ahead);
-            }
-            // Halves of 4 stages, the upper one first; each recomputes its alphas from
-            // its checkpoint.
+                // Halves of 4 stages, the upper one first; each recomputes its alphas
+                // from its checkpoint.
 #pragma unroll
             for (int upper = halves - 1; upper >= 0; --upper) {
                 const int lo = upper * half_segment;
@@ -1223,7 +1223,7 @@ std::vector<std::uint32_t> interleaved_stages(int K, int P)
     for (int q = 0; q < P; ++q)
         for (int j = 0; j < w; ++j) {
             const std::uint32_t at = pi[q * w + j];
-            table[layout.entry(j, q)] = at << 16 | (at + at / w) * 4;
+            table[layout.entry(j, q)] = at << 16 | (at + at / w) * slot_bytes;
         }
     return table;
 }
