@@ -222,8 +222,17 @@ struct stage_layout
     // The vector (pair of stages, quad of entries) that holds stage j of sub-block q.
     __host__ __device__ int pair(int j, int q) const { return (j >> 1) * P + q; }
     __host__ __device__ int quad(int j, int q) const { return (j >> 2) * P + q; }
-    __host__ __device__ int stage(int j, int q) const { return pair(j, q) * 2 + (j & 1); }
     __host__ __device__ int entry(int j, int q) const { return quad(j, q) * 4 + (j & 3); }
+    // Where stage j = from + d r (d = ±1) lies among the trellis values (V = 2:
+    // pair(j, q) * 2 + j % 2) or its entry (V = 4: entry(j, q)), as
+    // j P + V q + (j mod V)(1 - P), written so that the unrolled steps r of a run share
+    // all of it but d r P and the V values of j mod V: a training window then finds each
+    // stage by one multiply-add, as it did when the stages lay at j P + q.
+    template <int V>
+    __host__ __device__ int along(int from, int r, int d, int q) const
+    {
+        return from * P + V * q + ((from + d * (r % V)) & (V - 1)) * (1 - P) + d * r * P;
+    }
     // Stages in rows (w rounded up to an even number): the 3 tail stages follow.
     __host__ __device__ int tail(int w) const { return (w + 1) / 2 * 2 * P; }
     // One decoder's stages: the rows and the tail, to a whole 16 bytes.
@@ -422,7 +431,8 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
     }
 }
 
-// Calls step(i, normalise) for i = 0 ... n - 1 in unrolled runs of Longest steps, then
+// Calls step(i, r, normalise) for the steps i + r = 0 ... n - 1 (i: the first step of a
+// run, r: a compile-time offset in it) in unrolled runs of Longest steps, then
 // of Longest / 2, / 4, ... 1 for the rest: each run issues the loads of its steps
 // together and waits for them once, where a loop of single steps waits at every step
 // (with runs of 8, a training window of g = 8 waits once, g = 10 or 12 twice). int16
@@ -433,7 +443,7 @@ __device__ __forceinline__ void run(int i, Step& step)
 {
 #pragma unroll
     for (int r = 0; r < Run; ++r)
-        step(i + r, r % 4 == 3 || r == Run - 1);
+        step(i, r, r % 4 == 3 || r == Run - 1);
 }
 template <int Run, class Step>
 __device__ __forceinline__ void in_shorter_runs(int& i, int n, Step& step)
@@ -569,12 +579,6 @@ struct constituent_pass
         stage_t in;
         unsigned at; // D = 1: pi(k) << 16 | 4 slot(pi(k))
     };
-    __device__ __forceinline__ fetched fetch(int j, int q) const
-    {
-        const stage_layout layout{ c.P };
-        return { trellis[layout.stage(j, q)],
-                 D == 1 ? interleaved[layout.entry(j, q)] : 0u };
-    }
     // The stages [first, first + segment_stages) of the thread's sub-block that exist.
     __device__ __forceinline__ int stages_from(int first) const
     {
@@ -639,11 +643,15 @@ struct constituent_pass
     {
         L::halves(f.in, extrinsic_at(at), a, b);
     }
-    // ... of stage j of sub-block q, fetched now (the training windows).
-    __device__ __forceinline__ void stage(int j, int q, M& a, M& b) const
+    // ... of stage from + d r of sub-block q, fetched now (step r of a training
+    // window's run from stage from).
+    __device__ __forceinline__ void
+    window_stage(int from, int r, int d, int q, M& a, M& b) const
     {
-        const fetched f = fetch(j, q);
-        stage_halves(f, place_of(f, j, q), a, b);
+        const stage_layout layout{ c.P };
+        const fetched f{ trellis[layout.along<2>(from, r, d, q)],
+                         D == 1 ? interleaved[layout.along<4>(from, r, d, q)] : 0u };
+        stage_halves(f, place_of(f, from + d * r, q), a, b);
     }
 
     // The checkpoint of alpha at the start of half segment h of the sub-block, in the
@@ -681,16 +689,16 @@ struct constituent_pass
         }
         if (trains && P > 1) {
             const int before = max(p - 1, 0), after = min(p + 1, P - 1);
-            in_runs<training_run>(g, [&](int i, bool normalise) {
+            in_runs<training_run>(g, [&](int i, int r, bool normalise) {
                 M a, b;
-                stage(w - g + i, before, a, b); // the last g stages of sub-block p-1
+                window_stage(w - g + i, r, 1, before, a, b); // the last g of p-1
                 M t[S];
                 forward_step<Exact>(
                     alpha, t, L::template metrics<Exact>(a, b), normalise || !L::lazy);
 #pragma unroll
                 for (int q = 0; q < S; ++q)
                     alpha[q] = t[q];
-                stage(g - 1 - i, after, a, b); // the first g of sub-block p+1, last first
+                window_stage(g - 1 - i, r, -1, after, a, b); // the first g of p+1
                 backward_step<Exact>(
                     beta, L::template metrics<Exact>(a, b), normalise || !L::lazy);
             });
