@@ -534,6 +534,7 @@ struct constituent_pass
     const M* tail_beta; // beta at stage K, from the tail: the last sub-block's start
     const int p;
     const bool stores, trains;
+    const bool first_iteration;
     const int edge_offset; // of the stored edge metric from the sub-block edge
     // Training steps per run of loads (in_runs): log-map's steps are three times
     // max-log's work, and its code must stay small (below): 4 cover their loads.
@@ -554,7 +555,8 @@ struct constituent_pass
                                 const M* prev_edges,
                                 M* next_edges,
                                 const M* tail_beta,
-                                int p)
+                                int p,
+                                bool first_iteration)
         : c(c),
           trellis(trellis),
           interleaved(interleaved),
@@ -566,6 +568,7 @@ struct constituent_pass
           p(p),
           stores(c.guarding == int(guard::pivi) || c.guarding == int(guard::pividstw)),
           trains(c.guarding == int(guard::dstw) || c.guarding == int(guard::pividstw)),
+          first_iteration(first_iteration),
           edge_offset(c.guarding == int(guard::pividstw) ? c.g : 0)
     {
     }
@@ -676,16 +679,19 @@ struct constituent_pass
     __device__ __forceinline__ void start(M* alpha, M* beta) const
     {
         const int P = c.P, w = c.w, g = c.g;
-        if (stores) {
-            load_states(prev_edges + p * S, alpha);
-            load_states(prev_edges + (P + p) * S, beta);
+        // Stored edges exist from the second iteration on, and none for the first
+        // sub-block's alpha or the last one's beta (exact starts, below).
+        set_equiprobable(alpha);
+        set_equiprobable(beta);
+        if (stores && !first_iteration) {
+            if (p > 0)
+                load_states(prev_edges + p * S, alpha);
+            if (p + 1 < P)
+                load_states(prev_edges + (P + p) * S, beta);
             if (L::lazy) {
                 normalise(alpha);
                 normalise(beta);
             }
-        } else {
-            set_equiprobable(alpha);
-            set_equiprobable(beta);
         }
         if (trains && P > 1) {
             const int before = max(p - 1, 0), after = min(p + 1, P - 1);
@@ -891,6 +897,7 @@ __device__ void half_iteration(bool active,
                                M* next_edges,
                                const M* tail_beta,
                                int p,
+                               bool first_iteration,
                                const decisions& out,
                                app_stats* stats)
 {
@@ -902,7 +909,8 @@ __device__ void half_iteration(bool active,
                                                    prev_edges,
                                                    next_edges,
                                                    tail_beta,
-                                                   p);
+                                                   p,
+                                                   first_iteration);
     M alpha[S], beta[S];
     typename constituent_pass<M, Exact, D, Full>::fetched ahead[pass.segment_stages];
     if (active) {
@@ -959,8 +967,6 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
     if (real) {
         for (int k = p; k < K + P; k += P)
             ext[k] = M{}; // the first a-priori input
-        for (int i = p; i < 2 * 2 * 2 * S * P; i += P)
-            edges[i] = M{}; // first iteration: equiprobable edges
         for (int i = p; i < L::count * words; i += P)
             previous_hard[i] = 0;
         // Beta at stage K of each decoder's trellis, from its known end through the
@@ -978,8 +984,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                 store_states(tail_betas + d * S, beta);
             }
     }
-    // Each thread cleared entries that its neighbours read (and the first half-iteration
-    // writes edge metrics that another thread cleared): all of it must be done first.
+    // Each thread cleared entries that its neighbours read: all of it must be done first.
     __syncthreads();
     // Per group and lane: 1 once the codeword's output is taken. A lane past n (odd n)
     // has nothing to decide.
@@ -1011,6 +1016,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                                           edge(0, next),
                                           tail_betas,
                                           p,
+                                          it == 1,
                                           out,
                                           stats);
         __syncthreads();
@@ -1024,6 +1030,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                                           edge(1, next),
                                           tail_betas + S,
                                           p,
+                                          it == 1,
                                           out,
                                           stats);
         if (!done && out.wanted)
