@@ -1109,9 +1109,19 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                                 __brev((lane_hard[j >> 2] >> (8 * (j & 3))) & 0xffu) >>
                                 24);
                     } else {
-                        std::uint8_t* bits = b.bits + cw * K;
-                        for (int i = p; i < K; i += P)
-                            bits[i] = std::uint8_t((lane_hard[i >> 5] >> (i & 31)) & 1u);
+                        // Eight bits a store, one byte each (K is a multiple of 8, so
+                        // every codeword's bytes start 8-byte aligned): the 4 bits of a
+                        // nibble x land at bits 0, 8, 16, 24 of x * 0x00204081.
+                        uint2* bytes8 = reinterpret_cast<uint2*>(b.bits + cw * K);
+                        auto spread = [](unsigned x) {
+                            return x * 0x00204081u & 0x01010101u;
+                        };
+#pragma unroll 1
+                        for (int j = p; j < K / 8; j += P) {
+                            const unsigned byte = lane_hard[j >> 2] >> (8 * (j & 3));
+                            bytes8[j] =
+                                make_uint2(spread(byte & 0xfu), spread(byte >> 4 & 0xfu));
+                        }
                     }
                     lane_done[lane] = true;
                 }
