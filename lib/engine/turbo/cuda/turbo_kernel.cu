@@ -1109,9 +1109,10 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                                 __brev((lane_hard[j >> 2] >> (8 * (j & 3))) & 0xffu) >>
                                 24);
                     } else {
-                        // Eight bits a store, one byte each (K is a multiple of 8, so
-                        // every codeword's bytes start 8-byte aligned): the 4 bits of a
-                        // nibble x land at bits 0, 8, 16, 24 of x * 0x00204081.
+                        // Eight bits a store, one byte each (the buffer is 8-byte
+                        // aligned and K a multiple of 8, so every codeword's bytes are
+                        // too): the 4 bits of a nibble x land at bits 0, 8, 16, 24 of
+                        // x * 0x00204081.
                         uint2* bytes8 = reinterpret_cast<uint2*>(b.bits + cw * K);
                         auto spread = [](unsigned x) {
                             return x * 0x00204081u & 0x01010101u;

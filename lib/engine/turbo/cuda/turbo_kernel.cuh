@@ -63,7 +63,8 @@ struct device_buffers
     void* trellis;
     float* edges; //!< [groups][2 decoders][2 buffers][2 alpha|beta][8][P], 4 bytes each
     std::uint8_t* bits;                    //!< [n][K] hard decisions, one byte per bit,
-                                           //!< or [n][K / 8] packed (packed_bits)
+                                           //!< or [n][K / 8] packed (packed_bits);
+                                           //!< 8-byte aligned
     bool packed_bits;                      //!< 8 bits a byte, the first the highest
     int* iterations;                       //!< [n]
     unsigned char* passed;                 //!< [n]
