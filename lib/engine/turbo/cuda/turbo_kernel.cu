@@ -220,16 +220,25 @@ struct stage_layout
 {
     int P;
     // The vector (pair of stages, quad of entries) that holds stage j of sub-block q.
-    __host__ __device__ int pair(int j, int q) const { return (j >> 1) * P + q; }
-    __host__ __device__ int quad(int j, int q) const { return (j >> 2) * P + q; }
-    __host__ __device__ int entry(int j, int q) const { return quad(j, q) * 4 + (j & 3); }
+    __host__ __device__ constexpr int pair(int j, int q) const
+    {
+        return (j >> 1) * P + q;
+    }
+    __host__ __device__ constexpr int quad(int j, int q) const
+    {
+        return (j >> 2) * P + q;
+    }
+    __host__ __device__ constexpr int entry(int j, int q) const
+    {
+        return quad(j, q) * 4 + (j & 3);
+    }
     // Where stage j = from + d r (d = ±1) lies among the trellis values (V = 2:
     // pair(j, q) * 2 + j % 2) or its entry (V = 4: entry(j, q)), as
     // j P + V q + (j mod V)(1 - P), written so that the unrolled steps r of a run share
     // all of it but d r P and the V values of j mod V: a training window then finds each
     // stage by one multiply-add, as it did when the stages lay at j P + q.
     template <int V>
-    __host__ __device__ int along(int from, int r, int d, int q) const
+    __host__ __device__ constexpr int along(int from, int r, int d, int q) const
     {
         return from * P + V * q + ((from + d * (r % V)) & (V - 1)) * (1 - P) + d * r * P;
     }
@@ -239,6 +248,28 @@ struct stage_layout
     __host__ __device__ int stride(int w) const { return tail(w) + 4; }
     __host__ __device__ int entries(int w) const { return (w + 3) / 4 * 4 * P; }
 };
+// along() is pair() and entry() rewritten: checked equal for every stage a training
+// window may take (both directions, every offset of a run) at a few P.
+constexpr bool along_matches_the_layout()
+{
+    for (const int P : { 1, 3, 160, 192 }) {
+        const stage_layout layout{ P };
+        for (int j = 0; j < 64; ++j)
+            for (int r = 0; r < 8; ++r)
+                for (const int d : { 1, -1 }) {
+                    const int from = j - d * r, q = P - 1;
+                    if (from < 0 || from >= 64)
+                        continue;
+                    if (layout.along<2>(from, r, d, q) !=
+                            layout.pair(j, q) * 2 + (j & 1) ||
+                        layout.along<4>(from, r, d, q) != layout.entry(j, q))
+                        return false;
+                }
+    }
+    return true;
+}
+static_assert(along_matches_the_layout(),
+              "stage_layout::along() must find pair()/entry()");
 // The table locates an extrinsic value by its byte offset in shared memory, where the
 // decoding kernel keeps them 4 bytes each (float, or two int16 lanes).
 constexpr int slot_bytes = 4;
