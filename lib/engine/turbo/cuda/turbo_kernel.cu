@@ -124,10 +124,9 @@ struct lanes<float>
     static constexpr bool lazy = false; // normalise every stage, as the CPU does
     using stage_t = float2;             // {systematic, parity}
     using staged_t = float;             // a sanitised input LLR in the preparation kernel
-    __device__ static staged_t stage_value(float x) { return x; }
-    __device__ static stage_t make_stage(const staged_t* sys, const staged_t* par)
+    __device__ static staged_t staged(const float* x, const kernel_config& c)
     {
-        return { sys[0], par[0] };
+        return core::cuda::sanitize(x[0] * c.input_scale, c.invert);
     }
     // A = (sys + apriori) / 2 and B = parity / 2: metrics in half LLRs.
     __device__ static void halves(stage_t in, float apriori, float& a, float& b)
@@ -158,16 +157,17 @@ struct lanes<s16x2>
     static constexpr int count = 2;
     static constexpr bool lazy = true; // normalise every 4th stage of the segment loops
     using stage_t = uint2;             // {systematic, parity} of both lanes, doubled
-    using staged_t = short;            // a quantised input LLR in the preparation kernel
-    __device__ static staged_t stage_value(float x)
+    using staged_t = unsigned;         // both lanes' quantised input LLRs, when prepared
+    // Each lane's 2 rint(x scale), clamped to +-max_input units: sanitize()'s clamp to
+    // +-llr_limit lies beyond that, and the conversion takes NaN to 0 as sanitize() does
+    // (and saturates), so the sign of the scale alone stands for c.invert.
+    __device__ static staged_t staged(const float* x, const kernel_config& c)
     {
-        return short(2 *
-                     int(fminf(fmaxf(rintf(x), -float(max_input)), float(max_input))));
-    }
-    __device__ static stage_t make_stage(const staged_t* sys, const staged_t* par)
-    {
-        return { unsigned(static_cast<unsigned short>(sys[0])) | unsigned(sys[1]) << 16,
-                 unsigned(static_cast<unsigned short>(par[0])) | unsigned(par[1]) << 16 };
+        const float scale = c.invert ? -c.input_scale : c.input_scale;
+        auto units = [&](float y) {
+            return 2 * min(max(__float2int_rn(y * scale), -max_input), max_input);
+        };
+        return __byte_perm(unsigned(units(x[0])), unsigned(units(x[1])), 0x5410);
     }
     // 2A = 2 (sys + apriori) and 2B = 2 parity, with A and B the float metrics times 2
     // units per LLR.
@@ -325,8 +325,6 @@ __host__ __device__ constexpr int prepare_slots(int K, int w)
     return K + 4 + (K + 3) / w;
 }
 
-using core::cuda::sanitize;
-
 // The preparation kernel reads its codewords in units of 4 stages: 12 values, three
 // 4-value vector loads (in the streams layout one of each stream, so a unit is as many
 // stages as a vector holds values; K + 4 stages: a whole number of units, K being a
@@ -334,10 +332,13 @@ using core::cuda::sanitize;
 constexpr int unit_stages = 4;
 
 // Threads per block of the preparation kernel: about one unit of each of its codewords
-// per thread (with its shared memory, 76 KB at K = 6144, three blocks of 512 fit on an
-// SM), so that small blocks do not leave most threads idle.
+// per thread, so that small blocks do not leave most threads idle.
 constexpr int prepare_max_threads = 512;
-constexpr int prepare_min_blocks = 3; // per SM: at most 42 registers a thread
+// Blocks an SM holds (three fit its shared memory at K = 6144): a thread keeps both
+// lanes' 6 vector loads in flight, 24 registers from float input (two blocks: up to 64
+// registers a thread, no spills), 6 from int8 (three: up to 40).
+template <class In>
+constexpr int prepare_min_blocks = std::is_same_v<In, float> ? 2 : 3;
 int prepare_threads(int K)
 {
     const int units = (K + 4) / unit_stages;
@@ -360,24 +361,47 @@ __device__ __forceinline__ void load4(const In* at, float* v)
     }
 }
 
-// One block per group of codewords (one per lane). Each thread reads units of 4 stages
-// of the three streams (a run of 12 values in the d0 d1 d2 layout, 4 values of each
-// stream in the streams layout: three vector loads whose values' stages and streams are
-// known at compile time, in flight together: the kernel is bound by how many bytes are
-// in flight), sanitised and quantised, into shared memory by stream and stage:
-// entry [stream][slot(k)][lane], where slot(k) = k + k / w pads each sub-block by one
-// entry, so that the P consecutive threads of the second phase, which read stage j of P
-// sub-blocks, hit different banks. Then they are written out in the decoder's
-// stage-major order with coalesced stores, the second decoder's systematic values
-// through the table of interleaved stages. A missing last codeword of a group (odd n)
-// is decoded as all zeros.
+// A unit's 12 values of one codeword as v[3 j + stream] (stage j of the unit), from
+// either input layout: three vector loads whose values' stages and streams are known at
+// compile time, in flight together.
+template <class In>
+__device__ __forceinline__ void
+load_unit(const In* raw, int u, const kernel_config& c, float* v)
+{
+    if (c.streams) {
+#pragma unroll
+        for (int stream = 0; stream < 3; ++stream) {
+            float x[unit_stages];
+            load4(raw + stream * (c.K + 4) + unit_stages * u, x);
+#pragma unroll
+            for (int j = 0; j < unit_stages; ++j)
+                v[3 * j + stream] = x[j];
+        }
+    } else {
+#pragma unroll
+        for (int q = 0; q < 3; ++q)
+            load4(raw + 3 * unit_stages * u + 4 * q, &v[4 * q]);
+    }
+}
+
+// One block per group of codewords (one per lane). Each thread reads a unit of 4 stages
+// of every lane's codeword at a time (all their loads in flight together), sanitised
+// and quantised, into shared memory by stream and stage, one word holding every lane's
+// value: word [stream][slot(k)], where slot(k) = k + k / w pads each sub-block by one
+// word, so that the 32 consecutive threads of the second phase, which read stage j of
+// 32 sub-blocks, hit different banks. Then each thread writes a pair of stages at a
+// time in the decoder's order, one coalesced 16-byte store a decoder, the second
+// decoder's systematic values through the table of interleaved stages. A missing last
+// codeword of a group (odd n) is decoded as all zeros.
 template <class In, class M>
-__global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
+__global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks<In>)
     prepare_kernel(kernel_config c, device_buffers b, int n)
 {
     using L = lanes<M>;
     using stage_t = typename L::stage_t;
     using staged_t = typename L::staged_t;
+    static_assert(sizeof(staged_t) == slot_bytes,
+                  "the table's offsets address the words");
     extern __shared__ float prepare_shared[];
     staged_t* staged = reinterpret_cast<staged_t*>(prepare_shared);
     const int K = c.K, P = c.P, w = c.w;
@@ -386,24 +410,20 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
     const int slots = prepare_slots(K, w);
     const int groups = (n + L::count - 1) / L::count;
     const unsigned p_magic = unsigned(((1ull << 32) + P - 1) / P);
-    auto at = [&](int stream, int s, int lane) -> staged_t& {
-        return staged[(stream * slots + s) * L::count + lane];
+    auto word = [&](int stream, int slot) -> staged_t& {
+        return staged[stream * slots + slot];
     };
     for (int group = blockIdx.x; group < groups; group += gridDim.x) {
-        // The units of both lanes in one loop: a short codeword's few units keep twice
-        // as many threads busy, and its group waits for one round of loads, not two.
-        for (int item = threadIdx.x; item < L::count * units; item += blockDim.x) {
-            const int lane = item < units ? 0 : 1;
-            const int u = item - lane * units;
-            const int cw = group * L::count + lane;
-            const In* raw = static_cast<const In*>(b.raw) + (std::size_t)cw * len;
-            float v[3 * unit_stages] = {};
-            if (cw < n) {
+        for (int u = threadIdx.x; u < units; u += blockDim.x) {
+            float v[L::count][3 * unit_stages] = {};
 #pragma unroll
-                for (int q = 0; q < 3; ++q)
-                    load4(raw + (c.streams ? q * (K + 4) + unit_stages * u
-                                           : 3 * unit_stages * u + 4 * q),
-                          &v[4 * q]);
+            for (int lane = 0; lane < L::count; ++lane) {
+                const int cw = group * L::count + lane;
+                if (cw < n)
+                    load_unit(static_cast<const In*>(b.raw) + (std::size_t)cw * len,
+                              u,
+                              c,
+                              v[lane]);
             }
 #pragma unroll
             for (int j = 0; j < unit_stages; ++j) {
@@ -411,41 +431,44 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
                 const int slot = k + div_w(k, c);
 #pragma unroll
                 for (int stream = 0; stream < 3; ++stream) {
-                    const float x =
-                        c.streams ? v[unit_stages * stream + j] : v[3 * j + stream];
-                    at(stream, slot, lane) =
-                        cw < n ? L::stage_value(sanitize(x * c.input_scale, c.invert))
-                               : staged_t(0);
+                    float x[L::count];
+#pragma unroll
+                    for (int lane = 0; lane < L::count; ++lane)
+                        x[lane] = v[lane][3 * j + stream];
+                    word(stream, slot) = L::staged(x, c);
                 }
             }
         }
         __syncthreads();
-        auto stage = [&](int sys_stream, int sys_slot, int par_stream, int par_slot) {
-            staged_t sys[L::count], par[L::count];
-            for (int lane = 0; lane < L::count; ++lane) {
-                sys[lane] = at(sys_stream, sys_slot, lane);
-                par[lane] = at(par_stream, par_slot, lane);
-            }
-            return L::make_stage(sys, par);
+        // The second decoder's systematic value of a stage: at the table entry's byte
+        // offset.
+        auto interleaved = [&](std::uint32_t entry) {
+            return *reinterpret_cast<const staged_t*>(
+                reinterpret_cast<const char*>(staged) + (entry & 0xffffu));
         };
         const stage_layout layout{ P };
-        stage_t* first =
-            static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * layout.stride(w);
-        stage_t* second = first + layout.stride(w);
-        // Output t, in the layout's order: stage k = q w + j (sub-block q, offset j),
-        // whose shared slot is k + q; the table holds the slot of pi(k) (in bytes of
-        // the decoding kernel's 4-byte values). A row's stages past w (odd w): zeros.
-        for (int t = threadIdx.x; t < layout.tail(w); t += blockDim.x) {
-            const int pair = t >> 1;
-            const int row = P == 1 ? pair : int(__umulhi(unsigned(pair), p_magic));
-            const int q = pair - row * P, j = 2 * row + (t & 1);
+        using pair_t = stage_pair<stage_t>;
+        pair_t* first = reinterpret_cast<pair_t*>(
+            static_cast<stage_t*>(b.trellis) + (std::size_t)group * 2 * layout.stride(w));
+        pair_t* second = first + layout.stride(w) / 2;
+        // Pair p, in the layout's order: stages j = 2 row and j + 1 of sub-block q, whose
+        // shared slots are own = k + q and own + 1 (k = q w + j), and whose table entries
+        // lie in one 8-byte word. The stage past w of an odd w's last row: zeros (its
+        // entry, the table's padding, reads slot 0).
+        for (int p = threadIdx.x; p < layout.tail(w) / 2; p += blockDim.x) {
+            const int row = P == 1 ? p : int(__umulhi(unsigned(p), p_magic));
+            const int q = p - row * P, j = 2 * row;
             const int own = q * (w + 1) + j;
-            if (j < w) {
-                first[t] = stage(0, own, 1, own);
-                const unsigned entry = b.interleaved[layout.entry(j, q)];
-                second[t] = stage(0, int((entry & 0xffffu) / slot_bytes), 2, own);
-            } else
-                first[t] = second[t] = stage_t{};
+            const uint2 entries = __ldg(reinterpret_cast<const uint2*>(b.interleaved) +
+                                        layout.entry(j, q) / 2);
+            pair_t one{ stage_t{ word(0, own), word(1, own) },
+                        stage_t{ word(0, own + 1), word(1, own + 1) } };
+            pair_t two{ stage_t{ interleaved(entries.x), word(2, own) },
+                        stage_t{ interleaved(entries.y), word(2, own + 1) } };
+            if (j + 1 == w)
+                one.second = two.second = stage_t{};
+            first[p] = one;
+            second[p] = two;
         }
         if (threadIdx.x < 3) {
             const int j = threadIdx.x;
@@ -453,10 +476,11 @@ __global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks)
                 const tail_place x = tail_position(encoder, j, false);
                 const tail_place z = tail_position(encoder, j, true);
                 const int xk = K + x.offset, zk = K + z.offset;
-                return stage(x.stream, xk + div_w(xk, c), z.stream, zk + div_w(zk, c));
+                return stage_t{ word(x.stream, xk + div_w(xk, c)),
+                                word(z.stream, zk + div_w(zk, c)) };
             };
-            first[layout.tail(w) + j] = tail(0);
-            second[layout.tail(w) + j] = tail(1);
+            reinterpret_cast<stage_t*>(first)[layout.tail(w) + j] = tail(0);
+            reinterpret_cast<stage_t*>(second)[layout.tail(w) + j] = tail(1);
         }
         __syncthreads(); // before the next group overwrites the staged values
     }
@@ -1198,7 +1222,8 @@ kernels select(const kernel_config& c)
 
 std::size_t prepare_shared_bytes(const kernel_config& c)
 {
-    return std::size_t(3) * prepare_slots(c.K, c.w) * c.lanes * (c.lanes == 2 ? 2 : 4);
+    // A word a stream and stage: the float, or both lanes' int16.
+    return std::size_t(3) * prepare_slots(c.K, c.w) * slot_bytes;
 }
 
 } // namespace
