@@ -273,7 +273,7 @@ static_assert(along_matches_the_layout(),
 // The table locates an extrinsic value by its byte offset in shared memory, where the
 // decoding kernel keeps them 4 bytes each (float, or two int16 lanes).
 constexpr int slot_bytes = 4;
-// Two stages of one sub-block, as one 16-byte load.
+// Two stages of one sub-block, as one 16-byte load (or store, when prepared).
 template <class Stage>
 struct alignas(16) stage_pair
 {
