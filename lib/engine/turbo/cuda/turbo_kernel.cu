@@ -1154,15 +1154,16 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                 if (taken[local][lane]) {
                     const unsigned* lane_hard = hard + lane * words;
                     const std::size_t cw = group * L::count + lane;
+                    // Bits 8j ... 8j + 7 (K is a multiple of 8) in the low byte, the
+                    // first the lowest: hard holds bit i at bit i % 32 of word i / 32.
+                    auto byte_of = [&](int j) {
+                        return lane_hard[j >> 2] >> (8 * (j & 3));
+                    };
                     if (b.packed_bits) {
-                        // Byte j: bits 8j ... 8j + 7 (K is a multiple of 8), the first
-                        // in the highest bit; hard holds bit i at bit i % 32 of word
-                        // i / 32.
+                        // Byte j, the first bit in the highest.
                         std::uint8_t* bytes = b.bits + cw * (K / 8);
                         for (int j = p; j < K / 8; j += P)
-                            bytes[j] = std::uint8_t(
-                                __brev((lane_hard[j >> 2] >> (8 * (j & 3))) & 0xffu) >>
-                                24);
+                            bytes[j] = std::uint8_t(__brev(byte_of(j) & 0xffu) >> 24);
                     } else {
                         // Eight bits a store, one byte each (the buffer is 8-byte
                         // aligned and K a multiple of 8, so every codeword's bytes are
@@ -1174,7 +1175,7 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                         };
 #pragma unroll 1
                         for (int j = p; j < K / 8; j += P) {
-                            const unsigned byte = lane_hard[j >> 2] >> (8 * (j & 3));
+                            const unsigned byte = byte_of(j);
                             bytes8[j] =
                                 make_uint2(spread(byte & 0xfu), spread(byte >> 4 & 0xfu));
                         }
