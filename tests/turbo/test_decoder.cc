@@ -327,6 +327,91 @@ TEST_P(Backend, RuntimeSetters)
     EXPECT_EQ(dec->config().iterations, 7);
 }
 
+// A training window is at most K/P where sub-blocks have inner edges (P > 1), and does
+// nothing where there are none (P = 1, any g): each setting, with K in the config or per
+// call, P fixed or automatic, is either refused with the window's range or decoded as
+// the reference decodes (float32: bit for bit; int16: the same bits at 2.5 dB, and at
+// P = 1 the bits of no guard at all).
+TEST_P(Backend, GuardWindowBeyondTheSubblockIsRefusedOrHasNoEffect)
+{
+    constexpr int K = 1024;
+    struct setting
+    {
+        int P; // 0: automatic
+        guard g;
+        int window;
+    };
+    const setting settings[] = {
+        { 0, guard::pividstw, 6144 }, // the CPU picks P = 1: no edges
+        { 0, guard::dstw, K + 1 },
+        { 0, guard::pividstw, 300 }, // the CPU's int16 picks P = 2
+        { 1, guard::pividstw, 6144 },
+        { 1, guard::pividstw, K },
+        { 1, guard::dstw, 6144 },
+        { 1, guard::pivi, 6144 },
+        { 2, guard::pividstw, K / 2 }, // the longest windows
+        { 32, guard::dstw, K / 32 },
+        { 32, guard::pividstw, K / 32 },
+        { 2, guard::pividstw, K / 2 + 1 }, // longer than a sub-block
+        { 32, guard::dstw, K / 32 + 1 },
+    };
+    const std::size_t n = 6;
+    const auto noisy = make_batch(K, 0.5, n, 71);
+    const auto clean = make_batch(K, 2.5, n, 72);
+    for (const int config_K : { K, 0 }) {
+        for (const auto& s : settings) {
+            decoder_config c;
+            c.K = config_K;
+            c.subblocks = s.P;
+            c.guarding = s.g;
+            c.guard_window = s.window;
+            const std::string what = "K=" + std::to_string(config_K) +
+                                     " P=" + std::to_string(s.P) + " " + to_string(s.g) +
+                                     " g=" + std::to_string(s.window);
+            std::unique_ptr<decoder> dec;
+            auto decode = [&](decoder& d, const noisy_batch& b) {
+                std::vector<std::uint8_t> bits(n * K);
+                d.decode(K, b.llrs.data(), n, bits.data(), nullptr);
+                return bits;
+            };
+            std::vector<std::uint8_t> bits;
+            try {
+                dec = make_or_skip(c, GetParam());
+                if (!dec)
+                    GTEST_SKIP() << "backend '" << GetParam()
+                                 << "' is not available on this machine";
+                bits = decode(*dec, noisy);
+            } catch (const std::invalid_argument& e) {
+                const std::string m = e.what();
+                EXPECT_NE(m.find("guard_window g=" + std::to_string(s.window)),
+                          std::string::npos)
+                    << what << ": " << m;
+                EXPECT_NE(m.find("K/P"), std::string::npos) << what << ": " << m;
+                EXPECT_NE(s.P, 1) << what << ": " << m;
+                if (s.P > 1)
+                    EXPECT_GT(s.window, K / s.P) << what << ": " << m;
+                continue;
+            }
+            const int P = dec->subblocks(K);
+            EXPECT_TRUE(P == 1 || s.window <= K / P) << what << " decoded at P=" << P;
+            decoder_config rc = c;
+            rc.subblocks = P;
+            auto ref = make_decoder(rc, "reference");
+            if (dec->metric_arithmetic() == arithmetic::float32)
+                EXPECT_EQ(bits, decode(*ref, noisy)) << what << " " << dec->device();
+            EXPECT_EQ(decode(*dec, clean), decode(*ref, clean))
+                << what << " " << dec->device();
+            if (P == 1) {
+                decoder_config none = rc;
+                none.guarding = guard::none;
+                none.guard_window = 8;
+                EXPECT_EQ(bits, decode(*make_or_skip(none, GetParam()), noisy))
+                    << what << " " << dec->device();
+            }
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends,
                          Backend,
                          ::testing::ValuesIn(all_backends),

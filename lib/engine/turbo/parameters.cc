@@ -150,7 +150,7 @@ std::vector<core::parameter> make_table()
                        "8",
                        1,
                        max_block_size,
-                       "training window of dstw and pividstw, at most K/P"));
+                       "training window of dstw and pividstw, at most K/P when P > 1"));
     t.back().symbol = "g";
     t.push_back(
         choice("early_stop",

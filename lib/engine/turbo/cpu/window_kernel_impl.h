@@ -257,7 +257,9 @@ struct window_pass
     {
         using trellis::backward_step;
         using trellis::forward_step;
-        const bool stores = guarding == guard::pivi || guarding == guard::pividstw;
+        // Only inner edges (P > 1) are guarded: one sub-block's g may exceed w = K.
+        const bool stores =
+            P > 1 && (guarding == guard::pivi || guarding == guard::pividstw);
         const bool trains =
             P > 1 && (guarding == guard::dstw || guarding == guard::pividstw);
         const int edge_offset = guarding == guard::pividstw ? g : 0;
