@@ -33,6 +33,8 @@ import numpy as np
 from gnuradio import blocks, fec, gr, gr_unittest
 from gnuradio import gputurbo
 
+from qa_numpy_api import beyond_memory, no_copy_message
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 USAGE_MD = os.path.join(HERE, "..", "..", "docs", "usage.md")
 
@@ -322,6 +324,10 @@ class qa_conv_code_errors(gr_unittest.TestCase):
              "K=5"),
             (dict(constraint=7, polynomials="171,0"), "taps nothing"),
             (dict(constraint=7, polynomials="171,139"), "'139' is not an octal number"),
+            # Wider than 32 or 64 bits: refused, not cut down or overflowed.
+            (dict(constraint=7, polynomials="40000000171,133"), "polynomial 40000000171 "
+             "\\(octal\\) is wider than K=7 bits"),
+            (dict(constraint=7, polynomials="133," + "7" * 30), "is wider than K=7 bits"),
         ]
         for kwargs, pattern in cases:
             with self.subTest(**kwargs):
@@ -390,6 +396,20 @@ class qa_conv_code_errors(gr_unittest.TestCase):
                     self.code.depuncture(llrs, 40, "terminated", "3/4")
         with self.assertRaisesRegex(ValueError, "tail-biting state of K-1=6 bits"):
             self.code.depuncture(np.zeros(8, np.float32), 4, "tail-biting")
+
+    def test_005_no_memory_for_a_copy(self):
+        # As qa_numpy_api's: MemoryError saying how big the copy is, caused by numpy's.
+        bits = beyond_memory(np.uint8, (10**16, 40))
+        llrs = beyond_memory(np.float32, (10**15, 62))
+        cases = [
+            (lambda: self.code.encode(bits), "bits", bits),
+            (lambda: self.code.depuncture(llrs, 40, "terminated", "3/4"), "llrs", llrs),
+        ]
+        for call, name, a in cases:
+            with self.subTest(name=name):
+                with self.assertRaisesRegex(MemoryError, no_copy_message(name, a)) as e:
+                    call()
+                self.assertIsInstance(e.exception.__cause__, MemoryError)
 
 
 if __name__ == '__main__':

@@ -21,6 +21,7 @@ from gnuradio import blocks, fec, gr, gr_unittest
 from gnuradio import gputurbo
 
 from qa_conv_code import gr_fec_polys
+from qa_numpy_api import beyond_memory, no_copy_message
 
 BACKENDS = ("cpu", "reference")
 TERMINATIONS = ("terminated", "truncated", "tail-biting")
@@ -236,6 +237,25 @@ class qa_conv_decode_api(gr_unittest.TestCase):
         empty = engine.decode(np.zeros((0, self.code.punctured_length(13)), np.float32),
                               13, packed=True)
         self.assertEqual(empty[0].shape, (0, 2))
+
+    def test_005_no_memory_for_a_copy(self):
+        # As qa_numpy_api's: MemoryError saying how big the copy is, caused by numpy's.
+        engine = gputurbo.viterbi_engine(self.code, backend="cpu")
+        llrs = beyond_memory(np.float32, (10**15, 212))
+        int8_llrs = beyond_memory(np.int8, (10**16, 212))
+        int4_llrs = beyond_memory(np.uint8, (106 * 10**16,))
+        q = beyond_memory(np.int8, (10**18,))
+        cases = [
+            (lambda: engine.decode(llrs, 100), "llrs", llrs),
+            (lambda: engine.decode(int8_llrs, 100, packed=True), "llrs", int8_llrs),
+            (lambda: engine.decode_int4(int4_llrs, 100), "llrs", int4_llrs),
+            (lambda: gputurbo.pack_int4(q), "q", q),
+        ]
+        for i, (call, name, a) in enumerate(cases):
+            with self.subTest(case=i, name=name):
+                with self.assertRaisesRegex(MemoryError, no_copy_message(name, a)) as e:
+                    call()
+                self.assertIsInstance(e.exception.__cause__, MemoryError)
 
 
 if __name__ == '__main__':

@@ -52,6 +52,20 @@ def to_int8(llrs, scale):
     return np.clip(np.round(llrs * scale), -127, 127).astype(np.int8)
 
 
+def beyond_memory(dtype, shape):
+    """A broadcast array of one value whose C-contiguous copy would take more bytes than
+    any address space holds (2^57): numpy refuses it at once, on any machine."""
+    a = np.broadcast_to(np.array(1, dtype), shape)
+    assert 2**57 < a.nbytes < 2**63, a.nbytes
+    return a
+
+
+def no_copy_message(name, a):
+    """The start of the MemoryError of a call that cannot copy the array a."""
+    return re.escape(f"{name}: no memory for a C-contiguous copy of the {a.dtype} "
+                     f"{a.shape} array ({a.size} values, {a.nbytes} bytes)")
+
+
 def run_stream_block(llrs, K, backend, **kwargs):
     """The same LLRs (positive means 1) through the stream block turbo_decoder, as one
     batch; returns (bits, iterations, passed) as turbo_engine.decode() does."""
@@ -442,6 +456,30 @@ class qa_numpy_api_errors(gr_unittest.TestCase):
             gputurbo.quantize_llrs(np.zeros(4))
         with self.assertRaisesRegex(ValueError, "int8_scale"):
             gputurbo.quantize_llrs(np.zeros(4, np.float32), 0.0)
+
+    def test_007_no_memory_for_a_copy(self):
+        # A non-contiguous array is copied for the engine: where numpy cannot allocate
+        # the copy, MemoryError saying how big it is, caused by numpy's.
+        llrs = beyond_memory(np.float32, (10**14, 3084))
+        int8_llrs = beyond_memory(np.int8, (10**15, 3084))
+        bits = beyond_memory(np.uint8, (10**15, 1024))
+        flat_llrs = beyond_memory(np.float32, (10**17,))
+        flat_bits = beyond_memory(np.uint8, (10**18,))
+        cases = [
+            (lambda: self.eng.decode(llrs), "llrs", llrs),
+            (lambda: self.eng.decode(int8_llrs, packed=True), "llrs", int8_llrs),
+            (lambda: gputurbo.decode(llrs, backend="cpu"), "llrs", llrs),
+            (lambda: self.eng.encode(bits), "bits", bits),
+            (lambda: gputurbo.quantize_llrs(flat_llrs), "llrs", flat_llrs),
+            (lambda: gputurbo.crc24a(flat_bits), "bits", flat_bits),
+            (lambda: gputurbo.crc(flat_bits, crc="crc16"), "bits", flat_bits),
+            (lambda: gputurbo.crc_ok(flat_bits), "bits", flat_bits),
+        ]
+        for i, (call, name, a) in enumerate(cases):
+            with self.subTest(case=i, name=name, shape=a.shape):
+                with self.assertRaisesRegex(MemoryError, no_copy_message(name, a)) as e:
+                    call()
+                self.assertIsInstance(e.exception.__cause__, MemoryError)
 
 
 class qa_numpy_api_helpers(gr_unittest.TestCase):

@@ -93,6 +93,7 @@ py::array_t<std::uint8_t> encode(const conv::code& c,
     const auto t = conv::parse_termination(termination);
     const auto p = conv::parse_puncturing(puncturing, c);
     const rows in(bits,
+                  "bits",
                   any_width,
                   holds<std::uint8_t>,
                   "bits must be uint8 (0 or 1) of shape (n, frame_bits), or "
@@ -127,6 +128,7 @@ py::array_t<float> depuncture(const conv::code& c,
     const auto t = conv::parse_termination(termination);
     const auto p = conv::parse_puncturing(puncturing, c);
     const rows in(llrs,
+                  "llrs",
                   width,
                   holds<float>,
                   "llrs must be float32 of shape (n, " + std::to_string(width) +
@@ -174,6 +176,7 @@ public:
             punctured_length(d_code, frame_bits, d_termination, d_puncturing);
         const rows in(
             llrs,
+            "llrs",
             width,
             [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
             "llrs must be float32 or int8 of shape (n, " + std::to_string(width) +
@@ -201,7 +204,7 @@ public:
     {
         const std::size_t width =
             punctured_length(d_code, frame_bits, d_termination, d_puncturing);
-        const py::array a = py::array::ensure(llrs, engine_layout);
+        py::array a = py::array::ensure(llrs);
         if (!a || !holds<std::uint8_t>(a) || a.ndim() != 1)
             throw py::value_error(
                 "llrs must be the 1-D uint8 array of pack_int4() of frames of " +
@@ -215,6 +218,7 @@ public:
                                   std::to_string(width) + " int4 LLRs (" +
                                   frame_text(frame_bits, d_termination, d_puncturing) +
                                   ")");
+        a = in_engine_layout(a, "llrs");
         const auto format = bit_format_of(packed);
         py::array_t<std::uint8_t> bits(std::vector<py::ssize_t>{
             py::ssize_t(n),
@@ -371,9 +375,10 @@ q: int8 array of any shape. Returns uint8 of shape (ceil(q.size / 2),).)";
 
 py::array_t<std::uint8_t> pack_int4(const py::object& q)
 {
-    const py::array a = py::array::ensure(q, engine_layout);
+    py::array a = py::array::ensure(q);
     if (!a || !holds<std::int8_t>(a))
         throw py::value_error("q must be int8; got " + given_text(q, a));
+    a = in_engine_layout(a, "q");
     const std::size_t n = a.size();
     py::array_t<std::uint8_t> out{ py::ssize_t(::gputurbo::core::int4_bytes(n)) };
     ::gputurbo::core::pack_int4(

@@ -55,10 +55,11 @@ lte::crc crc_of(const std::string& name)
 //! A 1-D uint8 array of 0/1 values, contiguous.
 py::array bit_vector(const py::object& given)
 {
-    py::array a = py::array::ensure(given, engine_layout);
+    py::array a = py::array::ensure(given);
     if (!a || a.ndim() != 1 || !holds<std::uint8_t>(a))
         throw py::value_error("bits must be a 1-D uint8 array of 0/1 values; got " +
                               given_text(given, a));
+    a = in_engine_layout(a, "bits");
     check_binary(a, "bits");
     return a;
 }
@@ -121,6 +122,7 @@ public:
         const std::size_t length = codeword_length();
         const rows in(
             llrs,
+            "llrs",
             length,
             [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
             "llrs must be float32 or int8 of shape (n, 3K+12) = (n, " +
@@ -146,6 +148,7 @@ public:
     {
         const int K = this->K();
         const rows in(bits,
+                      "bits",
                       K,
                       holds<std::uint8_t>,
                       "bits must be uint8 (0 or 1) of shape (n, K) = (n, " +
@@ -325,10 +328,11 @@ void bind_engine(py::module& m)
     m.def(
         "quantize_llrs",
         [](const py::object& llrs, float int8_scale) {
-            py::array a = py::array::ensure(llrs, engine_layout);
+            py::array a = py::array::ensure(llrs);
             if (!a || !holds<float>(a))
                 throw py::value_error("llrs must be a float32 array; got " +
                                       given_text(llrs, a));
+            a = in_engine_layout(a, "llrs");
             ::gputurbo::core::check(turbo::parameter("int8_scale"), int8_scale);
             std::vector<py::ssize_t> shape(a.shape(), a.shape() + a.ndim());
             py::array_t<std::int8_t> q(shape);

@@ -75,7 +75,7 @@ py::array_t<std::uint8_t> transport_encode(const py::object& data,
                                            const std::optional<int>& tbs,
                                            const format_fields& fields)
 {
-    const py::array bits = py::array::ensure(data, engine_layout);
+    py::array bits = py::array::ensure(data);
     if (!bits || bits.ndim() != 1 || !holds<std::uint8_t>(bits))
         throw py::value_error(
             "data must be a 1-D uint8 array of 0/1 values, the tbs bits of the transport "
@@ -84,6 +84,7 @@ py::array_t<std::uint8_t> transport_encode(const py::object& data,
     if (tbs && std::size_t(*tbs) != std::size_t(bits.size()))
         throw py::value_error("data holds " + std::to_string(bits.size()) +
                               " bits, but tbs=" + std::to_string(*tbs));
+    bits = in_engine_layout(bits, "data");
     check_binary(bits, "data");
     const lte::transport_format format = format_of(int(bits.size()), G, fields);
     py::array_t<std::uint8_t> e(py::ssize_t(format.G));
@@ -114,7 +115,7 @@ struct transport_block
           harq_process(process),
           new_data(new_data_indicator)
     {
-        llrs = py::array::ensure(given, engine_layout);
+        llrs = py::array::ensure(given);
         if (!llrs || llrs.ndim() != 1 ||
             !(holds<float>(llrs) || holds<std::int8_t>(llrs)))
             throw py::value_error(
@@ -124,6 +125,7 @@ struct transport_block
             throw py::value_error("llrs holds " + std::to_string(llrs.size()) +
                                   " values, but G=" + std::to_string(G) +
                                   ": one LLR per bit sent");
+        llrs = in_engine_layout(llrs, "llrs");
         if (process && *process < 0)
             throw py::value_error("harq_process=" + std::to_string(*process) +
                                   " is out of range: use 0 or more, or None (none)");
@@ -279,11 +281,12 @@ public:
 
     void set_soft_buffer(int harq_process, int tbs, const py::object& given)
     {
-        const py::array a = py::array::ensure(given, engine_layout);
+        py::array a = py::array::ensure(given);
         if (!a || a.ndim() != 1 || !holds<std::int8_t>(a))
             throw py::value_error(
                 "values must be a 1-D int8 array, as soft_buffer() returns; got " +
                 given_text(given, a));
+        a = in_engine_layout(a, "values");
         const auto* first = static_cast<const std::int8_t*>(a.data());
         const std::vector<std::int8_t> values(first, first + a.size());
         std::lock_guard<std::mutex> guard(d_mutex);

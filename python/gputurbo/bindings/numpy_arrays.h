@@ -47,13 +47,38 @@ inline std::string given_text(const py::object& given, const py::array& a)
              : "a " + text(given.get_type().attr("__name__"));
 }
 
+/*!
+ * \p a laid out as the engine reads it (engine_layout): \p a itself, or a copy. Where
+ * numpy has no memory for the copy, MemoryError saying what it needed, with numpy's
+ * error as its cause (py::array::ensure() would return a null array and drop the error).
+ * \p name: the argument, as the message names it.
+ */
+inline py::array in_engine_layout(const py::array& a, const std::string& name)
+{
+    using py::detail::npy_api;
+    PyObject* out = npy_api::get().PyArray_FromAny_(
+        a.ptr(), nullptr, 0, 0, npy_api::NPY_ARRAY_ENSUREARRAY_ | engine_layout, nullptr);
+    if (out)
+        return py::reinterpret_steal<py::array>(out);
+    py::error_already_set numpy_error; // taken out first: the message calls Python
+    if (!numpy_error.matches(PyExc_MemoryError))
+        throw numpy_error;
+    const std::string message =
+        name + ": no memory for a C-contiguous copy of the " + text(a.dtype()) + " " +
+        text(a.attr("shape")) + " array (" + std::to_string(a.size()) + " values, " +
+        std::to_string(a.nbytes()) +
+        " bytes), which the engine reads: pass a C-contiguous array, or a smaller one";
+    py::raise_from(numpy_error, PyExc_MemoryError, message.c_str());
+    throw py::error_already_set();
+}
+
 //! A row width that rows accepts whatever it is (the array's gives it).
 constexpr std::size_t any_width = std::size_t(-1);
 
 /*!
  * An array of rows of \p width values: 2-D (n, width), or 1-D (width,) for one row.
  * Other shapes and dtypes raise ValueError: \p expected says what is wanted, and the
- * message adds what was given. A non-contiguous array is copied.
+ * message adds what was given. A non-contiguous array is copied (in_engine_layout()).
  */
 struct rows
 {
@@ -63,6 +88,7 @@ struct rows
     bool single; // 1-D: the results have no row axis either
 
     rows(const py::object& given,
+         const std::string& name,
          std::size_t width,
          bool (*dtype_ok)(const py::array&),
          const std::string& expected)
@@ -74,7 +100,7 @@ struct rows
         single = array.ndim() == 1;
         count = single ? 1 : array.shape(0);
         this->width = array.shape(array.ndim() - 1);
-        array = py::array::ensure(array, engine_layout);
+        array = in_engine_layout(array, name);
     }
 
     //! A result array of one value per row.
