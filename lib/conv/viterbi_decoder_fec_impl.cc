@@ -96,7 +96,7 @@ void viterbi_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
     std::lock_guard<std::mutex> lock(d_mutex);
     auto out = static_cast<std::uint8_t*>(outbuffer);
     if (d_frame == 0) {
-        // async_decoder calls once per input value of a refused PDU: one count.
+        // One count per refused announcement, however often gr-fec calls.
         if (!d_refusal_counted) {
             d_refusal_counted = true;
             const auto line = d_refusals.count(
@@ -127,9 +127,8 @@ void viterbi_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
     ++d_decoded;
 }
 
-// A refused frame: one input item and no output. gr-fec's async_decoder (unpacked) then
-// takes its fixed-size path, which divides the PDU by the input size and sends an empty
-// PDU (set_frame_size() makes up for the size it announces next).
+// A frame not decoded: one input item (never 0, which gr-fec would divide by) and no
+// output: tagged_decoder consumes the packet and produces nothing.
 int viterbi_decoder_fec_impl::get_input_size()
 {
     std::lock_guard<std::mutex> lock(d_mutex);
@@ -142,28 +141,33 @@ int viterbi_decoder_fec_impl::get_output_size()
     return d_frame;
 }
 
+// async_decoder announces a PDU of L values as L * rate() less int(rate() * input -
+// output): for a terminated frame its tail's bits, made negative (wrapped around) by a
+// PDU shorter than that, but 0 after a frame not decoded (input 1, output 0), which
+// leaves the tail in. The answer: False makes it take the object for a fixed-size
+// decoder and copy the whole PDU into its buffer of mtu * 8 / rate() values unchecked,
+// which a longer PDU overruns; True makes it check the PDU against that buffer first
+// (and stop with an error when it is longer). So a frame not decoded is False only for
+// a PDU of fewer than 8 bits' worth of values (8 / rate(): the buffer at mtu 1), which
+// gr-fec answers with an empty PDU, and True otherwise (0 bits, more than
+// max_frame_bits): its output is then the zero bits gr-fec allocates.
 bool viterbi_decoder_fec_impl::set_frame_size(unsigned int frame_size)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    // async_decoder announces a PDU of L values as L * rate() less int(rate() * input -
-    // output): for a terminated frame its tail's bits, but 0 after a refusal (input 1,
-    // output 0), which leaves the tail in this announcement.
-    if (d_frame == 0 && d_config.mode == conv::termination::terminated) {
-        const unsigned tail = unsigned(input_size(0) / d_config.generator.outputs());
-        frame_size = frame_size > tail ? frame_size - tail : 0;
-    }
-    const int shortest = d_config.mode == conv::termination::tail_biting
-                             ? d_config.generator.constraint - 1
-                             : 1;
-    if (frame_size >= unsigned(shortest) &&
-        frame_size <= unsigned(conv::max_frame_bits)) {
-        d_frame = int(frame_size);
+    const unsigned tail = unsigned(input_size(0) / d_config.generator.outputs());
+    const unsigned bits = frame_size + (d_frame > 0 ? tail : 0); // L * rate(), truncated
+    const unsigned frame = bits > tail ? bits - tail : 0;
+    const unsigned shortest = d_config.mode == conv::termination::tail_biting
+                                  ? unsigned(d_config.generator.constraint - 1)
+                                  : 1;
+    if (frame >= shortest && frame <= unsigned(conv::max_frame_bits)) {
+        d_frame = int(frame);
         return true;
     }
     d_frame = 0;
-    d_refused_size = frame_size;
+    d_refused_size = frame;
     d_refusal_counted = false;
-    return false;
+    return bits >= 8;
 }
 
 std::string viterbi_decoder_fec_impl::backend() const

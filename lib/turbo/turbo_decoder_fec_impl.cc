@@ -107,7 +107,7 @@ void turbo_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     if (d_codewords == 0) {
-        // async_decoder calls once per input value of a refused PDU: one count.
+        // One count per refused announcement, however often gr-fec calls.
         if (!d_refusal_counted) {
             d_refusal_counted = true;
             const auto line = d_refusals.count(
@@ -130,9 +130,8 @@ void turbo_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
     d_frames += std::uint64_t(d_codewords);
 }
 
-// A refused frame: one input item and no output. gr-fec's async_decoder (unpacked)
-// then takes its fixed-size path, which divides the PDU length by the input size, and
-// sends an empty PDU; tagged_decoder consumes the packet and produces nothing.
+// A refused frame: one input item (never 0, which gr-fec would divide by) and no output:
+// tagged_decoder consumes the packet and produces nothing.
 int turbo_decoder_fec_impl::get_input_size()
 {
     std::lock_guard<std::mutex> lock(d_mutex);
@@ -145,6 +144,11 @@ int turbo_decoder_fec_impl::get_output_size()
     return d_codewords * d_config.K;
 }
 
+// True for every size, the refused ones too: async_decoder takes False for a fixed-size
+// decoder and then copies the whole PDU into its buffer of mtu * 8 / rate() values
+// unchecked, which a longer PDU overruns; on True it checks the PDU against that buffer
+// first (and stops with an error when it is longer), and a refused frame's output stays
+// as gr-fec allocates it, int(length * rate()) zero bits.
 bool turbo_decoder_fec_impl::set_frame_size(unsigned int frame_size)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
@@ -153,12 +157,12 @@ bool turbo_decoder_fec_impl::set_frame_size(unsigned int frame_size)
     const unsigned int most = unsigned(INT_MAX / input_size(d_config.K));
     if (frame_size % K == 0 && codewords >= 1 && codewords <= most) {
         d_codewords = int(codewords);
-        return true;
+    } else {
+        d_codewords = 0;
+        d_refused_size = frame_size;
+        d_refusal_counted = false;
     }
-    d_codewords = 0;
-    d_refused_size = frame_size;
-    d_refusal_counted = false;
-    return false;
+    return true;
 }
 
 int turbo_decoder_fec_impl::subblocks() const

@@ -105,17 +105,23 @@ class qa_conv_fec(unittest.TestCase):
         self.assertGreater(errors, 0, "noisy enough to tell")
         self.assertLessEqual(errors, np.count_nonzero(theirs != bits) * 1.1 + 5)
 
-    def run_pdus(self, block, pdus):
+    def run_pdus(self, block, pdus, unread=0):
+        """The data of the PDUs block sends out for pdus. With unread > 0 the block is
+        expected to stop with that many PDUs left in its queue: waits for that, and a
+        moment more for any late output."""
         tb = gr.top_block()
         debug = blocks.message_debug()
         tb.msg_connect(block, "out", debug, "store")
         tb.start()
+        port = pmt.intern("in")
         for vector in pdus:
-            block.to_basic_block()._post(pmt.intern("in"),
-                                         pmt.cons(pmt.make_dict(), vector))
+            block.to_basic_block()._post(port, pmt.cons(pmt.make_dict(), vector))
         deadline = time.time() + 30
-        while debug.num_messages() < len(pdus) and time.time() < deadline:
+        while ((debug.num_messages() < len(pdus) - unread or
+                block.to_basic_block().nmsgs(port) > unread) and time.time() < deadline):
             time.sleep(0.01)
+        if unread:
+            time.sleep(0.5)
         tb.stop()
         tb.wait()
         return [np.array(pmt.u8vector_elements(pmt.cdr(debug.get_message(i))),
@@ -137,6 +143,51 @@ class qa_conv_fec(unittest.TestCase):
         for i, (bits, frame) in enumerate(zip(out, frames + [[]])):
             np.testing.assert_array_equal(bits, frame, err_msg=f"PDU {i}")
         self.assertEqual((obj.frames(), obj.refused_frames()), (4, 1))
+
+    def test_async_decoder_pdus_of_any_length(self):
+        # async_decoder holds a PDU in a buffer of mtu * 8 / rate() values and checks
+        # its length only when set_frame_size() says True (packed: always); on False it
+        # copies the PDU in unchecked. The object says False only for PDUs of fewer than
+        # 8 bits' worth of values (0, 1, 8 here: an empty PDU out), so no PDU overruns
+        # the buffer: an odd length decodes its frame, a frame over 2^20 bits that fits
+        # the buffer comes out as zero bits, and a longer PDU makes gr-fec throw:
+        # nothing comes out, the block stops and the PDU after it stays queued.
+        code = gputurbo.conv_code("ccsds")
+        frames = {n: self.rng.integers(0, 2, n, dtype=np.uint8) for n in (300, 500, 1000)}
+        sent = {n: 2.0 * code.encode(f) - 1.0 for n, f in frames.items()}
+        big = 2 ** 20 + 1
+        pdus = [sent[300], [], [1.0], [1.0] * 8, np.append(sent[500], 1.0), sent[1000],
+                np.ones(2 * (big + 6)), np.ones(2 ** 21 + 1025), sent[300]]
+        obj = decoder(1000, CODES["ccsds"], fec.CC_TERMINATED)
+        block = fec.async_decoder(obj, False, True, 2 ** 17 + 8)  # 2 097 280 values
+        out = self.run_pdus(block, [pmt.init_f32vector(len(y), list(y)) for y in pdus],
+                            unread=1)
+        # After a refusal gr-fec counts the next terminated frame's tail as its bits.
+        expected = [frames[300], [], [], [], np.append(frames[500], np.zeros(6)),
+                    frames[1000], np.zeros(big)]
+        self.assertEqual(len(out), len(expected))
+        for i, (bits, frame) in enumerate(zip(out, expected)):
+            np.testing.assert_array_equal(bits, frame, err_msg=f"PDU {i}")
+        self.assertEqual(block.to_basic_block().nmsgs(pmt.intern("in")), 1)
+        self.assertEqual((obj.frames(), obj.refused_frames()), (3, 3))
+
+        # packed (truncated frames: a terminated one would come with its tail)
+        frames = {n: self.rng.integers(0, 2, n, dtype=np.uint8) for n in (304, 1000)}
+        sent = {n: 2.0 * code.encode(f, "truncated") - 1.0 for n, f in frames.items()}
+        pdus = [sent[304], [], [1.0], np.append(sent[304], 1.0), sent[1000],
+                np.ones(2 ** 21 + 1), sent[304]]
+        obj = decoder(1000, CODES["ccsds"], fec.CC_TRUNCATED)
+        block = fec.async_decoder(obj, True, True, 1500)
+        out = self.run_pdus(block, [pmt.init_f32vector(len(y), list(y)) for y in pdus],
+                            unread=1)
+        expected = [frames[304], [], [], frames[304], frames[1000]]
+        self.assertEqual(len(out), len(expected))
+        for i, (data, frame) in enumerate(zip(out, expected)):
+            np.testing.assert_array_equal(
+                data, np.packbits(np.array(frame, np.uint8), bitorder="little"),
+                err_msg=f"PDU {i}")
+        self.assertEqual(block.to_basic_block().nmsgs(pmt.intern("in")), 1)
+        self.assertEqual((obj.frames(), obj.refused_frames()), (3, 2))
 
     def test_tagged_decoder_packets(self):
         # Tail-biting frames: round(length / 2) is the frame; a packet too short for the

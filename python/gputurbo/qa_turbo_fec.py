@@ -220,17 +220,23 @@ class qa_turbo_fec(gr_unittest.TestCase):
 
     # --- (c) PDUs ---------------------------------------------------------------------
 
-    def run_pdus(self, block, pdus, expected):
-        """Posts PDUs to a message block; returns the PDUs it sends out."""
+    def run_pdus(self, block, pdus, expected, unread=0):
+        """Posts PDUs to a message block; returns the PDUs it sends out. With unread > 0
+        the block is expected to stop with that many PDUs left in its queue: it waits for
+        that, and a moment more for any late output."""
         tb = gr.top_block()
         debug = blocks.message_debug()
         tb.msg_connect(block, "out", debug, "store")
         tb.start()
+        port = pmt.intern("in")
         for meta, vector in pdus:
-            block.to_basic_block()._post(pmt.intern("in"), pmt.cons(meta, vector))
+            block.to_basic_block()._post(port, pmt.cons(meta, vector))
         deadline = time.time() + 30
-        while debug.num_messages() < expected and time.time() < deadline:
+        while ((debug.num_messages() < expected or
+                block.to_basic_block().nmsgs(port) > unread) and time.time() < deadline):
             time.sleep(0.01)
+        if unread:
+            time.sleep(0.5)
         tb.stop()
         tb.wait()
         return [debug.get_message(i) for i in range(debug.num_messages())]
@@ -307,8 +313,8 @@ class qa_turbo_fec(gr_unittest.TestCase):
             self.assertEqual(int(K * enc.rate()), codeword_length(K))
 
         # set_frame_size(mK) announces m codewords; anything else is refused: 1 input
-        # item (gr-fec's async_decoder divides by it) and no output until the next
-        # announcement. K stays.
+        # item and no output until the next announcement. Both answer True, which keeps
+        # async_decoder's length check on (test_016). K stays.
         dec = gputurbo.turbo_decoder_fec.make(40, backend="cpu")
         sizes = lambda: (dec.get_input_size(), dec.get_output_size())
         self.assertTrue(dec.set_frame_size(80))
@@ -319,7 +325,7 @@ class qa_turbo_fec(gr_unittest.TestCase):
         for bad in (0, 39, 41, 48, 76, 6144, 40 * (most + 1), 2 ** 32 - 1):
             with self.subTest(frame_size=bad):
                 self.assertTrue(dec.set_frame_size(40))
-                self.assertFalse(dec.set_frame_size(bad))
+                self.assertTrue(dec.set_frame_size(bad))
                 self.assertEqual(sizes(), (1, 0))
         self.assertTrue(dec.set_frame_size(40))
         self.assertEqual(sizes(), (132, 40))
@@ -398,8 +404,8 @@ class qa_turbo_fec(gr_unittest.TestCase):
     def check_013_async_decoder_frames(self, backend):
         # gr-fec's async_decoder announces int(length * rate()) bits per PDU. m whole
         # codewords give mK and are decoded; any other length (one value short, a
-        # codeword of another K, two and a half codewords) is refused: an empty PDU
-        # with the metadata, counted, and the block goes on with the next PDU.
+        # codeword of another K, two and a half codewords) is refused: a PDU of that
+        # many zero bits with the metadata, counted, and the block goes on.
         for K in (40, 1008, 6144):
             with self.subTest(K=K):
                 frames = self.random_bits(K, 4).reshape(4, K)
@@ -414,9 +420,9 @@ class qa_turbo_fec(gr_unittest.TestCase):
                     np.concatenate(soft[1:3] + [soft[0][:len(soft[0]) // 2]]),
                     soft[3],                          # one codeword again
                 ]
-                expected = [frames[0], np.concatenate(frames[1:3]), [], [], [],
-                            frames[3]]
                 obj = gputurbo.turbo_decoder_fec.make(K, backend=backend)
+                refused = [np.zeros(int(len(y) * obj.rate())) for y in pdus[2:5]]
+                expected = [frames[0], np.concatenate(frames[1:3])] + refused + [frames[3]]
                 decoder = fec.async_decoder(obj, False, True, 3 * K // 8)
                 out = self.run_pdus(
                     decoder,
@@ -496,6 +502,48 @@ class qa_turbo_fec(gr_unittest.TestCase):
                 self.assertEqual(lengths, [K, 2 * K, K])
                 self.assertEqual((obj.frames(), obj.refused_frames()), (4, 3))
 
+    def test_016_async_decoder_any_length(self):
+        for backend in BACKENDS:
+            for packed in (False, True):
+                with self.subTest(backend=backend, packed=packed):
+                    self.check_016_async_decoder_any_length(backend, packed)
+
+    def check_016_async_decoder_any_length(self, backend, packed):
+        # async_decoder holds a PDU in a buffer of mtu * 8 / rate() values (36140 here)
+        # and checks its length only when set_frame_size() says True (packed: always);
+        # on False it copies the PDU in unchecked. The object says True for every
+        # length, so no PDU overruns the buffer: whole codewords decode, other lengths
+        # (0, 1, odd, one value short) come out as int(length * rate()) zero bits
+        # (packed: bytes of gr-fec's bit buffer), and a longer PDU (unpacked 40 000
+        # values, a refused length; packed 2^21 + 1) makes gr-fec throw: nothing comes
+        # out, the block stops and the PDU after it stays queued.
+        K = 1024
+        frames = self.random_bits(K, 14).reshape(14, K)
+        soft = [2.0 * encode(f, K).astype(np.float32) - 1.0 for f in frames]
+        pdus = [soft[0], soft[0][:0], soft[0][:1], soft[1][:1001], soft[1][:-1],
+                np.concatenate(soft[2:13]), soft[13]]
+        obj = gputurbo.turbo_decoder_fec.make(K, backend=backend)
+        decoded = [frames[0], [], [], None, None, np.concatenate(frames[2:13]), frames[13]]
+        too_long = np.ones(2 ** 21 + 1 if packed else 40000, np.float32)
+        decoder = fec.async_decoder(obj, packed, True, 1500)
+        out = self.run_pdus(
+            decoder, [(pmt.PMT_NIL, pmt.init_f32vector(len(y), y.tolist()))
+                      for y in pdus + [too_long, soft[0]]], len(pdus), unread=1)
+        self.assertEqual(len(out), len(pdus))
+        self.assertEqual(decoder.to_basic_block().nmsgs(pmt.intern("in")), 1)
+        for i, (msg, y, bits) in enumerate(zip(out, pdus, decoded)):
+            data = np.array(pmt.u8vector_elements(pmt.cdr(msg)), dtype=np.uint8)
+            size = int(len(y) * obj.rate())
+            if packed:
+                self.assertEqual(len(data), size // 8, f"PDU {i}")
+                if bits is not None:
+                    np.testing.assert_array_equal(
+                        data, np.packbits(np.array(bits, np.uint8), bitorder="little"),
+                        err_msg=f"PDU {i}")
+            else:
+                np.testing.assert_array_equal(
+                    data, np.zeros(size) if bits is None else bits, err_msg=f"PDU {i}")
+        self.assertEqual((obj.frames(), obj.refused_frames()), (13, 4))
 
 if __name__ == '__main__':
     gr_unittest.run(qa_turbo_fec)

@@ -33,21 +33,26 @@ namespace gputurbo {
  * 0 here), fec.tagged_decoder as round(n * rate()). rate() is K / (3K+12) rounded up, so
  * that m whole codewords give exactly mK. The object accepts exactly the multiples of K:
  * - mK (m >= 1): the next generic_work() decodes m codewords (get_input_size()
- *   m(3K+12), get_output_size() mK) and set_frame_size() returns true;
+ *   m(3K+12), get_output_size() mK);
  * - anything else (a length that is no multiple of 3K+12, a codeword of another K): the
- *   frame is refused. set_frame_size() returns false, get_input_size() is 1 and
- *   get_output_size() 0 until the next set_frame_size(), and generic_work() decodes and
- *   writes nothing; the refusal is logged as an error (the first ten, then a summary at
- *   most once a second) and counted (refused_frames()).
+ *   frame is refused. get_input_size() is 1 and get_output_size() 0 until the next
+ *   set_frame_size(), and generic_work() decodes and writes nothing; the refusal is
+ *   logged as an error (the first ten, then a summary at most once a second) and
+ *   counted (refused_frames()).
+ * set_frame_size() returns true for both: fec.async_decoder takes false for a
+ * fixed-size decoder and then copies the whole PDU into its buffer of mtu * 8 / rate()
+ * values without checking its length, which a longer PDU overruns; on true it checks
+ * the PDU against that buffer first.
  *
  * What gr-fec 3.10 then does:
  * - fec.async_decoder, packed=False: a PDU of m whole codewords comes out as one PDU of
- *   mK bits (its mtu, in bytes of output, must be at least mK/8, or gr-fec throws and
- *   the block stops). A refused PDU comes out as a PDU with the input's metadata and an
- *   empty u8vector, and the block goes on. gr-fec holds PDUs in a buffer of
- *   mtu * 8 / rate() values and checks that limit only for frames the object accepts: a
- *   longer refused PDU overruns it, so keep mtu above the decoded size of any PDU.
- * - fec.async_decoder, packed=True: gr-fec ignores the answer of set_frame_size() and
+ *   mK bits. A refused PDU comes out as a PDU of int(n * rate()) zero bits with the
+ *   input's metadata (3 values or fewer: an empty one), and the block goes on. A PDU
+ *   longer than the buffer (n > mtu * 8 / rate(), the mtu in bytes of output), refused
+ *   or not, makes gr-fec throw "Received frame larger than max frame size": that PDU
+ *   gives nothing and the block stops.
+ * - fec.async_decoder, packed=True: gr-fec checks every PDU against its buffer (a
+ *   longer one stops the block, as above), ignores the answer of set_frame_size() and
  *   always sends int(n * rate()) / 8 bytes packed from its own bit buffer; for a refused
  *   PDU the object writes nothing, so those bytes are left over from the previous PDU.
  *   Only the log and refused_frames() show the refusal: prefer packed=False.
@@ -58,7 +63,8 @@ namespace gputurbo {
  * values are ignored), for tagged_decoder m(3K+12) - 1 (gr-fec then hands over one value
  * from beyond the packet) and m(3K+12) + 1 (the last value is ignored).
  * fec.extended_decoder and fec.decoder never call set_frame_size(): one codeword per
- * frame.
+ * frame. For PDUs, turbo_decoder_pdu is the better path: a codeword of any K a PDU, no
+ * mtu, and a bad PDU answered by an empty one whose metadata says why.
  *
  * Soft-value sign (\p llr_sign): by default ("positive-one") a positive value means
  * bit 1, GNU Radio's convention: gr-fec's own chains map code bits with
@@ -127,9 +133,9 @@ public:
          const std::string& devices = "0");
 
     /*!
-     * \brief Announces the next frame, in decoded bits: mK (m >= 1) is m codewords and
-     * returns true; anything else refuses the frame and returns false (see above). K
-     * stays as made.
+     * \brief Announces the next frame, in decoded bits: mK (m >= 1) is m codewords;
+     * anything else refuses the frame. Returns true either way, which keeps
+     * fec.async_decoder's length check on (see above). K stays as made.
      * \param frame_size the frame's decoded bits
      */
     bool set_frame_size(unsigned int frame_size) override = 0;

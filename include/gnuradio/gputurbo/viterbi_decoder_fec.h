@@ -42,19 +42,32 @@ namespace gputurbo {
  *   without them). The output lags the input by delay() bits: the first delay() bits
  *   out are 0, then the stream's bits in order, frame_size a call.
  * Frame sizes: gr-fec's async and tagged wrappers announce each frame with
- * set_frame_size(), which accepts 1 ... 2^20 bits (at least K-1 when tail-biting) and
- * refuses the rest: it returns false, get_input_size() is 1 and get_output_size() 0
- * until the next one, generic_work() writes nothing, and the refusal is logged (the
- * first ten, then a summary at most once a second) and counted (refused_frames()).
+ * set_frame_size(), which decodes 1 ... 2^20 bits (at least K-1 when tail-biting) and
+ * refuses the rest: get_input_size() is 1 and get_output_size() 0 until the next one,
+ * generic_work() writes nothing, and the refusal is logged (the first ten, then a
+ * summary at most once a second) and counted (refused_frames()).
  * fec.async_decoder announces a PDU of L values as L * rate() less int(rate() * input -
  * output): exactly the frame's bits, a terminated frame's tail included in that
- * difference; a PDU too short for its tail is refused (an empty PDU out). After a
- * refusal the difference is 0 (input 1, output 0), so async_decoder gives the next
- * terminated PDU K-1 (and half the padding) zero bits beyond its frame's bits, which the
- * object decodes right: only those extra bits are not decoded ones.
+ * difference. set_frame_size() returns false only for a refused PDU of fewer than 8
+ * bits' worth of values (8 * \p rate: too short for any frame, or for a terminated
+ * frame's tail), which gr-fec answers with an empty PDU; otherwise it returns true,
+ * because on false async_decoder copies the whole PDU into its buffer of
+ * mtu * 8 / rate() values without checking its length, which a longer PDU overruns. On
+ * true it checks the PDU against that buffer first: a longer PDU makes it throw
+ * "Received frame larger than max frame size" (that PDU gives nothing and the block
+ * stops); a shorter refused one (0 bits, more than 2^20) comes out as the zero bits
+ * gr-fec allocates. After a refusal the difference is 0 (input 1, output 0), so
+ * async_decoder gives the next terminated PDU K-1 (and half the padding) zero bits
+ * beyond its frame's bits, which the object decodes right: only those extra bits are
+ * not decoded ones. With packed=True, async_decoder checks every PDU against its buffer
+ * but announces int(L * rate()), a terminated frame with its tail, as tagged_decoder
+ * does: the object then takes the tail for frame bits and reads (K-1) * \p rate values
+ * beyond the PDU, so terminated frames need packed=False.
  * fec.tagged_decoder announces round(L * rate()), which for terminated frames is the
  * frame and its tail (as for cc_decoder): decode terminated packets with async_decoder
- * or the viterbi_decoder block instead. fec.extended_decoder decodes frames of
+ * or the viterbi_decoder block instead. For PDUs, viterbi_decoder_pdu is the better
+ * path: frames of any size with no mtu, many a call, and a bad PDU answered by an empty
+ * one whose metadata says why. fec.extended_decoder decodes frames of
  * \p frame_size bits.
  *
  * \p start_state must be 0 (every mode starts the encoder at 0, as cc_encoder does by
@@ -101,7 +114,8 @@ public:
          const std::string& devices = "0");
 
     /*!
-     * \brief Announces the next frame, in information bits; false refuses it (see
+     * \brief Announces the next frame, in information bits: 1 ... 2^20 decode, the rest
+     * is refused; false only for a refused PDU shorter than 8 bits' worth of values (see
      * above).
      * \param frame_size the frame's bits
      */
