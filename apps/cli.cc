@@ -681,7 +681,9 @@ std::string utc_timestamp()
     return buf;
 }
 
-int run_main(const char* program, const std::function<int()>& body)
+int run_main(const char* program,
+             const std::function<int()>& body,
+             const std::string& out_of_memory_hint)
 {
     try {
         return body();
@@ -693,7 +695,9 @@ int run_main(const char* program, const std::function<int()>& body)
         std::cerr << program << ": error: " << e.what() << "\n";
         return 2;
     } catch (const std::bad_alloc&) {
-        std::cerr << program << ": error: out of memory (try a smaller --batch)\n";
+        std::cerr << program << ": error: out of memory"
+                  << (out_of_memory_hint.empty() ? "" : " (" + out_of_memory_hint + ")")
+                  << "\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << program << ": error: " << e.what() << "\n";

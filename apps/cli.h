@@ -241,8 +241,12 @@ const char* source_commit();
 //! Now, as 2026-01-31T12:00:00Z.
 std::string utc_timestamp();
 
-//! Calls body and turns exceptions into a message on stderr and an exit code.
-int run_main(const char* program, const std::function<int()>& body);
+//! Calls body and turns exceptions into a message on stderr and an exit code; \p
+//! out_of_memory_hint, when not empty, follows the message of std::bad_alloc ("try a
+//! smaller --batch").
+int run_main(const char* program,
+             const std::function<int()>& body,
+             const std::string& out_of_memory_hint = "");
 
 } // namespace gputurbo::cli
 

@@ -546,5 +546,6 @@ int bench_main(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    return gputurbo::cli::run_main(program, [&] { return bench_main(argc, argv); });
+    return gputurbo::cli::run_main(
+        program, [&] { return bench_main(argc, argv); }, "try a smaller --batch");
 }

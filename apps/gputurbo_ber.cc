@@ -450,5 +450,6 @@ int ber_main(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
-    return gputurbo::cli::run_main(program, [&] { return ber_main(argc, argv); });
+    return gputurbo::cli::run_main(
+        program, [&] { return ber_main(argc, argv); }, "try a smaller --batch");
 }

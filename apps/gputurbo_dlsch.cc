@@ -16,9 +16,9 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 
 namespace {
 
@@ -101,8 +101,9 @@ std::vector<cli::option> decode_options()
         { "harq-out",
           "FILE",
           "",
-          "write the soft buffer after combining: int8 values in the engine's sign and "
-          "units of --int8-scale, each code block's 3K+12 one after another" },
+          "write the soft buffer after combining: a 16-byte header (\"GTHQ\", version, "
+          "tbs, length), then int8 values in the engine's sign and units of "
+          "--int8-scale, each code block's 3K+12 one after another" },
         { "backend",
           "NAME",
           "auto",
@@ -173,13 +174,34 @@ lte::transport_format format_from(const cli::args& a)
     return f;
 }
 
-std::vector<char> read_file(const std::string& flag, const std::string& path)
+//! The first \p most bytes of a file, or all of a shorter one: what a command needs
+//! and one more shows a file too long, without reading a large one (or /dev/zero).
+std::vector<char>
+read_file(const std::string& flag, const std::string& path, std::size_t most)
 {
     std::ifstream file(path, std::ios::binary);
-    if (!file)
+    std::vector<char> bytes(most);
+    if (file)
+        file.read(bytes.data(), std::streamsize(most));
+    if (!file && !file.eof())
         throw std::runtime_error("--" + flag + ": cannot read '" + path +
                                  "': " + std::strerror(errno));
-    return { std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>() };
+    bytes.resize(std::size_t(file.gcount()));
+    return bytes;
+}
+
+//! "holds 1001 bytes": the size of a file of which \p read bytes were read, \p
+//! expected wanted (a device's or a pipe's: "more than").
+std::string holds(const std::string& path, std::size_t read, std::size_t expected)
+{
+    std::error_code ec;
+    if (read > expected && std::filesystem::is_regular_file(path, ec)) {
+        const std::uintmax_t size = std::filesystem::file_size(path, ec);
+        if (!ec)
+            return "holds " + std::to_string(size) + " bytes";
+    }
+    return read > expected ? "holds more than " + std::to_string(expected) + " bytes"
+                           : "holds " + std::to_string(read) + " bytes";
 }
 
 //! A file of \p count values of \p value_bytes bytes each; std::invalid_argument (a bad
@@ -190,13 +212,80 @@ std::vector<char> read_values(const std::string& flag,
                               std::size_t value_bytes,
                               const std::string& what)
 {
-    std::vector<char> bytes = read_file(flag, path);
-    if (bytes.size() != count * value_bytes)
-        throw std::invalid_argument("--" + flag + ": '" + path + "' holds " +
-                                    std::to_string(bytes.size()) + " bytes, but " +
+    const std::size_t expected = count * value_bytes;
+    std::vector<char> bytes = read_file(flag, path, expected + 1);
+    if (bytes.size() != expected)
+        throw std::invalid_argument("--" + flag + ": '" + path + "' " +
+                                    holds(path, bytes.size(), expected) + ", but " +
                                     std::to_string(count) + " " + what + " take " +
-                                    std::to_string(count * value_bytes));
+                                    std::to_string(expected));
     return bytes;
+}
+
+// A soft buffer's file (--harq-out, --harq-in): a header of four little-endian 32-bit
+// words, the magic "GTHQ", the format version, the tbs and the number of values; then
+// the values.
+constexpr char harq_magic[4] = { 'G', 'T', 'H', 'Q' };
+constexpr std::uint32_t harq_version = 1;
+constexpr std::size_t harq_header_bytes = 16;
+
+void put_word(std::string& out, std::uint32_t w)
+{
+    for (int i = 0; i < 4; ++i)
+        out.push_back(char(w >> 8 * i & 0xffu));
+}
+
+std::uint32_t word_at(const std::vector<char>& bytes, std::size_t at)
+{
+    std::uint32_t w = 0;
+    for (int i = 0; i < 4; ++i)
+        w |= std::uint32_t(static_cast<unsigned char>(bytes[at + i])) << 8 * i;
+    return w;
+}
+
+void write_soft_buffer(const std::string& path,
+                       int tbs,
+                       const std::vector<std::int8_t>& values)
+{
+    std::string file(harq_magic, sizeof harq_magic);
+    put_word(file, harq_version);
+    put_word(file, std::uint32_t(tbs));
+    put_word(file, std::uint32_t(values.size()));
+    file.append(reinterpret_cast<const char*>(values.data()), values.size());
+    cli::write_text_file(path, file);
+}
+
+//! The values of a file write_soft_buffer() wrote for \p tbs; std::invalid_argument
+//! with the reason for any other file.
+std::vector<std::int8_t> read_soft_buffer(const std::string& path, int tbs)
+{
+    const std::size_t length = lte::soft_buffer_length(tbs);
+    const std::vector<char> bytes =
+        read_file("harq-in", path, harq_header_bytes + length + 1);
+    auto refuse = [&](const std::string& why) {
+        throw std::invalid_argument("--harq-in: '" + path + "' " + why);
+    };
+    if (bytes.size() < harq_header_bytes ||
+        !std::equal(harq_magic, harq_magic + sizeof harq_magic, bytes.begin()))
+        refuse("is not a soft buffer that --harq-out wrote: it does not start with "
+               "the header \"GTHQ\" (an earlier gputurbo-dlsch wrote none: decode "
+               "those transmissions again)");
+    if (word_at(bytes, 4) != harq_version)
+        refuse("is a soft buffer of format version " + std::to_string(word_at(bytes, 4)) +
+               ": this gputurbo-dlsch reads version " + std::to_string(harq_version));
+    if (word_at(bytes, 8) != std::uint32_t(tbs))
+        refuse("is the soft buffer of tbs=" + std::to_string(word_at(bytes, 8)) +
+               ", not of --tbs " + std::to_string(tbs));
+    if (word_at(bytes, 12) != length)
+        refuse("says it holds " + std::to_string(word_at(bytes, 12)) +
+               " values, but the soft buffer of tbs=" + std::to_string(tbs) + " has " +
+               std::to_string(length));
+    if (bytes.size() != harq_header_bytes + length)
+        refuse(holds(path, bytes.size(), harq_header_bytes + length) +
+               ", but the header and the " + std::to_string(length) +
+               " values of tbs=" + std::to_string(tbs) + " take " +
+               std::to_string(harq_header_bytes + length));
+    return { bytes.begin() + harq_header_bytes, bytes.end() };
 }
 
 //! A file of \p count bits, one byte each, 0 or 1.
@@ -281,14 +370,8 @@ int decode(const cli::args& a)
         t.f32 = f32.data();
     }
     std::vector<std::int8_t> soft_buffer;
-    if (a.given("harq-in")) {
-        const auto bytes = read_values("harq-in",
-                                       a.get("harq-in"),
-                                       lte::soft_buffer_length(f.tbs),
-                                       1,
-                                       "soft-buffer values of --tbs");
-        soft_buffer.assign(bytes.begin(), bytes.end());
-    }
+    if (a.given("harq-in"))
+        soft_buffer = read_soft_buffer(a.get("harq-in"), f.tbs);
 
     const auto decoder = lte::make_transport_decoder(config, a.get("backend"));
     const int process = 0;
@@ -301,10 +384,8 @@ int decode(const cli::args& a)
     decoder->decode(&t, 1, data.data(), &result);
 
     write_values(out, data.data(), data.size());
-    if (a.given("harq-out")) {
-        const std::vector<std::int8_t> combined = decoder->soft_buffer(process);
-        write_values(a.get("harq-out"), combined.data(), combined.size());
-    }
+    if (a.given("harq-out"))
+        write_soft_buffer(a.get("harq-out"), f.tbs, decoder->soft_buffer(process));
     std::cout << (result.crc_ok ? "crc ok" : "crc failed") << std::endl;
     return result.crc_ok ? 0 : 3;
 }

@@ -5,7 +5,8 @@
 decode gives their data back from noiseless LLRs (float and int8, either sign) and says
 'crc failed' with exit status 3 for corrupted ones; rv 0 and rv 2 over BPSK/AWGN, each
 failing alone, decode once combined through --harq-out and --harq-in; input files of the
-wrong size or content are refused with exit status 2. Python alone (no numpy).
+wrong size or content (endless ones, soft buffers of another tbs, version or length) are
+refused with exit status 2. Python alone (no numpy).
 
     python3 qa_gputurbo_dlsch.py path/to/gputurbo-dlsch path/to/dlsch.txt [test names]
 """
@@ -13,6 +14,7 @@ wrong size or content are refused with exit status 2. Python alone (no numpy).
 import math
 import os
 import random
+import resource
 import struct
 import subprocess
 import sys
@@ -196,13 +198,17 @@ class qa_gputurbo_dlsch(dlsch_case):
                                         combined, rv=2)
         self.assertEqual((rc, out), (0, "crc ok\n"), err)
         self.assertEqual(got, data)
-        # The buffer: the int8 codeword of the one code block (K = 2048 for the 2024
+        # The buffer: a header ("GTHQ", version 1, tbs, length: little-endian 32-bit
+        # words), then the int8 codeword of the one code block (K = 2048 for the 2024
         # bits with the CRC), 3K+12 values; the combined one differs where rv 2 added in.
         size = os.path.getsize(first)
         self.assertEqual(size, os.path.getsize(combined))
-        self.assertEqual(size, 3 * 2048 + 12)
+        self.assertEqual(size, 16 + 3 * 2048 + 12)
         with open(first, "rb") as a, open(combined, "rb") as b:
-            self.assertNotEqual(a.read(), b.read())
+            a, b = a.read(), b.read()
+        self.assertEqual(a[:16], b"GTHQ" + struct.pack("<3I", 1, tbs, 3 * 2048 + 12))
+        self.assertEqual(a[:16], b[:16])
+        self.assertNotEqual(a, b)
 
     def test_007_bad_input_files(self):
         fields, data, e = next(c for c in self.cases if c[0]["rv"] == 0)
@@ -225,7 +231,7 @@ class qa_gputurbo_dlsch(dlsch_case):
             (["decode", *self.format_args(fields), "--llr-in",
               self.write_llrs("llr.f32", noiseless_llrs(e)), "--harq-in",
               self.write_bits("buffer.harq", [0] * 10), "--out", self.path("x")], 2,
-             "holds 10 bytes, but"),
+             "is not a soft buffer that --harq-out wrote"),
             (["encode", *self.format_args(fields), "--in", self.path("missing.u8"),
               "--out", self.path("x")], 1, "--in: cannot read"),
             (["encode", *self.format_args(fields), "--in",
@@ -238,6 +244,72 @@ class qa_gputurbo_dlsch(dlsch_case):
                 self.assertEqual(r.returncode, status, r.stderr)
                 self.assertIn(message, r.stderr)
                 self.assertEqual(r.stdout, "")
+
+    def test_008_inputs_are_read_as_far_as_needed(self):
+        # /dev/zero (endless) is refused at once as too long, as any file is that holds
+        # more than its command takes; the memory limit makes a reader that takes all
+        # of it fail fast rather than fill the machine.
+        fields, data, e = next(c for c in self.cases if c[0]["rv"] == 0)
+        tbs, G = fields["tbs"], fields["G"]
+        llrs = self.write_llrs("llr.f32", noiseless_llrs(e))
+        cases = [
+            (["encode", *self.format_args(fields), "--in", "/dev/zero"],
+             f"--in: '/dev/zero' holds more than {tbs} bytes, but {tbs} bits of --tbs "
+             f"take {tbs}"),
+            (["decode", *self.format_args(fields), "--llr-in", "/dev/zero"],
+             f"--llr-in: '/dev/zero' holds more than {4 * G} bytes, but {G} LLRs of --g "
+             f"take {4 * G}"),
+            (["decode", *self.format_args(fields), "--llr-in", llrs, "--harq-in",
+              "/dev/zero"], "--harq-in: '/dev/zero' is not a soft buffer"),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                r = subprocess.run([APP, *map(str, args), "--out", self.path("x")],
+                                   capture_output=True, text=True, timeout=60,
+                                   preexec_fn=lambda: resource.setrlimit(
+                                       resource.RLIMIT_AS, (4 << 30, 4 << 30)))
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(message, r.stderr)
+
+    def test_009_a_soft_buffer_file_says_what_it_holds(self):
+        # tbs 2000 and 2001 have soft buffers of one length (one code block of K = 2048);
+        # a buffer is read back only for its own tbs, whole, in its own format version.
+        tbs, G = 2000, 3000
+        fields = {"tbs": tbs, "G": G, "Qm": 2, "rv": 0}
+        data = [i * 7 % 3 % 2 for i in range(tbs)]
+        llrs = self.write_llrs("rv0.f32", noiseless_llrs(self.encode(fields, data)))
+        buffer = self.path("rv0.harq")
+        rc, out, err, _ = self.decode(fields, llrs, "--harq-out", buffer)
+        self.assertEqual((rc, out), (0, "crc ok\n"), err)
+        with open(buffer, "rb") as f:
+            written = f.read()
+
+        def variant(name, content):
+            with open(self.path(name), "wb") as f:
+                f.write(content)
+            return self.path(name)
+
+        length = 3 * 2048 + 12
+        cases = [
+            (buffer, 2001, "is the soft buffer of tbs=2000, not of --tbs 2001"),
+            (variant("headerless.harq", written[16:]), tbs,
+             "is not a soft buffer that --harq-out wrote: it does not start with the "
+             "header \"GTHQ\""),
+            (variant("version2.harq", written[:4] + struct.pack("<I", 2) + written[8:]),
+             tbs, "is a soft buffer of format version 2: this gputurbo-dlsch reads "
+             "version 1"),
+            (variant("short.harq", written[:-1]), tbs,
+             f"holds {16 + length - 1} bytes, but the header and the {length} values of "
+             f"tbs=2000 take {16 + length}"),
+        ]
+        for path, want_tbs, message in cases:
+            with self.subTest(message=message):
+                rc, out, err, got = self.decode(dict(fields, tbs=want_tbs), llrs,
+                                                "--harq-in", path, rv=2)
+                self.assertEqual((rc, out, got), (2, "", None), err)
+                self.assertIn(message, err)
+        rc, out, err, got = self.decode(fields, llrs, "--harq-in", buffer, rv=0)
+        self.assertEqual((rc, out, got), (0, "crc ok\n", data), err)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include "pdu_messages.h"
 
 #include <climits>
+#include <cmath>
 
 namespace gr {
 namespace gputurbo {
@@ -18,6 +19,56 @@ std::string value_text(const pmt::pmt_t& value)
 {
     return pmt::is_symbol(value) ? "\"" + pmt::symbol_to_string(value) + "\""
                                  : pmt::write_string(value);
+}
+
+// What a metadata value is, for messages (write_string shows 2.0 as 2).
+std::string type_name(const pmt::pmt_t& value)
+{
+    if (pmt::is_bool(value))
+        return "a bool";
+    if (pmt::is_integer(value))
+        return "a long";
+    if (pmt::is_uint64(value))
+        return "a uint64";
+    if (pmt::is_real(value))
+        return "a double";
+    if (pmt::is_complex(value))
+        return "a complex";
+    if (pmt::is_symbol(value))
+        return "a string";
+    if (pmt::is_null(value))
+        return "nil";
+    if (pmt::is_uniform_vector(value) || pmt::is_vector(value))
+        return "a vector";
+    if (pmt::is_pair(value))
+        return "a pair";
+    return "another PMT type";
+}
+
+// "metadata rv=2.5 is not an integer but a double: " + wanted
+std::string refusal(const pmt::pmt_t& key,
+                    const pmt::pmt_t& value,
+                    const std::string& kind,
+                    const std::string& wanted)
+{
+    return "metadata " + pmt::symbol_to_string(key) + "=" + value_text(value) +
+           " is not " + kind + " but " + type_name(value) + ": " + wanted;
+}
+
+// The value as a long where it is one exactly: a long, a uint64 up to LONG_MAX, a
+// double of a whole value within a long's range (Python's float, a GRC real).
+std::optional<long> exact_long(const pmt::pmt_t& value)
+{
+    if (pmt::is_integer(value))
+        return pmt::to_long(value);
+    if (pmt::is_uint64(value) && pmt::to_uint64(value) <= std::uint64_t(LONG_MAX))
+        return long(pmt::to_uint64(value));
+    if (pmt::is_real(value)) {
+        const double d = pmt::to_double(value);
+        if (d == std::trunc(d) && d >= -0x1p63 && d < 0x1p63)
+            return long(d);
+    }
+    return std::nullopt;
 }
 } // namespace
 
@@ -54,12 +105,13 @@ metadata_integer(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& err
     if (!pmt::dict_has_key(meta, key))
         return std::nullopt;
     const pmt::pmt_t value = pmt::dict_ref(meta, key, pmt::PMT_NIL);
-    if (pmt::is_integer(value))
-        return pmt::to_long(value);
-    if (pmt::is_uint64(value) && pmt::to_uint64(value) <= std::uint64_t(LONG_MAX))
-        return long(pmt::to_uint64(value));
-    error = "metadata " + pmt::symbol_to_string(key) + "=" + value_text(value) +
-            " is not an integer";
+    if (const auto v = exact_long(value))
+        return v;
+    error = refusal(key,
+                    value,
+                    "an integer",
+                    "use a long, or a uint64 or a double of a whole value within a "
+                    "long's range");
     return std::nullopt;
 }
 
@@ -71,10 +123,10 @@ metadata_flag(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error)
     const pmt::pmt_t value = pmt::dict_ref(meta, key, pmt::PMT_NIL);
     if (pmt::is_bool(value))
         return pmt::to_bool(value);
-    if (pmt::is_integer(value) && (pmt::to_long(value) == 0 || pmt::to_long(value) == 1))
-        return pmt::to_long(value) == 1;
-    error = "metadata " + pmt::symbol_to_string(key) + "=" + value_text(value) +
-            " is not a flag: use True or False";
+    const auto v = exact_long(value);
+    if (v && (*v == 0 || *v == 1))
+        return *v == 1;
+    error = refusal(key, value, "a flag", "use a bool (True or False), or 0 or 1");
     return std::nullopt;
 }
 

@@ -38,16 +38,18 @@ bool split_pdu(const pmt::pmt_t& msg,
                std::string& error);
 
 /*!
- * \brief An integer of the metadata (a PMT integer, or an uint64 up to LONG_MAX):
- * nullopt when \p key is absent, or, with the reason in \p error, when its value is no
- * integer.
+ * \brief An integer of the metadata (a PMT long, a uint64 up to LONG_MAX, or a double of
+ * a whole value within a long's range): nullopt when \p key is absent, or, with the
+ * reason in \p error (the key, the value, its type and what to give), when its value is
+ * no such integer.
  */
 std::optional<long>
 metadata_integer(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error);
 
 /*!
- * \brief A flag of the metadata (a PMT bool, or the integer 0 or 1): nullopt when
- * \p key is absent, or, with the reason in \p error, when its value is neither.
+ * \brief A flag of the metadata (a PMT bool, or 0 or 1 as metadata_integer() reads
+ * them): nullopt when \p key is absent, or, with the reason in \p error, when its value
+ * is neither.
  */
 std::optional<bool>
 metadata_flag(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error);

@@ -161,7 +161,19 @@ bool viterbi_decoder_impl::start()
     {
         std::lock_guard<std::mutex> lock(d_mutex);
         if (streaming()) {
-            drop_stream(""); // a restart starts a new stream
+            // A restart starts a new stream from state 0 at the first new item: right
+            // where the upstream starts one too (an encoder does). Where it resumes
+            // mid-stream nothing in the LLRs tells: the first bit out is tagged.
+            if (d_started) {
+                d_pending_restart = d_pending_restart.value_or(0) + d_held_at_stop;
+                d_logger->info("restarted, {:d} input LLR(s) held at stop discarded: a "
+                               "new stream starts from state 0 at the first new item "
+                               "(tag \"restart\")",
+                               d_held_at_stop);
+            }
+            d_started = true;
+            d_held_at_stop = 0;
+            drop_stream("");
             if (d_stream->kind() == ::gputurbo::core::backend::cuda)
                 d_locked_input.lock(*this, d_logger);
         } else {
@@ -178,6 +190,9 @@ bool viterbi_decoder_impl::stop()
         if (streaming()) {
             drop_stream("stopped mid-stream");
             d_locked_input.unlock();
+            // What GNU Radio discards of the input (the restart tag's value).
+            const auto d = detail();
+            d_held_at_stop = d && d->ninputs() > 0 ? d->input(0)->items_available() : 0;
         } else {
             d_batcher->stop();
         }
@@ -269,6 +284,14 @@ int viterbi_decoder_impl::stream_work(int noutput_items,
     if (take && d_stream->received_llrs() > 0 && ended(ninput_items))
         end_stream(); // every item of the stream has come: its last bits
     const int written = int(std::min<std::size_t>(waiting(), std::size_t(noutput_items)));
+    if (written > 0 && d_pending_restart) {
+        add_item_tag(0,
+                     nitems_written(0),
+                     pmt::intern("restart"),
+                     pmt::from_uint64(*d_pending_restart),
+                     alias_pmt());
+        d_pending_restart.reset();
+    }
     std::copy_n(d_decided.data() + d_next, written, out);
     d_next += std::size_t(written);
     d_stream_bits += std::uint64_t(written);

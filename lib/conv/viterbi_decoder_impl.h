@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace gr {
@@ -39,6 +40,11 @@ private:
     std::uint64_t d_stream_bits = 0; // bits out
     std::uint64_t d_partial_items = 0;
     common::locked_input d_locked_input; // on CUDA
+    // Restarts of a stream: input items discarded at the stop, and the "restart" tag's
+    // value while it waits for the first output bit.
+    bool d_started = false;
+    std::uint64_t d_held_at_stop = 0;
+    std::optional<std::uint64_t> d_pending_restart;
 
     bool streaming() const { return d_stream != nullptr; }
     std::size_t waiting() const { return d_end - d_next; }

@@ -7,6 +7,7 @@
 #include "viterbi_decoder_pdu_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
+#include "../common/pdu_messages.h"
 #include "decoder_parameters.h"
 
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
@@ -143,17 +144,17 @@ int viterbi_decoder_pdu_impl::frame_bits_of(const pmt::pmt_t& meta,
         return f <= conv::max_frame_bits && sent(f) == length;
     };
     static const pmt::pmt_t key = pmt::mp("frame_bits");
-    if (pmt::dict_has_key(meta, key)) {
-        const pmt::pmt_t value = pmt::dict_ref(meta, key, pmt::PMT_NIL);
-        const long f = pmt::is_integer(value) ? pmt::to_long(value) : 0;
-        if (f < 1 || f > conv::max_frame_bits || !fits(f)) {
-            error = "metadata frame_bits=" + pmt::write_string(value) +
-                    " does not send " + std::to_string(length) + " code bits of " +
-                    c.text() + " (" + conv::to_string(d_config.mode) + ")";
+    if (const auto f = common::metadata_integer(meta, key, error)) {
+        if (*f < 1 || *f > conv::max_frame_bits || !fits(*f)) {
+            error = "metadata frame_bits=" + std::to_string(*f) + " does not send " +
+                    std::to_string(length) + " code bits of " + c.text() + " (" +
+                    conv::to_string(d_config.mode) + ")";
             return 0;
         }
-        return int(f);
+        return int(*f);
     }
+    if (!error.empty())
+        return 0;
     // The sent length grows with the frame by at most n a bit: the frame lies a few bits
     // from length / n (less the tail), or not at all.
     const int n = c.outputs(), period = d_config.punctured.period();

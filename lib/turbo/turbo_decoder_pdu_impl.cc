@@ -7,6 +7,7 @@
 #include "turbo_decoder_pdu_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
+#include "../common/pdu_messages.h"
 #include "decoder_parameters.h"
 
 #include <gnuradio/io_signature.h>
@@ -134,16 +135,11 @@ int turbo_decoder_pdu_impl::block_of(const pmt::pmt_t& meta,
                                      std::string& error)
 {
     static const pmt::pmt_t K_key = pmt::mp("K");
-    if (pmt::dict_has_key(meta, K_key)) {
-        const pmt::pmt_t value = pmt::dict_ref(meta, K_key, pmt::PMT_NIL);
-        const long k =
-            pmt::is_integer(value) ? pmt::to_long(value)
-            : pmt::is_uint64(value)
-                ? long(std::min<std::uint64_t>(pmt::to_uint64(value), 1u << 20))
-                : 0;
+    if (const auto k_of_meta = common::metadata_integer(meta, K_key, error)) {
+        const long k = *k_of_meta;
         if (k < 1 || k > ::gputurbo::turbo::max_block_size ||
             !::gputurbo::turbo::is_valid_block_size(int(k))) {
-            error = "metadata K=" + pmt::write_string(value) +
+            error = "metadata K=" + std::to_string(k) +
                     " is not one of the 188 LTE block sizes";
             return 0;
         }
@@ -155,6 +151,8 @@ int turbo_decoder_pdu_impl::block_of(const pmt::pmt_t& meta,
         }
         return int(k);
     }
+    if (!error.empty())
+        return 0;
     const bool fits =
         length >= 12 && (length - 12) % 3 == 0 &&
         length <= ::gputurbo::turbo::codeword_length(::gputurbo::turbo::max_block_size);

@@ -154,16 +154,21 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
         K = 256
         bits = self.rng.integers(0, 2, (3, K), dtype=np.uint8)
         llrs = (2.0 * encode(bits.ravel(), K) - 1.0).astype(np.float32) * 4.0
+        # K as a long, a uint64 or a whole double (Python's float): the integer it
+        # holds; a fraction is refused, the message naming its type.
         outputs, _, _ = run_pdus([pdu(llrs[0], K=K), pdu(llrs[1], K=pmt.from_uint64(K)),
-                                  pdu(llrs[2], K=264)])
-        self.assertEqual(len(outputs), 3)
-        for i in range(2):
+                                  pdu(llrs[2], K=float(K)), pdu(llrs[2], K=264),
+                                  pdu(llrs[2], K=255.5)])
+        self.assertEqual(len(outputs), 5)
+        for i in range(3):
             np.testing.assert_array_equal(outputs[i][1], bits[i])
             self.assertEqual(outputs[i][0]["K"], K)
-        meta, data = outputs[2]  # K=264 in the metadata, but 3*256+12 LLRs
+        meta, data = outputs[3]  # K=264 in the metadata, but 3*256+12 LLRs
         self.assertFalse(meta["passed"])
         self.assertIn("3K+12=804", meta["error"])
         self.assertEqual(len(data), 0)
+        self.assertIn("metadata K=255.5 is not an integer but a double: use a long, or a "
+                      "uint64 or a double of a whole value", outputs[4][0]["error"])
 
     def test_003_bad_pdus_are_answered_never_dropped(self):
         K = 40

@@ -17,6 +17,8 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
+from qa_turbo_decoder import codeword_tags, keyed_tags, paused_source, wait_for
+
 # "cpu" (default), or "cuda", which skips the whole module, with the reason, where this
 # build or machine cannot run it.
 BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
@@ -125,6 +127,35 @@ class qa_viterbi_decoder_stream(gr_unittest.TestCase):
         np.testing.assert_array_equal(bits, sent_bits)
         self.assertEqual(dec.partial_items(), 1)
 
+    def test_a_restart_starts_a_new_stream(self):
+        # A restart empties GNU Radio's buffers: the decoder starts a new stream from
+        # state 0 at the first item after it, and says so with a tag "restart" (the
+        # input LLRs it held at the stop) on its first output bit. A source that starts
+        # a new stream too (an encoder restarting) decodes again; one that goes on
+        # mid-stream cannot be told apart, which the tag is for.
+        _, first_bits, first, _ = self.stream("ccsds", "", bits=6000, seed=4)
+        _, second_bits, second, _ = self.stream("ccsds", "", bits=6000, seed=5)
+        llrs = (8.0 * np.concatenate([first, second]) - 4.0).astype(np.float32)
+        src = paused_source(llrs, first.size)
+        dec = self.decoder("ccsds", batches_in_flight=1)
+        snk = blocks.vector_sink_b()
+        tb = gr.top_block()
+        tb.connect(src, dec, snk)
+        tb.start()
+        self.assertTrue(wait_for(lambda: dec.nitems_read(0) == first.size))
+        tb.stop()
+        tb.wait()
+        before = np.array(snk.data(), dtype=np.uint8)
+        self.assertEqual(keyed_tags(snk.tags(), "restart"), [])
+        snk.reset()
+        src.pause = None
+        tb.start()
+        tb.wait()
+        after = np.array(snk.data(), dtype=np.uint8)
+        np.testing.assert_array_equal(before, first_bits[:before.size])
+        np.testing.assert_array_equal(after, second_bits)
+        self.assertEqual(keyed_tags(snk.tags(), "restart"), [(0, 0)])
+
     def test_tags_move_by_the_rate(self):
         _, _, sent, _ = self.stream("dvb", "3/4", bits=3000)
         llrs = (8.0 * sent - 4.0).astype(np.float32)
@@ -155,6 +186,38 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
             self.assertEqual(dec.bits(), frames.size)
             frame_tags = [t for t in tags if pmt.symbol_to_string(t.key) == "codeword"]
             self.assertEqual([t.offset for t in frame_tags], list(range(0, 37 * 200, 200)))
+
+    def test_a_misaligned_restart_fails_every_frame(self):
+        # Paused 51 LLRs into frame 10 and restarted: GNU Radio drops the 51 LLRs the
+        # decoder held, the source goes on, and every frame after the restart starts 51
+        # LLRs late. They do not end in state 0, where the tail of a terminated frame
+        # leaves the encoder, so none passes (a misaligned frame would end there by
+        # chance, 1 in 2^(K-1); these do not). The frames before pass.
+        rng = np.random.default_rng(8)
+        code = gputurbo.conv_code("ccsds")
+        frames = rng.integers(0, 2, (30, 100), dtype=np.uint8)
+        sent = code.encode(frames, "terminated")
+        n = sent.shape[1]
+        src = paused_source((8.0 * sent - 4.0).ravel(), 10 * n + 51)
+        dec = gputurbo.viterbi_decoder(100, preset="ccsds", backend=BACKEND, max_batch=4,
+                                       batches_in_flight=1, codeword_tags="all")
+        snk = blocks.vector_sink_b()
+        tb = gr.top_block()
+        tb.connect(src, dec, snk)
+        tb.start()
+        self.assertTrue(wait_for(lambda: len(snk.data()) == 10 * 100))
+        tb.stop()
+        tb.wait()
+        np.testing.assert_array_equal(snk.data(), frames[:10].ravel())
+        self.assertTrue(all(t[3] for t in codeword_tags(snk.tags())))
+        snk.reset()
+        src.pause = None
+        tb.start()
+        tb.wait()
+        self.assertEqual(keyed_tags(snk.tags(), "restart"), [(0, 51)])
+        misaligned = codeword_tags(snk.tags())
+        self.assertEqual(len(misaligned), (20 * n - 51) // n)
+        self.assertFalse(any(t[3] for t in misaligned), misaligned)
 
     def test_a_partial_frame_at_the_end_is_counted(self):
         code = gputurbo.conv_code("802.11")
@@ -227,6 +290,30 @@ class qa_viterbi_decoder_pdu(gr_unittest.TestCase):
                 np.testing.assert_array_equal(bits, want)
         self.assertEqual(dec.failed_pdus(), len(bad))
         self.assertEqual(dec.decoded_pdus(), len(messages) - len(bad))
+
+    def test_frame_bits_of_other_number_types(self):
+        # frame_bits as a long, a uint64 or a whole double: the integer it holds; a
+        # fraction or text is refused, the message naming the key, the value, its type
+        # and what to give.
+        code = gputurbo.conv_code("802.11")
+        bits = np.random.default_rng(9).integers(0, 2, 40, dtype=np.uint8)
+        llrs = (8.0 * code.encode(bits) - 4.0).astype(np.float32)
+
+        def message(value):
+            meta = pmt.dict_add(pmt.make_dict(), pmt.intern("frame_bits"), value)
+            return pmt.cons(meta, pmt.init_f32vector(llrs.size, llrs.tolist()))
+
+        out, _ = self.run_pdus([message(v) for v in (
+            pmt.from_long(40), pmt.from_uint64(40), pmt.from_double(40.0),
+            pmt.from_double(40.5), pmt.intern("40"))], preset="802.11")
+        for meta, decoded in out[:3]:
+            self.assertEqual(meta["frame_bits"], 40)
+            np.testing.assert_array_equal(decoded, bits)
+        self.assertIn("metadata frame_bits=40.5 is not an integer but a double: use a "
+                      "long, or a uint64 or a double of a whole value",
+                      out[3][0]["error"])
+        self.assertIn("metadata frame_bits=\"40\" is not an integer but a string",
+                      out[4][0]["error"])
 
     def test_streaming_is_refused(self):
         with self.assertRaisesRegex(ValueError, "streaming"):

@@ -66,6 +66,15 @@ TEST(ConvCode, BadCodesHaveClearErrors)
               std::string::npos);
     EXPECT_NE(message_of([] { parse_code(5, "171,133"); }).find("wider than K=5"),
               std::string::npos);
+    // Digits beyond 32 or 64 bits are refused as wide, not cut down or overflowed.
+    const std::string wide = message_of([] { parse_code(7, "40000000171,133"); });
+    EXPECT_NE(wide.find("polynomial 40000000171 (octal) is wider than K=7 bits"),
+              std::string::npos)
+        << wide;
+    const std::string wider =
+        message_of([] { parse_code(7, "133," + std::string(30, '7')); });
+    EXPECT_NE(wider.find("is wider than K=7 bits"), std::string::npos) << wider;
+    EXPECT_EQ(message_of([] { parse_code(9, "0000000753,561"); }), "(accepted)");
     EXPECT_NE(message_of([] { parse_code(7, "171,0"); }).find("taps nothing"),
               std::string::npos);
     EXPECT_NE(message_of([] { parse_code(7, "171,139"); }).find("not an octal"),

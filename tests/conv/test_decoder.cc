@@ -254,6 +254,48 @@ TEST_P(ViterbiBackend, FramesWithoutInformationDoNotPassAndDecodeToZeros)
     }
 }
 
+TEST_P(ViterbiBackend, TerminatedFramesThatDoNotEndInStateZeroDoNotPass)
+{
+    // A terminated frame's traceback starts in state 0, where the zero tail leaves the
+    // encoder. Frames whose last K-1 bits are not that tail (a frame cut from the wrong
+    // place in a stream, say) end in another state: they decode, but do not pass. Frame
+    // 0 of each batch has the zero tail, frames 1 ... 3 another one; noiseless, every
+    // preset and puncturing, frames of one segment and of several.
+    std::mt19937 rng(12);
+    for (const auto& name : preset_names()) {
+        viterbi_config c;
+        c.generator = preset(name);
+        const int memory = c.generator.constraint - 1;
+        for (const puncturing& p : puncturings_of(c.generator)) {
+            c.punctured = p;
+            const auto dec = make_viterbi_decoder(c, GetParam());
+            for (const int frame_bits : { 30, 7000 }) {
+                // Sent as truncated frames of frame_bits + memory bits, the last memory
+                // of them the tail: frame f's is f in binary.
+                viterbi_config sent = c;
+                sent.mode = termination::truncated;
+                const int length = frame_bits + memory;
+                auto bits = random_bits(4 * std::size_t(length), rng);
+                for (int f = 0; f < 4; ++f)
+                    for (int i = 0; i < memory; ++i)
+                        bits[std::size_t(f) * length + frame_bits + i] = (f >> i) & 1;
+                const auto llrs = noiseless_llrs(sent, length, bits, rng);
+                ASSERT_EQ(llrs.size(), 4 * dec->input_length(frame_bits));
+                std::vector<std::uint8_t> out(4 * std::size_t(frame_bits));
+                std::vector<core::codeword_status> status(4);
+                dec->decode(frame_bits, llrs.data(), 4, out.data(), status.data());
+                const std::string what = name + " " + pattern_text(p) +
+                                         " frame_bits=" + std::to_string(frame_bits);
+                for (int f = 0; f < 4; ++f)
+                    EXPECT_EQ(status[f].passed, f == 0) << what << " frame " << f;
+                EXPECT_TRUE(
+                    std::equal(out.begin(), out.begin() + frame_bits, bits.begin()))
+                    << what;
+            }
+        }
+    }
+}
+
 TEST_P(ViterbiBackend, BatchCompositionAndThreadsDoNotChangeResults)
 {
     std::mt19937 rng(9);

@@ -54,12 +54,17 @@ namespace gputurbo {
  * GPU, input tags moving to their frame's bits (item i of a frame to its bit
  * floor(i * frame_bits / frame LLRs)), length tags of whole frames rescaled, a tag
  * "codeword" = {"index", "iterations" (0), "passed"} on the first bit of frames as
- * codeword_tags says (passed: the frame's mean |L| carries information), the items of a
- * partial frame at the end of the stream logged and counted (partial_items()).
+ * codeword_tags says (passed: the frame's mean |L| carries information, and a terminated
+ * frame's best end state is its tail's, 0), the items of a partial frame at the end of
+ * the stream logged and counted (partial_items()).
  *
  * Stop and restart: a stream's undecided bits are discarded at stop() (logged with their
- * number), and the stream after a restart starts again from state 0; frames behave as in
- * turbo_decoder.
+ * number), and after a restart a new stream starts from state 0 at the first item, its
+ * first output bit tagged "restart" (uint64: the input items held at the stop, which
+ * GNU Radio discarded). That is right where the upstream starts a new stream too (a
+ * conv_encoder does); a source that resumes mid-stream gives wrong bits, which nothing
+ * in the LLRs tells. Frames behave as in turbo_decoder: a terminated frame that starts
+ * elsewhere than it was sent fails (but for a chance of 2^-(K-1)).
  */
 class GPUTURBO_API viterbi_decoder : virtual public gr::block
 {

@@ -30,7 +30,8 @@ namespace gputurbo {
  * Message output "pdus": for each input PDU, in arrival order, a PDU whose data is a
  * u8vector of the decoded bits (one byte per bit, 0 or 1) and whose metadata is the
  * input's plus "frame_bits" (int) and "passed" (the frame's mean |L| carries
- * information: erased or near-zero input does not pass).
+ * information: erased or near-zero input does not pass; and a terminated frame's best
+ * end state is its tail's, 0).
  *
  * PDUs that arrive close together are decoded together: the block collects messages
  * while more are queued behind them, up to max_batch, and then makes one engine call per

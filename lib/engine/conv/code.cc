@@ -52,6 +52,21 @@ std::vector<std::string> split(std::string_view text)
     }
 }
 
+void check_constraint(int constraint)
+{
+    if (constraint < min_constraint || constraint > max_constraint)
+        throw std::invalid_argument("constraint length K=" + std::to_string(constraint) +
+                                    " is out of range: use " +
+                                    std::to_string(min_constraint) + " ... " +
+                                    std::to_string(max_constraint));
+}
+
+std::string wider_than(const std::string& octal, int constraint)
+{
+    return "polynomial " + octal +
+           " (octal) is wider than K=" + std::to_string(constraint) + " bits";
+}
+
 } // namespace
 
 const char* to_string(termination t)
@@ -70,11 +85,7 @@ termination parse_termination(std::string_view name)
 
 void code::validate() const
 {
-    if (constraint < min_constraint || constraint > max_constraint)
-        throw std::invalid_argument("constraint length K=" + std::to_string(constraint) +
-                                    " is out of range: use " +
-                                    std::to_string(min_constraint) + " ... " +
-                                    std::to_string(max_constraint));
+    check_constraint(constraint);
     if (outputs() < min_outputs || outputs() > max_outputs)
         throw std::invalid_argument(
             std::to_string(outputs()) + " polynomial(s): a rate-1/n code needs n = " +
@@ -89,9 +100,7 @@ void code::validate() const
         if (g == 0)
             throw std::invalid_argument("polynomial 0 taps nothing");
         if (g >> constraint)
-            throw std::invalid_argument(
-                "polynomial " + std::string(octal) +
-                " (octal) is wider than K=" + std::to_string(constraint) + " bits");
+            throw std::invalid_argument(wider_than(octal, constraint));
     }
 }
 
@@ -108,6 +117,7 @@ std::string code::text() const
 
 code parse_code(int constraint, std::string_view text)
 {
+    check_constraint(constraint);
     code c;
     c.constraint = constraint;
     for (const std::string& part : split(text)) {
@@ -117,6 +127,10 @@ code parse_code(int constraint, std::string_view text)
             throw std::invalid_argument("polynomial '" + part +
                                         "' is not an octal number (e.g. 171, or -133 "
                                         "for an inverted output)");
+        // Wider than any code's K bits: refused before the value could overflow.
+        const std::size_t first = std::min(digits.find_first_not_of('0'), digits.size());
+        if ((digits.size() - first) * 3 > std::size_t(max_constraint))
+            throw std::invalid_argument(wider_than(digits.substr(first), constraint));
         c.polynomials.push_back(unsigned(std::stoul(digits, nullptr, 8)));
         c.inverted.push_back(minus);
     }

@@ -147,6 +147,7 @@ bool reference_decoder::decode_frame(int frame_bits,
         std::fill(ws.metric.begin(), ws.metric.end(), unreachable);
         ws.metric[s] = 0.0f;
     };
+    bool ends_as_sent = true;
     if (mode == termination::tail_biting) {
         double best = -std::numeric_limits<double>::infinity();
         for (int s = 0; s < states; ++s) {
@@ -161,14 +162,16 @@ bool reference_decoder::decode_frame(int frame_bits,
     } else {
         start_in(0);
         forward(length, ws);
-        const int end =
-            mode == termination::terminated
-                ? 0
-                : int(std::max_element(ws.metric.begin(), ws.metric.end()) -
-                      ws.metric.begin()); // the first of equals: the lower state
-        trace_back(length, end, frame_bits, ws, bits);
+        const int best = int(std::max_element(ws.metric.begin(), ws.metric.end()) -
+                             ws.metric.begin()); // the first of equals: the lower state
+        // The tail of a terminated frame ends in state 0: where another state is best,
+        // the frame is not one that was sent (misaligned, say).
+        const bool terminated = mode == termination::terminated;
+        ends_as_sent = !terminated || best == 0;
+        trace_back(length, terminated ? 0 : best, frame_bits, ws, bits);
     }
-    return sent_length > 0 && magnitude / double(sent_length) >= core::information_floor;
+    return ends_as_sent && sent_length > 0 &&
+           magnitude / double(sent_length) >= core::information_floor;
 }
 
 void reference_decoder::decode_batch(const batch& b,

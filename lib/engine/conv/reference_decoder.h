@@ -96,7 +96,7 @@ private:
                       std::uint8_t* bits,
                       core::codeword_status* status) override;
 
-    //! Decodes one frame; returns whether it carries information.
+    //! Decodes one frame; returns whether it passes (conv/decoder.h).
     bool decode_frame(int frame_bits,
                       const float* sent,
                       std::uint8_t* bits,

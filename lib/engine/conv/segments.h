@@ -85,11 +85,16 @@ struct stream_window
 class segment_engine
 {
 public:
+    //! segment_engine::decode()'s owned sum of a segment that ends in state 0 (the
+    //! tail of a terminated frame) where another state is best: its frame fails.
+    static constexpr double missed_end_state = -1.0;
+
     virtual ~segment_engine() = default;
     /*!
      * \brief Decodes \p segments, each of \p run steps, writing their bits to their
      * windows' out. \p owned: per segment, the sum of |LLR| over its owned steps
-     * (segment::owned_end), or nullptr.
+     * (segment::owned_end), or missed_end_state for a segment whose traceback starts in
+     * state 0 (end_zero) while another state's metric is the best; or nullptr.
      */
     virtual void decode(const std::vector<window>& windows,
                         std::int64_t run,

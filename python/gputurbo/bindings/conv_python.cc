@@ -350,8 +350,10 @@ packed: False (default): one byte per bit; True: 8 bits per byte, the first bit 
   bits of its last byte 0 (numpy.packbits(bits, axis=1) of the unpacked bits;
   numpy.unpackbits(bits, axis=1, count=frame_bits) undoes it).
 Returns (bits, passed): bits uint8 of shape (n, frame_bits), each 0 or 1 (packed:
-  (n, ceil(frame_bits / 8))); passed bool (n,): false only where the frame carries no
-  information (the mean |LLR| of its sent values is about zero). For a 1-D input: bits
+  (n, ceil(frame_bits / 8))); passed bool (n,): false where the frame carries no
+  information (the mean |LLR| of its sent values is about zero) and, when terminated,
+  where its best end state is not state 0, where the tail leads (a frame that was not
+  sent so: it passes only by a chance of 2^-(K-1)). For a 1-D input: bits
   (frame_bits,) (packed: (ceil(frame_bits / 8),)) and a 0-d passed.)";
 
 const char* viterbi_decode_int4_doc =

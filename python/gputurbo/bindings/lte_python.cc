@@ -60,8 +60,8 @@ lte::transport_format format_of(int tbs, int G, const format_fields& f)
     format.rv = f.rv;
     format.layers = f.layers;
     format.soft_buffer = f.soft_buffer;
-    // -1, the engine's no_scrambling, is refused too: None says it.
-    if (f.c_init && *f.c_init < 0)
+    // The engine's message would offer -1, its no_scrambling: None says it here.
+    if (f.c_init && (*f.c_init < 0 || *f.c_init > lte::max_c_init))
         throw py::value_error(
             "c_init=" + std::to_string(*f.c_init) + " is out of range: use 0 ... " +
             std::to_string(lte::max_c_init) + ", or None (no scrambling)");

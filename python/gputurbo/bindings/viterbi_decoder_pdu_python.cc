@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(28c4eb293976f679c47c5c3011306d02) */
+/* BINDTOOL_HEADER_FILE_HASH(123f0f5ddda86a71926e20913e6646fc) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(03e42336ab25983d12a856f32e1569e7) */
+/* BINDTOOL_HEADER_FILE_HASH(67d830300f8bb99353d9cef7871b0c4e) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

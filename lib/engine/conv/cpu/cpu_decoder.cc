@@ -171,15 +171,18 @@ void segment_decoder::decode(const std::vector<window>& windows,
                                       decisions.data(),
                                       final_metrics.data() });
             // The end states: 0 after a tail, else the best (metrics compared by their
-            // int16 difference; ties to the lowest state).
+            // int16 difference; ties to the lowest state). A tail's run whose best end
+            // state is another fails its frame.
             for (int l = 0; l < count; ++l) {
                 int best = 0;
-                if (!segments[first + l].end_zero)
-                    for (int s = 1; s < S; ++s)
-                        if (std::int16_t(final_metrics[std::size_t(s) * W + l] -
-                                         final_metrics[std::size_t(best) * W + l]) > 0)
-                            best = s;
-                state[l] = best;
+                for (int s = 1; s < S; ++s)
+                    if (std::int16_t(final_metrics[std::size_t(s) * W + l] -
+                                     final_metrics[std::size_t(best) * W + l]) > 0)
+                        best = s;
+                const bool end_zero = segments[first + l].end_zero;
+                if (end_zero && best != 0 && owned)
+                    owned[first + l] = missed_end_state;
+                state[l] = end_zero ? 0 : best;
             }
             // Every lane's traceback at once, step by step: their chains of dependent
             // loads overlap.
@@ -249,16 +252,19 @@ void cpu_decoder::decode_batch(const batch& b,
         d_windows, frame_run(d_geometry, mode, frame, T), d_cut, d_owned.data());
     if (!status)
         return;
-    // A frame carries information when the mean |LLR| of what was sent reaches the floor,
-    // as the reference decides.
+    // A frame passes when the mean |LLR| of what was sent reaches the floor and no
+    // segment missed its end state, as the reference decides.
     for (std::size_t i = 0; i < d_cut.size();) {
         const std::size_t f = d_cut[i].window;
         double sum = 0.0;
-        for (; i < d_cut.size() && d_cut[i].window == f; ++i)
+        bool ends_as_sent = true;
+        for (; i < d_cut.size() && d_cut[i].window == f; ++i) {
+            ends_as_sent &= d_owned[i] != segment_engine::missed_end_state;
             sum += d_owned[i];
-        status[f] = core::codeword_status{
-            0, in_len > 0 && sum / double(in_len) >= core::information_floor
-        };
+        }
+        const bool informed =
+            in_len > 0 && sum / double(in_len) >= core::information_floor;
+        status[f] = core::codeword_status{ 0, ends_as_sent && informed };
     }
 }
 

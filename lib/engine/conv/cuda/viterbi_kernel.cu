@@ -993,8 +993,14 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                 }
             }
 #pragma unroll
-            for (int h = 0; h < 2; ++h)
+            for (int h = 0; h < 2; ++h) {
                 state[h] = seg[h].end_zero ? 0 : best[h];
+                // A tail's run whose best end state is another fails its frame (after
+                // the owned sum, which the preparing kernel or this one wrote).
+                if (seg[h].end_zero && best[h] != 0 && job.owned &&
+                    2 * pair + h < segments)
+                    job.owned[g[h]] = missed_end_state;
+            }
         }
         // Both tracebacks at once, each path in one register: its state in the low
         // `memory` bits, and each row traced shifts in its decision, the path's bit
@@ -1133,10 +1139,15 @@ __global__ void frame_status_kernel(const long long* owned,
     if (w >= windows)
         return;
     long long sum = 0;
-    for (int i = 0; i < per_window; ++i)
-        sum += owned[std::size_t(w) * per_window + i];
+    bool ends_as_sent = true;
+    for (int i = 0; i < per_window; ++i) {
+        const long long o = owned[std::size_t(w) * per_window + i];
+        ends_as_sent &= o != missed_end_state;
+        sum += o;
+    }
     iterations[w] = 0;
-    passed[w] = sent > 0 && magnitude(sum) / double(sent) >= core::information_floor;
+    passed[w] = ends_as_sent && sent > 0 &&
+                magnitude(sum) / double(sent) >= core::information_floor;
 }
 
 // The preparing kernel, unless the decoding kernel reads the LLRs itself.

@@ -46,6 +46,10 @@ constexpr int max_states = 256; // K = 9
 constexpr int max_outputs = 4;  // rate 1/4
 constexpr int threads_per_block = 128;
 
+//! viterbi_job::owned of a segment that ends in state 0 (the tail of a terminated
+//! frame) where another state's metric is the best: its frame fails.
+constexpr long long missed_end_state = -1;
+
 //! A segment relative to its window (conv/segments.h).
 struct device_segment
 {
@@ -107,7 +111,9 @@ struct viterbi_job
     std::size_t threads;
     unsigned char* scratch; //!< scratch_bytes() bytes, 16-byte aligned
     long long* owned;       //!< [windows * per_window] fixed-point |L| sums of the
-                            //!< owned steps (conv/quantize.h), or nullptr
+                            //!< owned steps (conv/quantize.h), missed_end_state where
+                            //!< an end_zero segment's best end state is not 0; or
+                            //!< nullptr
 };
 
 //! Segment pairs (threads) of a job.
@@ -132,9 +138,9 @@ scratch_bytes(const trellis& t, std::size_t segments, int run, std::size_t threa
 void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s);
 
 /*!
- * \brief Enqueues the status of each of \p windows frames: iterations 0, passed when the
- * mean |L| over its \p sent LLRs (the sum of its segments' owned sums) reaches
- * core::information_floor.
+ * \brief Enqueues the status of each of \p windows frames: iterations 0, passed when no
+ * segment missed its end state and the mean |L| over its \p sent LLRs (the sum of its
+ * segments' owned sums) reaches core::information_floor.
  */
 void launch_frame_status(const long long* owned,
                          int per_window,

@@ -17,9 +17,12 @@
  * conv/code.h, with the engine's sign (core/llr.h: L = ln P(0)/P(1), positive means 0;
  * invert_llr takes the other). NaN is an erasure and values are clamped to
  * +-core::llr_limit, as for every family. Output: frame_bits hard bits per frame.
- * Status: iterations 0, passed true unless the frame carries no information: the mean
- * |L| of its sent LLRs (after the clamp) is below core::information_floor. Ties between
- * paths go to the lower state, so an erased frame decodes to zeros.
+ * Status: iterations 0, passed true unless the frame carries no information (the mean
+ * |L| of its sent LLRs, after the clamp, is below core::information_floor) or, when
+ * terminated, a state other than 0, where the tail leads, has the best end metric (of
+ * equals, the lower state wins): a frame cut from the wrong place of a stream fails so,
+ * but for a chance of about 2^-(K-1). Truncated and tail-biting frames have no such
+ * test. Ties between paths go to the lower state, so an erased frame decodes to zeros.
  */
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
