@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -67,6 +68,8 @@ int transport_bench(const args& a)
     if (stop != "yes" && stop != "no")
         throw usage_error("--block-crc-stop: use yes or no");
     config.early_stop = stop == "yes";
+    // A HARQ process for each transport block of the call (their buffers are read back).
+    config.max_harq_processes = std::numeric_limits<int>::max();
     const bool int8 = int8_input(a);
     const std::string backend = a.get("backend");
     const double ebn0 = to_double("ebn0", a.get("ebn0"));

@@ -11,10 +11,8 @@
 #include "../turbo/decoder_parameters.h"
 
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
-#include <gnuradio/gputurbo/engine/lte/segmentation.h>
 #include <gnuradio/io_signature.h>
 
-#include <algorithm>
 #include <climits>
 #include <stdexcept>
 
@@ -54,7 +52,8 @@ dlsch_decoder_pdu::sptr dlsch_decoder_pdu::make(const std::string& algorithm,
                                                 int max_batch,
                                                 int threads,
                                                 const std::string& arithmetic,
-                                                const std::string& devices)
+                                                const std::string& devices,
+                                                int max_harq_processes)
 {
     // The turbo decoder's parameters as the turbo blocks read them; the transport
     // decoder sets the rest (K, layout, its CRC stop).
@@ -77,6 +76,7 @@ dlsch_decoder_pdu::sptr dlsch_decoder_pdu::make(const std::string& algorithm,
                             int8_scale);
     config.turbo.int8_scale = int8_scale;
     config.early_stop = early_stop;
+    config.max_harq_processes = max_harq_processes; // checked by the engine
     const auto defaults = checked_transport_defaults(Qm, layers, rv, soft_buffer, c_init);
     return gnuradio::make_block_sptr<dlsch_decoder_pdu_impl>(
         config, backend, max_batch, defaults);
@@ -110,6 +110,8 @@ bool dlsch_decoder_pdu_impl::stop()
         std::lock_guard<std::mutex> lock(d_mutex);
         if (auto line = d_failures.flush())
             d_logger->error(*line);
+        if (auto line = d_dropped.flush())
+            d_logger->warn(*line);
     }
     return gr::block::stop();
 }
@@ -118,22 +120,23 @@ void dlsch_decoder_pdu_impl::handle(const pmt::pmt_t& msg)
 {
     pending p = parse(msg);
     const int process = p.block.harq_process;
-    if (p.error.empty() && process != lte::no_harq) {
-        // One transmission of a process per engine call: a second one waits for the
-        // first to be combined.
-        if (std::any_of(d_pending.begin(), d_pending.end(), [&](const pending& q) {
-                return q.error.empty() && q.block.harq_process == process;
-            }))
-            decode_pending();
-        const auto it = d_process_tbs.find(process);
-        if (!p.block.new_data && it != d_process_tbs.end() &&
-            it->second != p.block.format.tbs)
-            p.error = "a retransmission (new_data false) of tbs=" +
-                      std::to_string(p.block.format.tbs) + " into HARQ process " +
-                      std::to_string(process) +
-                      ", whose soft buffer holds tbs=" + std::to_string(it->second) +
-                      ": set new_data for a new transport block";
+    // One transmission of a process per engine call (a second one waits for the first
+    // to be combined), and no more processes in a call than the engine keeps.
+    if (p.error.empty() && process != lte::no_harq &&
+        (d_pending_processes.count(process) ||
+         d_pending_processes.size() >=
+             std::size_t(d_engine->config().max_harq_processes)))
+        decode_pending();
+    if (p.error.empty()) {
+        // Against the soft buffers as its batch will find them: a bad PDU fails alone.
+        try {
+            d_engine->check(p.block);
+        } catch (const std::exception& e) {
+            p.error = e.what();
+        }
     }
+    if (p.error.empty() && process != lte::no_harq)
+        d_pending_processes.insert(process);
     d_pending.push_back(std::move(p));
     // PDUs queued behind this one join its batch; the last of a burst decodes it.
     if (common::batch_complete(*this, d_pending.size(), d_max_batch))
@@ -171,7 +174,7 @@ dlsch_decoder_pdu_impl::pending dlsch_decoder_pdu_impl::parse(const pmt::pmt_t& 
                 std::to_string(length);
         return p;
     }
-    if (!valid_transport_format(f, error) || !code_blocks_fit(f.tbs, error))
+    if (!valid_transport_format(f, error))
         return p;
     const auto process = common::metadata_integer(p.meta, harq_process_key, error);
     if (!error.empty())
@@ -184,27 +187,6 @@ dlsch_decoder_pdu_impl::pending dlsch_decoder_pdu_impl::parse(const pmt::pmt_t& 
     p.block.harq_process = int(process.value_or(lte::no_harq));
     p.block.new_data = common::metadata_flag(p.meta, new_data_key, error).value_or(true);
     return p;
-}
-
-bool dlsch_decoder_pdu_impl::code_blocks_fit(int tbs, std::string& error) const
-{
-    ::gputurbo::turbo::decoder_config c = d_engine->config().turbo;
-    if (c.subblocks == 0)
-        return true; // automatic: a P for each size
-    const lte::segmentation s = lte::segment(tbs + 24);
-    for (const int K : { s.K_plus, s.K_minus }) {
-        if (K == 0)
-            continue;
-        c.K = K;
-        try {
-            c.validate();
-        } catch (const std::invalid_argument& e) {
-            error = "code block size K=" + std::to_string(K) +
-                    " of tbs=" + std::to_string(tbs) + ": " + e.what();
-            return false;
-        }
-    }
-    return true;
 }
 
 void dlsch_decoder_pdu_impl::decode_pending()
@@ -225,17 +207,12 @@ void dlsch_decoder_pdu_impl::decode_pending()
         try {
             d_engine->decode(
                 d_blocks.data(), d_blocks.size(), d_bits.data(), d_results.data());
-            for (const auto& b : d_blocks)
-                if (b.harq_process != lte::no_harq &&
-                    (b.new_data || !d_process_tbs.count(b.harq_process)))
-                    d_process_tbs[b.harq_process] = b.format.tbs;
+            log_dropped();
         } catch (const std::exception& e) {
             failure = std::string("decoding failed: ") + e.what();
             for (const auto& b : d_blocks)
-                if (b.harq_process != lte::no_harq) {
+                if (b.harq_process != lte::no_harq)
                     d_engine->release(b.harq_process);
-                    d_process_tbs.erase(b.harq_process);
-                }
         }
         ++d_batches;
     }
@@ -259,6 +236,17 @@ void dlsch_decoder_pdu_impl::decode_pending()
         message_port_pub(common::pdus_port(), pmt::cons(meta, bits));
     }
     d_pending.clear();
+    d_pending_processes.clear();
+}
+
+void dlsch_decoder_pdu_impl::log_dropped()
+{
+    for (const int process : d_engine->dropped_processes())
+        if (auto line = d_dropped.count(
+                "process " + std::to_string(process) + ", the least recently used of " +
+                std::to_string(d_engine->config().max_harq_processes) +
+                " (max_harq_processes)"))
+            d_logger->warn(*line);
 }
 
 void dlsch_decoder_pdu_impl::publish_failure(pmt::pmt_t meta, const std::string& reason)
@@ -273,13 +261,18 @@ void dlsch_decoder_pdu_impl::release(int harq_process)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     d_engine->release(harq_process);
-    d_process_tbs.erase(harq_process);
 }
 
 std::size_t dlsch_decoder_pdu_impl::harq_processes() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_engine->harq_processes();
+}
+
+std::uint64_t dlsch_decoder_pdu_impl::dropped_harq_processes() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_engine->dropped_count();
 }
 
 std::uint64_t dlsch_decoder_pdu_impl::decoded_pdus() const

@@ -14,9 +14,9 @@
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 #include <pmt/pmt.h>
 
-#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,22 +41,19 @@ private:
     const transport_defaults d_defaults;
     const int d_max_batch;
     std::vector<pending> d_pending;
-    // The tbs each HARQ process's soft buffer was started with, as the engine keeps it:
-    // a retransmission of another size fails alone, before its batch is decoded.
-    std::map<int, int> d_process_tbs;
+    std::set<int> d_pending_processes; // the HARQ processes of d_pending's good PDUs
     std::vector<::gputurbo::lte::transport_block> d_blocks;
     std::vector<::gputurbo::lte::transport_result> d_results;
     std::vector<std::uint8_t> d_bits;
     std::uint64_t d_decoded = 0;
     std::uint64_t d_batches = 0;
     common::failure_log d_failures{ "PDU not decoded" };
+    common::failure_log d_dropped{ "HARQ soft buffer dropped" };
 
     void handle(const pmt::pmt_t& msg);
     pending parse(const pmt::pmt_t& msg) const;
-    //! Whether the turbo decoder takes every code block of \p tbs bits (an explicit
-    //! subblocks P must divide each size); else the reason in \p error.
-    bool code_blocks_fit(int tbs, std::string& error) const;
     void decode_pending();
+    void log_dropped();
     void publish_failure(pmt::pmt_t meta, const std::string& reason);
 
 public:
@@ -70,6 +67,7 @@ public:
     int iterations() const override { return d_engine->config().turbo.iterations; }
     void release(int harq_process) override;
     std::size_t harq_processes() const override;
+    std::uint64_t dropped_harq_processes() const override;
     std::string backend() const override { return d_engine->backend(); }
     std::string device() const override { return d_engine->device(); }
     int max_batch() const override { return d_max_batch; }

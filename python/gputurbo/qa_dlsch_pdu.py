@@ -306,7 +306,7 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
             (pdu(good, tbs=tbs, harq_process=1, new_data="yes"), "new_data"),
             # process 2 holds a buffer of tbs 1000 (the first good PDU)
             (pdu(llrs_of(np.zeros(G, np.uint8)), tbs=1032, G=G, harq_process=2,
-                 new_data=False), "whose soft buffer holds tbs=1000"),
+                 new_data=False), "whose buffer holds tbs=1000"),
         ]
         messages = ([pdu(good, tbs=tbs, G=G, harq_process=2, seq=0)] +
                     [m for m, _ in bad] + [pdu(good, tbs=tbs, G=G, seq=1)])
@@ -400,6 +400,7 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
                 (decoder, dict(c_init=-2), "c_init=-2"),
                 (decoder, dict(c_init=2 ** 31), "c_init=2147483648"),
                 (decoder, dict(backend="fpga"), "backend"),
+                (decoder, dict(max_harq_processes=0), "max_harq_processes=0"),
                 (gputurbo.dlsch_encoder_pdu, dict(Qm=5), "Qm=5"),
                 (gputurbo.dlsch_encoder_pdu, dict(rv=-1), "rv=-1")):
             with self.subTest(**kwargs):
@@ -427,6 +428,96 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
                            [pdu(llrs, tbs=1000, Qm=6, rv=2, c_init=99)])
         self.assertIs(outputs[0][0]["crc_ok"], True)
         self.assertEqual(list(outputs[0][0]["iterations"]), [3])
+
+    def test_008_a_bad_pdu_fails_alone(self):
+        # A format that passes the metadata's checks but leaves its code block no bit to
+        # send (a soft buffer of 3 bits) fails in its batch alone: the others decode
+        # and keep their HARQ processes, which the next transmissions combine into.
+        tbs, G = 1000, 3000
+        data = self.rng.integers(0, 2, tbs, dtype=np.uint8)
+        (meta, e), = self.encode([pdu(data, G=G)])
+        good = llrs_of(e)
+        dec = decoder()
+        outputs = run_pdus(dec, [
+            pdu(good, tbs=tbs, G=G, harq_process=0, seq=0),
+            pdu(llrs_of(np.zeros(132, np.uint8)), tbs=1, G=132, soft_buffer=3,
+                harq_process=5, seq=1),
+            pdu(good, tbs=tbs, G=G, harq_process=1, seq=2)])
+        self.assertEqual([m["seq"] for m, _ in outputs], [0, 1, 2])
+        self.assertEqual(dec.batches(), 1)
+        for meta, bits in (outputs[0], outputs[2]):
+            self.assertNotIn("error", meta)
+            self.assertIs(meta["crc_ok"], True)
+            np.testing.assert_array_equal(bits, data)
+        self.assertIn("soft_buffer=3 leaves code block 0 (K=40) a circular buffer of "
+                      "N_cb=3 bits with none to send", outputs[1][0]["error"])
+        self.assertEqual((dec.decoded_pdus(), dec.failed_pdus()), (2, 1))
+        self.assertEqual(dec.harq_processes(), 2)
+        outputs = run_pdus(dec, [pdu(good, tbs=tbs, G=G, harq_process=p, new_data=False)
+                                 for p in (0, 1)])
+        self.assertTrue(all(m["crc_ok"] for m, _ in outputs))
+
+    def test_009_harq_processes_stay_within_their_limit(self):
+        # By default 4096 processes keep a soft buffer: of 4200, the 104 used least
+        # recently were dropped. With max_harq_processes=4, a burst of 10 new processes
+        # goes in batches of 4 at most, and only the 4 used last keep a buffer; the
+        # others were dropped (counted, and logged). A dropped process's retransmission
+        # starts afresh.
+        tbs, G = 40, 132
+        data = self.rng.integers(0, 2, tbs, dtype=np.uint8)
+        (meta, e), = self.encode([pdu(data, G=G)])
+        llrs = llrs_of(e)
+        dec = decoder()
+        outputs = run_pdus(dec, [pdu(llrs, tbs=tbs, G=G, harq_process=p)
+                                 for p in range(4200)])
+        self.assertEqual(len(outputs), 4200)
+        self.assertEqual(dec.harq_processes(), 4096)
+        self.assertEqual(dec.dropped_harq_processes(), 104)
+        dec = decoder(max_harq_processes=4)
+        outputs = run_pdus(dec, [pdu(llrs, tbs=tbs, G=G, harq_process=p, seq=p)
+                                 for p in range(10)])
+        self.assertEqual([m["seq"] for m, _ in outputs], list(range(10)))
+        self.assertTrue(all(m["crc_ok"] for m, _ in outputs))
+        self.assertEqual(dec.batches(), 3)
+        self.assertEqual((dec.harq_processes(), dec.dropped_harq_processes()), (4, 6))
+        outputs = run_pdus(dec, [pdu(llrs, tbs=tbs, G=G, harq_process=p, new_data=False)
+                                 for p in (9, 0)])
+        self.assertTrue(all(m["crc_ok"] for m, _ in outputs))
+        self.assertEqual((dec.harq_processes(), dec.dropped_harq_processes()), (4, 7))
+
+    def test_010_metadata_numbers_of_other_types(self):
+        # Numbers as Python, GRC and other blocks send them: a whole double or a uint64
+        # is the integer it holds (0.0 and 1.0 flags too); a fraction, text or a uint64
+        # beyond a long is refused, the message naming the key, the value, its type and
+        # what to give.
+        tbs, G = 1000, 3000
+        data = self.rng.integers(0, 2, tbs, dtype=np.uint8)
+        (meta, e), = self.encode([pdu(data, G=pmt.from_double(3000.0),
+                                      rv=pmt.from_uint64(0))])
+        self.assertEqual((meta["G"], meta["rv"]), (G, 0))
+        good = llrs_of(e)
+        whole = pdu(good, tbs=pmt.from_uint64(tbs), G=pmt.from_double(float(G)),
+                    rv=pmt.from_double(0.0), harq_process=pmt.from_double(1.0),
+                    new_data=pmt.from_double(1.0))
+        bad = [
+            (pdu(good, tbs=tbs, G=G, rv=pmt.from_double(2.5)),
+             "metadata rv=2.5 is not an integer but a double: use a long, or a uint64 "
+             "or a double of a whole value"),
+            (pdu(good, tbs="1000", G=G),
+             "metadata tbs=\"1000\" is not an integer but a string"),
+            (pdu(good, tbs=tbs, G=pmt.from_uint64(2**64 - 1)),
+             "metadata G=18446744073709551615 is not an integer but a uint64"),
+            (pdu(good, tbs=tbs, G=G, harq_process=1, new_data=pmt.from_double(0.5)),
+             "metadata new_data=0.5 is not a flag but a double: use a bool (True or "
+             "False), or 0 or 1"),
+        ]
+        outputs = run_pdus(decoder(), [whole] + [m for m, _ in bad])
+        self.assertEqual(len(outputs), 1 + len(bad))
+        self.assertIs(outputs[0][0]["crc_ok"], True, outputs[0][0].get("error"))
+        np.testing.assert_array_equal(outputs[0][1], data)
+        for (meta, _), (_, reason) in zip(outputs[1:], bad):
+            self.assertIs(meta["crc_ok"], False)
+            self.assertIn(reason, meta["error"])
 
 
 if __name__ == '__main__':

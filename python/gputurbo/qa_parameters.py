@@ -192,7 +192,7 @@ class qa_parameters(unittest.TestCase):
                      ("turbo", "turbo_decoder_pdu", gputurbo.turbo_decoder_pdu.__init__),
                      ("turbo", "turbo_decoder_fec.make", gputurbo.turbo_decoder_fec.make),
                      ("turbo", "turbo_engine", gputurbo.turbo_engine.__init__),
-                     ("turbo", "transport_engine", gputurbo.transport_engine.__init__),
+                     ("dlsch", "transport_engine", gputurbo.transport_engine.__init__),
                      ("conv", "viterbi_decoder", gputurbo.viterbi_decoder.__init__),
                      ("conv", "viterbi_decoder_pdu", gputurbo.viterbi_decoder_pdu.__init__),
                      ("conv", "conv_encoder", gputurbo.conv_encoder.__init__),

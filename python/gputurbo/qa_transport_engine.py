@@ -199,6 +199,33 @@ class decoding_cases:
                 np.testing.assert_array_equal(alone[2], iterations)
         self.assertEqual(eng.decode_batch([]), [])
 
+    def test_006_low_weight_block_never_passes_as_zeros(self):
+        # One 1 in 2000 bits sent in rv 2 alone, noiseless at full confidence: the
+        # decoder settles on all zeros (a third of the values contradict them), which
+        # pass every CRC; the block must not count as received. Decoded right, with rv 0
+        # combined in, it does; all-zero data sent pass.
+        tbs, G = 2000, 2400
+        d = np.zeros(tbs, np.uint8)
+        d[1234] = 1
+        for kwargs in (dict(), dict(early_stop=False, iterations=16),
+                       dict(algorithm="log-map")):
+            eng = self.engine(**kwargs)
+            with self.subTest(**kwargs):
+                e = gputurbo.transport_encode(d, G, rv=2)
+                out, ok, _ = eng.decode((8.0 * (2.0 * e - 1)).astype(np.float32), tbs,
+                                        G, rv=2, harq_process=1)
+                self.assertFalse(ok and not np.array_equal(out, d), "wrong, with crc_ok")
+                e0 = gputurbo.transport_encode(d, G, rv=0)
+                out, ok, _ = eng.decode((8.0 * (2.0 * e0 - 1)).astype(np.float32), tbs,
+                                        G, rv=0, harq_process=1, new_data=False)
+                self.assertTrue(ok)
+                np.testing.assert_array_equal(out, d)
+                zeros = np.zeros(tbs, np.uint8)
+                e0 = gputurbo.transport_encode(zeros, G, rv=0)
+                out, ok, _ = eng.decode(awgn(e0, tbs / G, 6.0, self.rng), tbs, G)
+                self.assertTrue(ok)
+                np.testing.assert_array_equal(out, zeros)
+
     def test_005_gil_released_while_decoding(self):
         # As qa_numpy_api's: with a long switch interval, the main thread sees the worker
         # between "decoding" and "done" only while decode_batch() has released the GIL.
@@ -232,6 +259,66 @@ class decoding_cases:
         finally:
             sys.setswitchinterval(interval)
         self.assertIn("decoding", seen)
+
+    def test_007_a_bad_block_changes_no_buffer(self):
+        # P = 16 does not divide K = 40, the code block of tbs 16; a soft buffer of 3
+        # bits leaves a code block of tbs 1 none to send. Behind a retransmission into
+        # process 1, either fails the call before process 1's buffer changes (a retry
+        # adds the transmission once).
+        eng = self.engine(subblocks=16)
+        tbs, G = 1000, 1200  # K = 1024
+        data = self.random_bits(tbs)
+        llrs = noiseless(gputurbo.transport_encode(data, G))
+        self.assertTrue(eng.decode(llrs, tbs, G, harq_process=1)[1])
+        before = eng.soft_buffer(1)
+        retransmission = gputurbo.transport_block(llrs, tbs, G, harq_process=1,
+                                                  new_data=False)
+        few = np.ones(132, np.float32)
+        for bad, message in (
+                (dict(tbs=16), "transport block 1: code block size K=40 of tbs=16: "
+                 "subblocks P=16 must divide K=40"),
+                (dict(tbs=1, soft_buffer=3), "transport block 1: soft_buffer=3 leaves "
+                 "code block 0 (K=40) a circular buffer of N_cb=3 bits with none to "
+                 "send")):
+            with self.subTest(**bad):
+                with self.assertRaisesRegex(ValueError, re.escape(message)):
+                    eng.decode_batch([retransmission,
+                                      dict(llrs=few, G=132, harq_process=2, **bad)])
+                np.testing.assert_array_equal(eng.soft_buffer(1), before)
+                self.assertEqual(eng.harq_processes, 1)
+        out, ok, _ = eng.decode_batch([retransmission])[0]
+        self.assertTrue(ok)
+        np.testing.assert_array_equal(eng.soft_buffer(1),
+                                      np.clip(2 * before.astype(int), -127, 127))
+
+    def test_008_harq_processes_stay_within_their_limit(self):
+        # By default 4096 processes keep a buffer; beyond, the least recently used go,
+        # counted. 4200 processes of tbs 16, 100 a call.
+        eng = self.engine()
+        tbs, G = 16, 132
+        llrs = noiseless(gputurbo.transport_encode(self.random_bits(tbs), G))
+        for first in range(0, 4200, 100):
+            results = eng.decode_batch([dict(llrs=llrs, tbs=tbs, G=G, harq_process=p)
+                                        for p in range(first, first + 100)])
+            self.assertTrue(all(ok for _, ok, _ in results))
+        self.assertEqual(eng.harq_processes, 4096)
+        self.assertEqual((eng.max_harq_processes, eng.dropped_harq_processes), (4096, 104))
+        with self.assertRaisesRegex(ValueError, "HARQ process 103 has no soft buffer"):
+            eng.soft_buffer(103)
+        eng.soft_buffer(104)
+        # A limit of 2: process 0, used again, stays; 1 goes. More than 2 in a call:
+        # ValueError, nothing changes.
+        eng = self.engine(max_harq_processes=2)
+        for p, new_data in ((0, True), (1, True), (0, False), (2, True)):
+            self.assertTrue(eng.decode(llrs, tbs, G, harq_process=p,
+                                       new_data=new_data)[1])
+        self.assertEqual((eng.harq_processes, eng.dropped_harq_processes), (2, 1))
+        eng.soft_buffer(0)
+        with self.assertRaisesRegex(ValueError, re.escape(
+                "decode: 3 HARQ processes in one call, more than max_harq_processes=2")):
+            eng.decode_batch([dict(llrs=llrs, tbs=tbs, G=G, harq_process=p)
+                              for p in (5, 6, 7)])
+        self.assertEqual((eng.harq_processes, eng.dropped_harq_processes), (2, 1))
 
 
 class qa_transport_engine_cpu(decoding_cases, gr_unittest.TestCase):
@@ -311,6 +398,9 @@ class qa_transport_engine_errors(gr_unittest.TestCase):
             (dict(rv=4), "rv=4 is out of range: use 0 ... 3"),
             (dict(layers=5), "layers=5 is out of range"),
             (dict(c_init=-1), "c_init=-1 is out of range"),
+            # What Python takes for no scrambling is None, not the engine's -1.
+            (dict(c_init=2**31), "c_init=2147483648 is out of range: use 0 ... "
+             "2147483647, or None (no scrambling)"),
             (dict(soft_buffer=-1), "soft_buffer=-1 is out of range"),
             (dict(Qm=4, G=1198), "G=1198 does not fit tbs=1000: use a multiple of "
              "Qm * layers = 4"),
@@ -375,6 +465,10 @@ class qa_transport_engine_errors(gr_unittest.TestCase):
             gputurbo.transport_encode(bad, 1200)
         with self.assertRaisesRegex(ValueError, "G=1201 does not fit tbs=1000"):
             gputurbo.transport_encode(self.data, 1201)
+        with self.assertRaisesRegex(ValueError, re.escape(
+                "c_init=2147483648 is out of range: use 0 ... 2147483647, or None (no "
+                "scrambling)")):
+            gputurbo.transport_encode(self.data, 1200, c_init=2**31)
         with self.assertRaisesRegex(ValueError, "tbs=0 is out of range"):
             gputurbo.soft_buffer_length(0)
 
@@ -385,6 +479,8 @@ class qa_transport_engine_errors(gr_unittest.TestCase):
             (dict(algorithm="bcjr"), "algorithm"),
             (dict(int8_scale=0.0), "int8_scale"),
             (dict(backend="fpga"), "backend"),
+            (dict(max_harq_processes=0), re.escape(
+                "max_harq_processes=0 is out of range: use 1 ... 2147483647")),
         ]
         for kwargs, pattern in cases:
             with self.subTest(**kwargs):

@@ -6,7 +6,7 @@
 
 // The transport channel's parameter table (lte/parameters.h): its defaults are
 // transport_format's and transport_config's, and it accepts exactly what
-// transport_format::validate() accepts.
+// transport_format::validate() and make_transport_decoder() accept.
 
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
 #include <gnuradio/gputurbo/engine/lte/transport.h>
@@ -72,6 +72,8 @@ TEST(LteParameters, DefaultsAreTheFormatsAndTheConfigs)
     EXPECT_EQ(std::to_string(f.c_init), lte::transport_parameter("c_init").default_value);
     EXPECT_EQ(lte::transport_config{}.early_stop ? "true" : "false",
               std::string(lte::transport_parameter("early_stop").default_value));
+    EXPECT_EQ(std::to_string(lte::transport_config{}.max_harq_processes),
+              lte::transport_parameter("max_harq_processes").default_value);
     EXPECT_THROW(lte::transport_parameter("tbs"), std::logic_error);
 }
 
@@ -96,9 +98,15 @@ TEST(LteParameters, TheTableAcceptsWhatValidateAccepts)
             const bool table = message([&] {
                                    lte::check_transport_value(p.name, value);
                                }) == "(accepted)";
-            const bool format =
-                message([&] { with(p.name, value).validate(); }) == "(accepted)";
-            EXPECT_EQ(table, format) << p.name << "=" << value;
+            const bool engine = message([&] {
+                                    if (p.name == std::string("max_harq_processes")) {
+                                        lte::transport_config c;
+                                        c.max_harq_processes = int(value);
+                                        lte::make_transport_decoder(c, "reference");
+                                    } else
+                                        with(p.name, value).validate();
+                                }) == "(accepted)";
+            EXPECT_EQ(table, engine) << p.name << "=" << value;
         }
     }
     EXPECT_EQ(message([] { lte::check_transport_value("rv", 4); }),

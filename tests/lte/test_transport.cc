@@ -11,6 +11,8 @@
 // the vectors; and back: noiseless LLRs of every e decode to its data.
 
 #include "test_util.h"
+// The receiver's plan cache, whose bounds a test checks.
+#include "../../lib/engine/lte/transport_plan.h"
 
 #include <gnuradio/gputurbo/engine/lte/crc.h>
 #include <gnuradio/gputurbo/engine/lte/rate_matching.h>
@@ -830,6 +832,62 @@ TEST_P(LteTransport, NeverPassesAWrongBlock)
     EXPECT_EQ(zeros_passed, trials / 3);
 }
 
+TEST_P(LteTransport, NeverPassesALowWeightBlockAsZeros)
+{
+    // Data of weight 1 to 3 sent in one redundancy version alone, or in two combined,
+    // noiseless at full confidence and in noise: a decoder given mostly parity bits
+    // settles on the all-zero codeword (which passes every CRC) whatever was sent, yet
+    // a block passes only with its data right; all-zero data sent pass.
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    std::mt19937_64 rng(test::test_seed());
+    std::normal_distribution<float> noise(0.0f, 1.0f);
+    const int tbs = 2000, trials = 96;
+    const std::vector<float> sigmas = { 0.0f, 0.4f, 0.6f }; // noiseless: L = +-8
+    std::vector<std::vector<std::uint8_t>> sent(trials);
+    int wrong = 0, zeros_passed = 0, zeros_sent = 0;
+    for (int pass = 0; pass < 2; ++pass) { // transmission 1, then 2 into the buffer
+        std::vector<lte::transport_block> batch(trials);
+        std::vector<std::vector<float>> llrs(trials);
+        for (int i = 0; i < trials; ++i) {
+            if (pass == 0) {
+                sent[i].assign(tbs, 0);
+                const int weight = i % 4; // 0: all zeros, sent as such
+                for (int k = 0; k < weight; ++k)
+                    sent[i][std::size_t(rng() % tbs)] = 1;
+            }
+            lte::transport_format& f = batch[i].format;
+            f.tbs = tbs;
+            f.G = 2400;
+            f.rv = pass == 0 ? 2 + i % 2 : (i / 2) % 2; // rv 2 or 3, then 0 or 1
+            batch[i].harq_process = i;
+            batch[i].new_data = pass == 0;
+            std::vector<std::uint8_t> e(std::size_t(f.G));
+            lte::transport_encode(f, sent[i].data(), e.data());
+            const float s = sigmas[std::size_t(i / 4) % sigmas.size()];
+            for (const auto bit : e)
+                llrs[i].push_back(s == 0.0f ? (bit ? -8.0f : 8.0f)
+                                            : 2.0f * ((bit ? -1.0f : 1.0f) +
+                                                      s * noise(rng)) /
+                                                  (s * s));
+            batch[i].f32 = llrs[i].data();
+        }
+        std::vector<std::uint8_t> out(std::size_t(trials) * tbs);
+        std::vector<lte::transport_result> results(trials);
+        decoder->decode(batch.data(), batch.size(), out.data(), results.data());
+        for (int i = 0; i < trials; ++i) {
+            const bool right = std::equal(sent[i].begin(),
+                                          sent[i].end(),
+                                          out.begin() + std::ptrdiff_t(tbs) * i);
+            wrong += results[i].crc_ok && !right;
+            const bool zeros = i % 4 == 0;
+            zeros_sent += zeros && pass == 1;
+            zeros_passed += zeros && pass == 1 && results[i].crc_ok;
+        }
+    }
+    EXPECT_EQ(wrong, 0) << "blocks delivered with crc_ok and wrong bits";
+    EXPECT_EQ(zeros_passed, zeros_sent) << "all-zero blocks sent, combined rv 2/3 + 0/1";
+}
+
 TEST_P(LteTransport, ManyFormatsDecodeBeforeAndAfterThePlansAreForgotten)
 {
     // 5000 transport blocks of 5000 formats (G apart) in one call, then one more call:
@@ -861,6 +919,215 @@ TEST_P(LteTransport, ManyFormatsDecodeBeforeAndAfterThePlansAreForgotten)
             results.begin(), results.end(), [](const auto& r) { return r.crc_ok; }))
             << "call " << call;
     }
+}
+
+TEST_P(LteTransport, CheckNamesWhatIsWrongWithOneBlock)
+{
+    // check() refuses what decode() would, one transport block against the buffers as
+    // they are, and a call with such a block changes no buffer: a soft buffer too small
+    // for any bit (it passes validate()), a code block the turbo decoder does not take
+    // (P = 16 does not divide K = 40), no LLRs, a bad process, a retransmission of
+    // another tbs.
+    lte::transport_config config;
+    config.turbo.subblocks = 16;
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam(), config);
+    std::mt19937_64 rng(test::test_seed());
+    lte::transport_format f;
+    f.tbs = 1000; // one code block of K = 1024
+    f.G = 1200;
+    const auto data = random_bits(1000, rng);
+    std::vector<std::uint8_t> e(1200), out(3000);
+    lte::transport_encode(f, data.data(), e.data());
+    const auto llrs = noiseless(e);
+    lte::transport_block good;
+    good.format = f;
+    good.f32 = llrs.data();
+    good.harq_process = 1;
+    decoder->decode(&good, 1, out.data(), nullptr);
+    const std::vector<std::int8_t> before = decoder->soft_buffer(1);
+    good.new_data = false;
+    EXPECT_NO_THROW(decoder->check(good));
+
+    auto bad = [&](auto change) {
+        lte::transport_block t = good;
+        t.harq_process = 2;
+        t.new_data = true;
+        change(t);
+        return t;
+    };
+    const std::vector<float> few(132, 1.0f);
+    const std::vector<std::pair<lte::transport_block, std::string>> cases = {
+        { bad([&](auto& t) {
+              t.format.tbs = 1;
+              t.format.G = 132;
+              t.format.soft_buffer = 3;
+              t.f32 = few.data();
+          }),
+          "soft_buffer=3 leaves code block 0 (K=40) a circular buffer of N_cb=3 bits "
+          "with none to send" },
+        { bad([&](auto& t) {
+              t.format.tbs = 16;
+              t.format.G = 132;
+              t.f32 = few.data();
+          }),
+          "code block size K=40 of tbs=16: " },
+        { bad([](auto& t) { t.f32 = nullptr; }), "give exactly one of float or int8" },
+        { bad([](auto& t) { t.harq_process = -2; }), "harq_process=-2 is out of range" },
+        { bad([](auto& t) {
+              t.harq_process = 1;
+              t.new_data = false;
+              t.format.tbs = 1001;
+          }),
+          "a retransmission of tbs=1001 into HARQ process 1, whose buffer holds "
+          "tbs=1000" },
+    };
+    for (const auto& [t, reason] : cases) {
+        try {
+            decoder->check(t);
+            ADD_FAILURE() << "check() took a block: " << reason;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+        }
+        // Behind a good block that adds into process 1: the call fails first.
+        const lte::transport_block call[2] = { good, t };
+        try {
+            decoder->decode(call, 2, out.data(), nullptr);
+            ADD_FAILURE() << "decode() took a block: " << reason;
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("transport block 1: " + reason),
+                      std::string::npos)
+                << e.what();
+        }
+        EXPECT_EQ(decoder->soft_buffer(1), before) << reason;
+        EXPECT_EQ(decoder->harq_processes(), 1u) << reason;
+    }
+}
+
+TEST_P(LteTransport, HarqProcessesBeyondTheLimitDropTheLeastRecentlyUsed)
+{
+    lte::transport_config config;
+    config.max_harq_processes = 4;
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam(), config);
+    std::mt19937_64 rng(test::test_seed());
+    lte::transport_format f;
+    f.tbs = 40;
+    f.G = 132;
+    const auto data = random_bits(40, rng);
+    std::vector<std::uint8_t> e(132), out(40 * 8);
+    lte::transport_encode(f, data.data(), e.data());
+    const auto llrs = noiseless(e);
+    auto call = [&](std::vector<int> processes, bool new_data = true) {
+        std::vector<lte::transport_block> batch(processes.size());
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            batch[i].format = f;
+            batch[i].f32 = llrs.data();
+            batch[i].harq_process = processes[i];
+            batch[i].new_data = new_data;
+        }
+        std::vector<lte::transport_result> results(batch.size());
+        decoder->decode(batch.data(), batch.size(), out.data(), results.data());
+        for (const auto& r : results)
+            EXPECT_TRUE(r.crc_ok);
+    };
+    call({ 0, 2, 3 });
+    call({ 1 });
+    call({ 0 }, false); // used again: 2, 3, 1, 0 from the least recent
+    EXPECT_TRUE(decoder->dropped_processes().empty());
+    EXPECT_EQ(decoder->harq_processes(), 4u);
+    call({ 10 });
+    EXPECT_EQ(decoder->dropped_processes(), std::vector<int>({ 2 }));
+    EXPECT_THROW(decoder->soft_buffer(2), std::invalid_argument);
+    call({ 20, 3, 21 }); // 3 is in the call: 1 and 0 go
+    EXPECT_EQ(decoder->dropped_processes(), std::vector<int>({ 1, 0 }));
+    EXPECT_EQ(decoder->harq_processes(), 4u);
+    EXPECT_EQ(decoder->dropped_count(), 3u);
+    // More processes than the limit in one call: refused, nothing changes.
+    try {
+        call({ 30, 31, 32, 33, 34 });
+        ADD_FAILURE() << "a call of 5 processes was taken";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_STREQ(e.what(),
+                     "decode: 5 HARQ processes in one call, more than "
+                     "max_harq_processes=4");
+    }
+    EXPECT_EQ(decoder->harq_processes(), 4u);
+    EXPECT_EQ(decoder->dropped_count(), 3u);
+    // set_soft_buffer() makes room too; a call without a new process drops nothing.
+    decoder->set_soft_buffer(40, 40, decoder->soft_buffer(3));
+    EXPECT_EQ(decoder->dropped_processes(), std::vector<int>({ 10 }));
+    call({ 40 }, false);
+    EXPECT_TRUE(decoder->dropped_processes().empty());
+    // A stream of new processes: the buffers stay at the limit, each drop counted.
+    for (int p = 100; p < 1100; p += 2)
+        call({ p, p + 1 });
+    EXPECT_EQ(decoder->harq_processes(), 4u);
+    EXPECT_EQ(decoder->dropped_count(), 4u + 1000u);
+    EXPECT_NO_THROW(decoder->soft_buffer(1099));
+    EXPECT_THROW(decoder->soft_buffer(1095), std::invalid_argument);
+    lte::transport_config none;
+    none.max_harq_processes = 0;
+    EXPECT_THROW(make_transport_or_null(GetParam(), none), std::invalid_argument);
+}
+
+TEST_P(LteTransport, ManySoftBufferSizesDecodeAsTheirTablesAreForgotten)
+{
+    // 1100 transport blocks of one code block (K = 6144) in 11 calls, each with a soft
+    // buffer (N_cb) of its own, and so a rate-matching table of its own: more tables
+    // than the receiver keeps (74 MB), which it forgets between calls (the GPU's copies
+    // with them). Rate 0.8, rv 0: every N_cb used sends the bits of the unlimited
+    // buffer.
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    std::mt19937_64 rng(test::test_seed());
+    lte::transport_format f;
+    f.tbs = 6120;
+    f.G = 7680;
+    const auto data = random_bits(6120, rng);
+    std::vector<std::uint8_t> e(7680), limited(7680);
+    lte::transport_encode(f, data.data(), e.data());
+    const long first = 17000;
+    f.soft_buffer = first;
+    lte::transport_encode(f, data.data(), limited.data());
+    ASSERT_EQ(limited, e);
+    const auto llrs = noiseless(e);
+    const int calls = 11, per_call = 100;
+    for (int c = 0; c < calls; ++c) {
+        std::vector<lte::transport_block> batch(per_call);
+        for (int i = 0; i < per_call; ++i) {
+            batch[i].format = f;
+            batch[i].format.soft_buffer = first + c * per_call + i;
+            batch[i].f32 = llrs.data();
+        }
+        std::vector<std::uint8_t> out(std::size_t(per_call) * 6120);
+        std::vector<lte::transport_result> results(per_call);
+        decoder->decode(batch.data(), batch.size(), out.data(), results.data());
+        for (int i = 0; i < per_call; ++i) {
+            ASSERT_TRUE(results[i].crc_ok) << "call " << c << " block " << i;
+            ASSERT_TRUE(std::equal(
+                data.begin(), data.end(), out.begin() + std::ptrdiff_t(6120) * i))
+                << "call " << c << " block " << i;
+        }
+    }
+}
+
+TEST(LteTransportPlans, TheTablesStayWithinTheirBound)
+{
+    // A receiver's cache of rate-matching tables, fed a new N_cb at every call (a
+    // stream of distinct soft_buffer values): trim() between calls keeps its tables
+    // under most_table_bytes.
+    lte::plan_cache cache;
+    lte::transport_format f;
+    f.tbs = 6120; // K = 6144: 72 KiB tables
+    f.G = 7680;
+    std::size_t forgotten = 0, most = 0;
+    for (long soft_buffer = 2000; soft_buffer < 18000; soft_buffer += 4) {
+        forgotten += cache.trim();
+        EXPECT_LE(cache.table_bytes(), lte::plan_cache::most_table_bytes);
+        f.soft_buffer = soft_buffer;
+        cache.plan(f);
+        most = std::max(most, cache.tables());
+    }
+    EXPECT_GE(forgotten, 2u);
+    EXPECT_LT(most, 2000u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends,

@@ -37,22 +37,27 @@ namespace gputurbo {
  * u8vector of the tbs decoded bits (one byte per bit, 0 or 1) and whose metadata is the
  * input's plus "crc_ok" (bool: the transport block's CRC-24A checked) and "iterations"
  * (an s32vector: the full iterations of each code block). A process's soft buffer is
- * kept whatever the CRC says, until new data start it again or release() forgets it.
+ * kept whatever the CRC says, until new data start it again or release() forgets it;
+ * at most \p max_harq_processes processes keep one: a PDU that starts one more drops
+ * the buffer of the process used least recently (logged as a warning, counted by
+ * dropped_harq_processes()), whose next transmission then starts afresh.
  *
  * PDUs that arrive close together are decoded together: the block collects messages
  * while more are queued behind them, up to max_batch, and decodes them with one engine
  * call (one turbo decoding per code-block size among them). A PDU for a HARQ process
  * already in the batch closes the batch first, so that transmissions combine in their
- * order. A PDU that cannot be decoded (not a pair, metadata not a dict, data neither an
- * f32vector nor an s8vector, no tbs, a length that is not G, a format
- * transport_format::validate() refuses, a retransmission whose tbs is not that of its
- * process's buffer, a code-block size that an explicit \p subblocks does not divide, or
- * a decoding error) is answered, in its place, by a PDU with an empty u8vector and
- * metadata "crc_ok" = false and "error" = the reason. No PDU is dropped. Failures are
- * logged as errors, the first ten one by one, the later ones in a summary line at most
- * once a second (and at stop()); failed_pdus() counts them all. When an engine call
- * fails, the HARQ processes of its PDUs are released, so that none keeps a
- * half-combined buffer.
+ * order, and so does one that would make the batch's processes more than
+ * max_harq_processes. Each PDU is checked by the engine before it joins a batch, so that
+ * a bad one fails alone. A PDU that cannot be decoded (not a pair, metadata not a dict,
+ * data neither an f32vector nor an s8vector, no tbs, a length that is not G, a format
+ * transport_format::validate() refuses, a soft_buffer that leaves a code block no bit to
+ * send, a retransmission whose tbs is not that of its process's buffer, a code-block
+ * size that an explicit \p subblocks does not divide, or a decoding error) is answered,
+ * in its place, by a PDU with an empty u8vector and metadata "crc_ok" = false and
+ * "error" = the reason. No PDU is dropped. Failures are logged as errors, the first ten
+ * one by one, the later ones in a summary line at most once a second (and at stop());
+ * failed_pdus() counts them all. When an engine call fails, the HARQ processes of its
+ * PDUs are released, so that none keeps a half-combined buffer.
  */
 class GPUTURBO_API dlsch_decoder_pdu : virtual public gr::block
 {
@@ -94,6 +99,9 @@ public:
      *        "int16" or "float32" (see turbo_decoder)
      * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
      *        or "all"; ignored by the CPU backend
+     * \param max_harq_processes most HARQ processes with a soft buffer, 1 ...
+     *        2147483647 (a buffer takes 3 bytes a bit of its transport block, 1.2 MB at
+     *        most; on CUDA in GPU memory)
      */
     static sptr make(const std::string& algorithm = "scaled-max-log",
                      int iterations = 6,
@@ -113,7 +121,8 @@ public:
                      int max_batch = 0,
                      int threads = 0,
                      const std::string& arithmetic = "auto",
-                     const std::string& devices = "0");
+                     const std::string& devices = "0",
+                     int max_harq_processes = 4096);
 
     //! Full iterations per code block (the most, with early stopping).
     virtual int iterations() const = 0;
@@ -127,6 +136,9 @@ public:
 
     //! HARQ processes holding a soft buffer.
     virtual std::size_t harq_processes() const = 0;
+
+    //! Soft buffers dropped since the block was made, to keep max_harq_processes.
+    virtual std::uint64_t dropped_harq_processes() const = 0;
 
     //! The engine backend in use: "cpu", "reference" or "cuda".
     virtual std::string backend() const = 0;

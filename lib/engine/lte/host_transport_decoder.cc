@@ -7,6 +7,7 @@
 // The transport-block receiver on the CPU: the exact reference of the CUDA one (the same
 // soft buffers, value for value), with the CPU backends' turbo decoders.
 
+#include "decision_check.h"
 #include "transport_plan.h"
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
@@ -33,7 +34,9 @@ class host_transport_decoder final : public transport_decoder
 {
 public:
     host_transport_decoder(const transport_config& config, core::backend kind)
-        : transport_decoder(config), d_kind(kind)
+        : transport_decoder(config),
+          d_kind(kind),
+          d_odds(make_contradiction_odds(config.turbo.int8_scale))
     {
         decoder(turbo::stop_rule::off); // a bad turbo config fails here, not at first use
     }
@@ -43,9 +46,13 @@ public:
                 std::uint8_t* data,
                 transport_result* results) override
     {
+        d_cache.trim(); // before this call takes any plan
         const batch_plan plan = d_book.plan(blocks, n, d_cache);
         if (n > 0 && !data)
             throw std::invalid_argument("decode: null output buffer");
+        d_book.commit(blocks, plan);
+        for (const int process : plan.dropped)
+            d_buffers.erase(process);
         // Combine each transmission into its buffer (a scratch one without HARQ).
         std::vector<std::vector<std::int8_t>> scratch(n);
         std::vector<std::vector<std::int8_t>*> buffers(n);
@@ -54,11 +61,8 @@ public:
             const transport_plan& p = *plan.blocks[i];
             std::vector<std::int8_t>& buffer =
                 t.harq_process == no_harq ? scratch[i] : d_buffers[t.harq_process];
-            if (plan.fresh[i]) {
+            if (plan.fresh[i])
                 start(buffer, p);
-                if (t.harq_process != no_harq)
-                    d_book.started(t.harq_process, t.format.tbs);
-            }
             combine(t, p, buffer);
             buffers[i] = &buffer;
         }
@@ -73,18 +77,21 @@ public:
             std::copy_n(b.begin(), blocks[i].format.tbs, out);
             out += blocks[i].format.tbs;
             if (results) {
-                const bool zeros = std::none_of(
-                    b.begin(), b.end(), [](std::uint8_t bit) { return bit != 0; });
                 results[i].crc_ok =
                     check_crc(crc::crc24a, b.data(), b.size()) &&
                     std::all_of(
                         d_status[i].begin(),
                         d_status[i].end(),
-                        [](const core::codeword_status& s) { return s.passed; }) &&
-                    (!zeros || supports_zero_codeword(p, buffers[i]->data()));
+                        [](const core::codeword_status& s) { return s.passed; });
                 results[i].code_blocks = d_status[i];
             }
         }
+    }
+
+    void check(const transport_block& block) override
+    {
+        d_cache.trim();
+        d_book.check(block, d_cache);
     }
 
     void release(int process) override
@@ -94,6 +101,8 @@ public:
     }
 
     std::size_t harq_processes() const override { return d_book.size(); }
+    std::vector<int> dropped_processes() const override { return d_book.dropped(); }
+    std::uint64_t dropped_count() const override { return d_book.dropped_count(); }
 
     std::vector<std::int8_t> soft_buffer(int process) const override
     {
@@ -106,7 +115,8 @@ public:
     {
         check_soft_buffer(process, tbs, values.size());
         d_buffers[process] = values;
-        d_book.started(process, tbs);
+        for (const int dropped : d_book.set(process, tbs))
+            d_buffers.erase(dropped);
     }
 
     core::backend kind() const override { return d_kind; }
@@ -196,6 +206,14 @@ private:
             for (std::size_t m = 0; m < members.size(); ++m) {
                 const auto [i, r] = members[m];
                 const auto first = bits.begin() + std::ptrdiff_t(m * std::size_t(K));
+                // A block whose CRC checks passes only if its values agree with it.
+                status[m].passed =
+                    status[m].passed &&
+                    consistent(agreement_of(K,
+                                            plan.blocks[i]->blocks[std::size_t(r)].filler,
+                                            llrs.data() + m * len,
+                                            &*first,
+                                            d_odds));
                 d_bits[i][std::size_t(r)].assign(first, first + K);
                 d_status[i][std::size_t(r)] = status[m];
             }
@@ -213,8 +231,11 @@ private:
     }
 
     const core::backend d_kind;
-    harq_book d_book;
-    plan_cache d_cache;
+    const contradiction_odds d_odds;
+    harq_book d_book{ d_config.max_harq_processes };
+    plan_cache d_cache{ [this](int K) {
+        decoder(turbo::stop_rule::off).check_block(K);
+    } };
     std::map<int, std::vector<std::int8_t>> d_buffers;
     std::map<turbo::stop_rule, std::unique_ptr<turbo::decoder>> d_decoders;
     std::vector<std::int8_t> d_q;

@@ -59,6 +59,14 @@ std::vector<core::parameter> make_table()
                   "true",
                   "a code block stops iterating once its CRC checks (CRC-24B, or the "
                   "transport block's CRC-24A when it is the only block)" });
+    t.push_back(integer("max_harq_processes",
+                        "4096",
+                        1,
+                        2147483647,
+                        "HARQ processes that keep a soft buffer: one more drops the "
+                        "buffer of the process used least recently (4096: 256 users of "
+                        "8 processes of two transport blocks; a buffer takes 3 bytes a "
+                        "bit of its transport block, 1.2 MB at most)"));
     return t;
 }
 

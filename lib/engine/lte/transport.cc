@@ -48,8 +48,17 @@ transport_plan plan_of(const transport_format& f, plan_cache& cache)
         b.llr_first = llr;
         b.codeword_first = codeword;
         const int Kw = 3 * 32 * ((b.K + 4 + 31) / 32);
-        b.table =
-            &cache.sent(b.K, b.filler, circular_buffer_bits(Kw, p.s.C, f.soft_buffer));
+        const int Ncb = circular_buffer_bits(Kw, p.s.C, f.soft_buffer);
+        try {
+            b.table = &cache.sent(b.K, b.filler, Ncb);
+        } catch (const std::invalid_argument&) { // no bit to send in its N_cb
+            throw std::invalid_argument(
+                "soft_buffer=" + std::to_string(f.soft_buffer) + " leaves code block " +
+                std::to_string(r) + " (K=" + std::to_string(b.K) +
+                ") a circular buffer of N_cb=" + std::to_string(Ncb) +
+                " bits with none to send: use a larger soft_buffer (N_IR), or 0 (no "
+                "limit)");
+        }
         b.start = b.table->start[std::size_t(f.rv)];
         llr += std::size_t(b.E);
         codeword += turbo::codeword_length(b.K);
@@ -126,14 +135,32 @@ const transport_plan& plan_cache::plan(const transport_format& f)
             check_transport_value("c_init", f.c_init);
         return it->second;
     }
-    return d_plans.emplace(key, plan_of(f, *this)).first->second;
+    transport_plan p = plan_of(f, *this);
+    for (const int K : { p.s.K_plus, p.s.K_minus }) {
+        if (K == 0 || !d_check_block)
+            continue;
+        try {
+            d_check_block(K);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("code block size K=" + std::to_string(K) +
+                                        " of tbs=" + std::to_string(f.tbs) + ": " +
+                                        e.what());
+        }
+    }
+    return d_plans.emplace(key, std::move(p)).first->second;
 }
 
-void plan_cache::trim()
+bool plan_cache::trim()
 {
-    constexpr std::size_t most_plans = 4096;
+    if (d_table_bytes > most_table_bytes) { // the plans point into the tables
+        d_plans.clear();
+        d_tables.clear();
+        d_table_bytes = 0;
+        return true;
+    }
     if (d_plans.size() > most_plans)
         d_plans.clear();
+    return false;
 }
 
 const sent_bits& plan_cache::sent(int K, int filler, int Ncb)
@@ -160,61 +187,126 @@ const sent_bits& plan_cache::sent(int K, int filler, int Ncb)
     for (int rv = 0; rv < 4; ++rv)
         t.start[std::size_t(rv)] =
             before[std::size_t(start_position(K, Ncb, rv) % Ncb)] % int(t.sent.size());
+    d_table_bytes += sizeof(t) + t.sent.capacity() * sizeof(std::int32_t);
     return d_tables.emplace(key, std::move(t)).first->second;
+}
+
+harq_book::harq_book(int most_processes) : d_most(std::size_t(most_processes))
+{
+    check_transport_value("max_harq_processes", most_processes);
+}
+
+const transport_plan& harq_book::check(const transport_block& t, plan_cache& cache) const
+{
+    const transport_plan& p = cache.plan(t.format);
+    if (!t.f32 == !t.i8)
+        throw std::invalid_argument("give exactly one of float or int8 LLRs");
+    if (t.harq_process < no_harq)
+        throw std::invalid_argument("harq_process=" + std::to_string(t.harq_process) +
+                                    " is out of range: use 0 or more, or -1 (none)");
+    const auto it = d_processes.find(t.harq_process);
+    if (t.harq_process != no_harq && !t.new_data && it != d_processes.end() &&
+        it->second.tbs != t.format.tbs)
+        throw std::invalid_argument(
+            "a retransmission of tbs=" + std::to_string(t.format.tbs) +
+            " into HARQ process " + std::to_string(t.harq_process) +
+            ", whose buffer holds tbs=" + std::to_string(it->second.tbs) +
+            ": set new_data for a new transport block");
+    return p;
 }
 
 batch_plan
 harq_book::plan(const transport_block* blocks, std::size_t n, plan_cache& cache) const
 {
-    cache.trim(); // before this call takes any plan
     if (n > 0 && !blocks)
         throw std::invalid_argument("decode: null transport blocks");
     batch_plan b;
     b.blocks.reserve(n);
     b.fresh.reserve(n);
     std::set<int> seen;
+    std::size_t starting = 0; // processes without a buffer yet
     for (std::size_t i = 0; i < n; ++i) {
         const transport_block& t = blocks[i];
-        auto which = [i] { return "transport block " + std::to_string(i) + ": "; };
         try {
-            b.blocks.push_back(&cache.plan(t.format));
-        } catch (const std::invalid_argument& e) {
-            throw std::invalid_argument(which() + e.what());
-        }
-        if (!t.f32 == !t.i8)
-            throw std::invalid_argument(which() +
-                                        "give exactly one of float or int8 LLRs");
-        if (t.harq_process < no_harq)
-            throw std::invalid_argument(which() +
-                                        "harq_process=" + std::to_string(t.harq_process) +
-                                        " is out of range: use 0 or more, or -1 (none)");
-        bool fresh = true;
-        if (t.harq_process != no_harq) {
-            if (!seen.insert(t.harq_process).second)
+            b.blocks.push_back(&check(t, cache));
+            if (t.harq_process != no_harq && !seen.insert(t.harq_process).second)
                 throw std::invalid_argument(
-                    which() + "HARQ process " + std::to_string(t.harq_process) +
+                    "HARQ process " + std::to_string(t.harq_process) +
                     " appears twice in one call: combine its transmissions over calls");
-            const auto it = d_tbs.find(t.harq_process);
-            fresh = t.new_data || it == d_tbs.end();
-            if (!fresh && it->second != t.format.tbs)
-                throw std::invalid_argument(
-                    which() + "a retransmission of tbs=" + std::to_string(t.format.tbs) +
-                    " into HARQ process " + std::to_string(t.harq_process) +
-                    ", whose buffer holds tbs=" + std::to_string(it->second) +
-                    ": set new_data for a new transport block");
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("transport block " + std::to_string(i) + ": " +
+                                        e.what());
         }
-        b.fresh.push_back(fresh);
+        const bool held = d_processes.count(t.harq_process) != 0;
+        b.fresh.push_back(t.harq_process == no_harq || t.new_data || !held);
+        starting += t.harq_process != no_harq && !held;
     }
+    if (seen.size() > d_most)
+        throw std::invalid_argument("decode: " + std::to_string(seen.size()) +
+                                    " HARQ processes in one call, more than "
+                                    "max_harq_processes=" +
+                                    std::to_string(d_most));
+    // Room for the new processes: the least recently used of the others go.
+    for (auto it = d_by_use.begin();
+         it != d_by_use.end() &&
+         d_processes.size() + starting - b.dropped.size() > d_most;
+         ++it)
+        if (!seen.count(it->second))
+            b.dropped.push_back(it->second);
     return b;
+}
+
+void harq_book::commit(const transport_block* blocks, const batch_plan& b)
+{
+    drop(b.dropped);
+    for (std::size_t i = 0; i < b.blocks.size(); ++i) {
+        const transport_block& t = blocks[i];
+        if (t.harq_process != no_harq)
+            use(t.harq_process, t.format.tbs); // a retransmission's is its buffer's
+    }
+}
+
+std::vector<int> harq_book::set(int process, int tbs)
+{
+    std::vector<int> room;
+    if (!d_processes.count(process) && d_processes.size() >= d_most)
+        room.push_back(d_by_use.begin()->second);
+    drop(room);
+    use(process, tbs);
+    return room;
+}
+
+void harq_book::release(int process)
+{
+    const auto it = d_processes.find(process);
+    if (it == d_processes.end())
+        return;
+    d_by_use.erase({ it->second.used, process });
+    d_processes.erase(it);
+}
+
+void harq_book::use(int process, int tbs)
+{
+    release(process);
+    d_processes[process] = { tbs, ++d_clock };
+    d_by_use.insert({ d_clock, process });
+}
+
+void harq_book::drop(const std::vector<int>& processes)
+{
+    for (const int p : processes)
+        release(p);
+    d_dropped = processes;
+    d_dropped_count += processes.size();
 }
 
 int harq_book::tbs(int process) const
 {
-    const auto it = d_tbs.find(process);
-    if (it == d_tbs.end())
+    const auto it = d_processes.find(process);
+    if (it == d_processes.end())
         throw std::invalid_argument("HARQ process " + std::to_string(process) +
                                     " has no soft buffer");
-    return it->second;
+    return it->second.tbs;
 }
 
 std::vector<std::size_t> filler_positions(const transport_plan& p)
@@ -224,23 +316,6 @@ std::vector<std::size_t> filler_positions(const transport_plan& p)
         for (int s = 0; s < 2; ++s)
             at.push_back(3 * std::size_t(k) + std::size_t(s));
     return at;
-}
-
-// Standard deviations of a sum of random signs: 5.5 leaves 2^-24 in its tail.
-constexpr double zero_codeword_sigmas = 5.5;
-
-bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values)
-{
-    const std::size_t length = p.soft_buffer_length;
-    double sum = 0.0, squares = 0.0;
-    const std::size_t filler_end = 3 * std::size_t(p.blocks.front().filler);
-    for (std::size_t i = 0; i < length; ++i) {
-        if (i < filler_end && i % 3 != 2)
-            continue; // a filler bit: known, not received
-        sum += values[i];
-        squares += double(values[i]) * values[i];
-    }
-    return sum > zero_codeword_sigmas * std::sqrt(squares);
 }
 
 turbo::stop_rule block_stop_rule(const transport_config& c, int C)

@@ -17,8 +17,12 @@
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 
 #include <array>
+#include <cstdint>
+#include <functional>
 #include <map>
+#include <set>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace gputurbo::lte {
@@ -57,67 +61,107 @@ struct transport_plan
 /*!
  * Plans and rate-matching tables, made on first use: a receiver meets few formats, and
  * working a plan out again for every transport block would cost more host time than
- * the GPU spends on it.
+ * the GPU spends on it. What it keeps is bounded (trim()): formats come from the input,
+ * and a stream of distinct ones must not grow the memory.
  */
 class plan_cache
 {
 public:
+    //! \param check_block called with each code-block size of a new plan: the
+    //!        receiver's turbo decoder says there whether it takes it (throwing
+    //!        std::invalid_argument); none for a transmitter
+    explicit plan_cache(std::function<void(int K)> check_block = {})
+        : d_check_block(std::move(check_block))
+    {
+    }
+
     //! The rate-matching table of (K, filler, N_cb).
     const sent_bits& sent(int K, int filler, int Ncb);
-    //! The plan of a format (checked: std::invalid_argument naming the field).
+    //! The plan of a format (checked: std::invalid_argument naming the field, or the
+    //! code-block size the receiver's decoder does not take).
     const transport_plan& plan(const transport_format& f);
     //! Forgets the plans when there are many (a receiver whose allocations vary meets
-    //! G after G); call it only while no plan is in use.
-    void trim();
+    //! G after G), and the tables too once they hold more than most_table_bytes; true
+    //! when the tables went (what a backend keeps per table goes with them). Call it
+    //! only while no plan or table is in use.
+    bool trim();
+    //! Bytes the tables hold, and how many there are.
+    std::size_t table_bytes() const { return d_table_bytes; }
+    std::size_t tables() const { return d_tables.size(); }
+
+    //! Plans kept between calls.
+    static constexpr std::size_t most_plans = 4096;
+    //! Table bytes kept between calls: some 900 tables of K = 6144 (72 KiB each), or
+    //! many more of smaller blocks.
+    static constexpr std::size_t most_table_bytes = std::size_t(64) << 20;
 
 private:
+    std::function<void(int)> d_check_block;
     std::map<std::tuple<int, int, int>, sent_bits> d_tables;
     std::map<std::tuple<int, int, int, int, int, long>, transport_plan> d_plans;
+    std::size_t d_table_bytes = 0;
 };
 
-//! Each transport block's plan, checked; and whether its soft buffer starts afresh.
+//! Each transport block's plan, checked; whether its soft buffer starts afresh; and the
+//! processes whose buffers go to make room for the call's new ones.
 struct batch_plan
 {
     std::vector<const transport_plan*> blocks; // in the cache
     std::vector<bool> fresh;
+    std::vector<int> dropped; // least recently used first
 };
 
 /*!
  * The HARQ bookkeeping every backend shares: which process holds a buffer of which
- * tbs. plan() checks a whole call (formats, LLR pointers, one appearance per process,
- * retransmissions of the right tbs) before anything changes; then the backend updates
- * its buffers and calls started() for the fresh ones.
+ * tbs, and which was used least recently. check() and plan() check transport blocks
+ * (formats, LLR pointers, one appearance per process, retransmissions of the right tbs,
+ * no more processes than the book keeps) before anything changes; then the backend
+ * calls commit(), drops the buffers of batch_plan::dropped and updates the others.
  */
 class harq_book
 {
 public:
+    //! \param most_processes transport_config::max_harq_processes
+    explicit harq_book(int most_processes);
+
+    //! One transport block's checks (transport_decoder::check()): its plan.
+    const transport_plan& check(const transport_block& t, plan_cache& cache) const;
     batch_plan
     plan(const transport_block* blocks, std::size_t n, plan_cache& cache) const;
-    void started(int process, int tbs) { d_tbs[process] = tbs; }
-    void release(int process) { d_tbs.erase(process); }
-    std::size_t size() const { return d_tbs.size(); }
+    //! Books a planned call: its processes used now, the fresh ones started with their
+    //! tbs, the dropped ones forgotten.
+    void commit(const transport_block* blocks, const batch_plan& b);
+    //! Books a process's buffer set whole (set_soft_buffer()); returns the processes
+    //! dropped to make room (their buffers are the backend's to free).
+    std::vector<int> set(int process, int tbs);
+    void release(int process);
+    std::size_t size() const { return d_processes.size(); }
     //! The tbs of a process's buffer; std::invalid_argument when it has none.
     int tbs(int process) const;
+    //! The processes the last commit() or set() dropped, and how many went in all.
+    const std::vector<int>& dropped() const { return d_dropped; }
+    std::uint64_t dropped_count() const { return d_dropped_count; }
 
 private:
-    std::map<int, int> d_tbs;
+    struct entry
+    {
+        int tbs;
+        std::uint64_t used; // when last in a call
+    };
+    void use(int process, int tbs);
+    void drop(const std::vector<int>& processes);
+
+    const std::size_t d_most;
+    std::map<int, entry> d_processes;
+    std::set<std::pair<std::uint64_t, int>> d_by_use; // (used, process), oldest first
+    std::uint64_t d_clock = 0;
+    std::vector<int> d_dropped;
+    std::uint64_t d_dropped_count = 0;
 };
 
 //! The codeword positions of the filler bits of a soft buffer (known zeros): d0 and d1
 //! of block 0's first F bits.
 std::vector<std::size_t> filler_positions(const transport_plan& p);
-
-/*!
- * Whether a transport block's soft values (its codewords, soft-buffer layout) support
- * the all-zero codeword more than chance would. A turbo decoder can settle on that
- * codeword from values that carry little of it (a transmission of parity bits alone),
- * and it passes every CRC; so a transport block decoded to all zeros counts as received
- * only when sum(v) > 5.5 sqrt(sum(v^2)) over the values the channel gave (filler bits
- * left out). Random signs pass about one time in 5 10^7, as rarely as a CRC-24 misses
- * a random error; sent zeros pass far above the threshold (a transport block that
- * decodes has thousands of values whose mean is a good part of their spread).
- */
-bool supports_zero_codeword(const transport_plan& p, const std::int8_t* values);
 
 //! A code block's stop rule: its own CRC (CRC-24B when its transport block has several
 //! blocks, else the transport block's CRC-24A), or off without early_stop.

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(dlsch_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(25aee029e9a9d1bc1ba5119f432db9ee) */
+/* BINDTOOL_HEADER_FILE_HASH(c4d522e20271342571341ffd5bc0ca0c) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -52,6 +52,7 @@ void bind_dlsch_decoder_pdu(py::module& m)
              py::arg("threads") = 0,
              py::arg("arithmetic") = "auto",
              py::arg("devices") = "0",
+             py::arg("max_harq_processes") = 4096,
              D(dlsch_decoder_pdu, make))
 
         .def("iterations",
@@ -64,6 +65,9 @@ void bind_dlsch_decoder_pdu(py::module& m)
         .def("harq_processes",
              &dlsch_decoder_pdu::harq_processes,
              D(dlsch_decoder_pdu, harq_processes))
+        .def("dropped_harq_processes",
+             &dlsch_decoder_pdu::dropped_harq_processes,
+             D(dlsch_decoder_pdu, dropped_harq_processes))
         .def("backend", &dlsch_decoder_pdu::backend, D(dlsch_decoder_pdu, backend))
         .def("device", &dlsch_decoder_pdu::device, D(dlsch_decoder_pdu, device))
         .def("max_batch", &dlsch_decoder_pdu::max_batch, D(dlsch_decoder_pdu, max_batch))

@@ -171,7 +171,8 @@ public:
                      bool early_stop,
                      int threads,
                      const std::string& devices,
-                     const std::string& arithmetic)
+                     const std::string& arithmetic,
+                     int max_harq_processes)
         : d_llr_sign(llr_sign)
     {
         // early_stop and layout are the transport decoder's to set.
@@ -192,6 +193,7 @@ public:
                                                         arithmetic);
         config.turbo.int8_scale = int8_scale;
         config.early_stop = early_stop;
+        config.max_harq_processes = max_harq_processes;
         gr::gputurbo::route_engine_log();
         d_decoder = lte::make_transport_decoder(config, backend);
     }
@@ -272,6 +274,12 @@ public:
         return d_decoder->harq_processes();
     }
 
+    std::uint64_t dropped_harq_processes()
+    {
+        std::lock_guard<std::mutex> guard(d_mutex);
+        return d_decoder->dropped_count();
+    }
+
     py::array_t<std::int8_t> soft_buffer(int harq_process)
     {
         std::lock_guard<std::mutex> guard(d_mutex);
@@ -298,6 +306,7 @@ public:
     const std::string& llr_sign() const { return d_llr_sign; }
     int iterations() const { return d_decoder->config().turbo.iterations; }
     bool early_stop() const { return d_decoder->config().early_stop; }
+    int max_harq_processes() const { return d_decoder->config().max_harq_processes; }
 
     std::string repr() const
     {
@@ -371,7 +380,7 @@ together).
 transport_engine(backend="auto", llr_sign="positive-one", int8_scale=8.0,
                  algorithm="scaled-max-log", iterations=6, scaling=0.75, subblocks=0,
                  guard="pividstw", guard_window=8, early_stop=True, threads=0,
-                 devices="0", arithmetic="auto")
+                 devices="0", arithmetic="auto", max_harq_processes=4096)
 
 backend: "auto" (CUDA when this build and machine can run it, else the CPU), "cpu",
   "cuda" or "reference" (the exact, slow CPU decoder); the backend property says which
@@ -388,6 +397,10 @@ early_stop: a code block stops iterating once its CRC checks (CRC-24B, or the CR
 algorithm, iterations, scaling, subblocks, guard, guard_window, threads, devices and
 arithmetic: the turbo decoder's (turbo_engine's), with the same names, ranges and
 defaults. A bad value raises ValueError naming the parameter and its range.
+max_harq_processes: the most HARQ processes with a soft buffer, 1 ... 2147483647: a
+  call that starts one more drops the buffer of the process used least recently (one
+  not in the call; dropped_harq_processes counts them), and a call of more processes
+  raises ValueError.
 
 HARQ soft buffers: one per process, kept between calls until release(). Each holds the
 code blocks' codewords (3K+12 values each, the turbo code's interleaved layout) as int8
@@ -404,10 +417,13 @@ const char* decode_batch_doc =
 blocks: a list of transport_block, or of dicts of transport_block's arguments
   (dict(llrs=..., tbs=..., G=..., rv=...)). A HARQ process appears at most once in a
   call; a retransmission (new_data=False) needs the tbs its buffer was started with.
-  Either error, or a bad block, raises ValueError naming the block, and leaves every
-  soft buffer as it was.
+  Either error, or a bad block (its format, its LLRs, a code block the turbo decoder
+  does not take), raises ValueError naming the block, and leaves every soft buffer as
+  it was.
 Returns a list of (data, crc_ok, iterations), one per block, in order: data uint8
-  (tbs,), the decoded bits; crc_ok bool, whether its CRC-24A checked; iterations int32
+  (tbs,), the decoded bits; crc_ok bool, whether it was received (its CRC-24A checked
+  and each code block's CRC, and its decision agrees with the values received, as far
+  as their noise allows); iterations int32
   (C,), the iterations each of its C code blocks ran.)";
 
 const char* decode_doc =
@@ -417,7 +433,8 @@ decode(llrs, tbs, G, Qm=2, rv=0, layers=1, soft_buffer=0, c_init=None,
        harq_process=None, new_data=True)
 
 The arguments are transport_block's. Returns (data, crc_ok, iterations): data uint8
-(tbs,), crc_ok bool (the CRC-24A), iterations int32 (C,) per code block.)";
+(tbs,), crc_ok bool (received, as decode_batch), iterations int32 (C,) per code
+block.)";
 
 // A parameter as gputurbo-bench --parameters-json writes one.
 py::dict parameter_dict(const ::gputurbo::core::parameter& p)
@@ -547,7 +564,8 @@ void bind_lte(py::module& m)
                       bool,
                       int,
                       const std::string&,
-                      const std::string&>(),
+                      const std::string&,
+                      int>(),
              py::arg("backend") = "auto",
              py::arg("llr_sign") = "positive-one",
              py::arg("int8_scale") = 8.0f,
@@ -560,7 +578,8 @@ void bind_lte(py::module& m)
              py::arg("early_stop") = true,
              py::arg("threads") = 0,
              py::arg("devices") = "0",
-             py::arg("arithmetic") = "auto")
+             py::arg("arithmetic") = "auto",
+             py::arg("max_harq_processes") = 4096)
         .def(
             "decode",
             [](transport_engine& e,
@@ -603,6 +622,14 @@ void bind_lte(py::module& m)
         .def_property_readonly("harq_processes",
                                &transport_engine::harq_processes,
                                "How many HARQ processes have a soft buffer.")
+        .def_property_readonly("dropped_harq_processes",
+                               &transport_engine::dropped_harq_processes,
+                               "How many soft buffers were dropped, since the engine was "
+                               "made, to keep max_harq_processes (the least recently "
+                               "used go).")
+        .def_property_readonly("max_harq_processes",
+                               &transport_engine::max_harq_processes,
+                               "The most HARQ processes with a soft buffer, as made.")
         .def("soft_buffer",
              &transport_engine::soft_buffer,
              py::arg("harq_process"),

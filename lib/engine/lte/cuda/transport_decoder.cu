@@ -9,7 +9,8 @@
 // descrambles, quantises and combines every code block's LLRs into its soft buffer
 // (which stays on the GPU) and the turbo decoder's input, the turbo kernels (one launch
 // per block size and CRC, the sizes side by side on four streams), and one kernel that
-// concatenates each transport block and checks its CRC-24A; then the data and the
+// checks each decided code block against its soft values (decision_check.h) and one
+// that concatenates each transport block and checks its CRC-24A; then the data and the
 // results come back. A call's transport blocks go in chunks through two slots, so that
 // one chunk's copies overlap another's kernels. The arithmetic of the soft buffers is
 // the CPU receiver's, value for value.
@@ -19,6 +20,7 @@
 #include "../../core/cuda/runtime.h"
 #include "../../core/thread_pool.h"
 #include "../../turbo/cuda/launcher.cuh"
+#include "../decision_check.h"
 #include "../transport_plan.h"
 #include "transport_decoder.h"
 
@@ -30,7 +32,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -202,16 +203,15 @@ struct concatenate_job
     const std::uint8_t* const* blocks; // [C] each code block's K decided bits
     int C, C_minus, K_minus, K_plus, F, L, B, tbs;
     std::uint8_t* data; // tbs bits out
-    //! [0] the XOR of the CRC-24A contributions (0 when it checks), [1] the OR of the
-    //! bits (0 when every bit is 0); zeroed before
+    //! the XOR of the CRC-24A contributions (0 when it checks); zeroed before
     std::uint32_t* remainder;
 };
 
 constexpr int concatenate_threads = 256;
 
 // A thread block per code block: its payload into its transport block's data, and the
-// XOR of the CRC-24A contributions (by distance from the end) of its bits, and their OR,
-// into the transport block's remainder.
+// XOR of the CRC-24A contributions (by distance from the end) of its bits into the
+// transport block's remainder.
 __global__ void concatenate_kernel(const concatenate_job* jobs,
                                    const std::uint32_t* contribution)
 {
@@ -225,35 +225,148 @@ __global__ void concatenate_kernel(const concatenate_job* jobs,
     const int skip = r == 0 ? t.F : 0;
     const int payload = (r < t.C_minus ? t.K_minus : t.K_plus) - t.L - skip;
     const std::uint8_t* bits = t.blocks[r] + skip;
-    std::uint32_t x = 0, ones = 0;
+    std::uint32_t x = 0;
     for (int i = threadIdx.x; i < payload; i += blockDim.x) {
         const int k = at + i;
         const std::uint8_t b = bits[i];
         x ^= b ? contribution[t.B - 1 - k] : 0u;
-        ones |= b;
         if (k < t.tbs)
             t.data[k] = b;
     }
-    for (int d = 16; d > 0; d /= 2) {
+    for (int d = 16; d > 0; d /= 2)
         x ^= __shfl_xor_sync(0xffffffffu, x, d);
-        ones |= __shfl_xor_sync(0xffffffffu, ones, d);
-    }
-    __shared__ std::uint32_t warps[2][concatenate_threads / 32];
-    if (threadIdx.x % 32 == 0) {
-        warps[0][threadIdx.x / 32] = x;
-        warps[1][threadIdx.x / 32] = ones;
-    }
+    __shared__ std::uint32_t warps[concatenate_threads / 32];
+    if (threadIdx.x % 32 == 0)
+        warps[threadIdx.x / 32] = x;
     __syncthreads();
     if (threadIdx.x == 0) {
-        for (int w = 1; w < concatenate_threads / 32; ++w) {
-            x ^= warps[0][w];
-            ones |= warps[1][w];
-        }
+        for (int w = 1; w < concatenate_threads / 32; ++w)
+            x ^= warps[w];
         if (x != 0)
             atomicXor(t.remainder, x);
-        if (ones != 0)
-            atomicOr(t.remainder + 1, ones);
     }
+}
+
+// One code block's work in check_kernel.
+struct check_job
+{
+    const std::int8_t* values; // the turbo decoder's input codeword, 3K + 12
+    const std::uint8_t* bits;  // its K decided bits
+    agreement* out;
+    int K, f1, f2, filler;
+};
+
+constexpr int check_threads = 128;
+
+// The constituent encoder's state n steps of input 0 after state s: its register,
+// left alone, runs in a cycle of 7.
+__device__ int idle(int s, int n)
+{
+    for (n %= 7; n > 0; --n)
+        s = turbo::rsc::next_state(s, 0);
+    return s;
+}
+
+// Walks both constituent encoders over bits [first, end) of a code block from states
+// s1 (natural order) and s2 (interleaved: bit pi(k)), calling visit(k, u, s1, u2, s2)
+// before each step.
+template <class Visit>
+__device__ void
+encode_segment(const check_job& j, const std::uint8_t* bits, int first, int end,
+               int& s1, int& s2, Visit visit)
+{
+    const std::uint64_t K = std::uint64_t(j.K), k0 = std::uint64_t(first);
+    // pi(k) = f1 k + f2 k^2 mod K, stepped by pi(k + 1) - pi(k) = f1 + f2 (2k + 1).
+    int pi = int((j.f1 * k0 + (j.f2 * k0 % K) * k0) % K);
+    int step = int((j.f1 + j.f2 * (2 * k0 + 1)) % K);
+    const int step_step = int(2 * std::uint64_t(j.f2) % K);
+    for (int k = first; k < end; ++k) {
+        const int u = bits[k], u2 = bits[pi];
+        visit(k, u, s1, u2, s2);
+        s1 = turbo::rsc::next_state(s1, u);
+        s2 = turbo::rsc::next_state(s2, u2);
+        pi += step;
+        pi -= pi >= j.K ? j.K : 0;
+        step += step_step;
+        step -= step >= j.K ? j.K : 0;
+    }
+}
+
+// A thread block per code block: its decision encoded again, in a segment of bits per
+// thread (the encoders are linear: a segment's states are its states from 0 plus its
+// start state run on with input 0, and the start states follow one from another), and
+// each soft value added to the code block's agreement (decision_check.h).
+__global__ void __launch_bounds__(check_threads)
+    check_kernel(const check_job* jobs, const __grid_constant__ contradiction_odds odds)
+{
+    __shared__ std::uint8_t bits[turbo::max_block_size];
+    __shared__ std::uint8_t ends[2][check_threads];
+    __shared__ std::uint8_t starts[2][check_threads + 1]; // [check_threads]: after K
+    __shared__ unsigned long long sums[5];
+    const check_job j = jobs[blockIdx.x];
+    const int t = int(threadIdx.x);
+    for (int k = t; k < j.K; k += check_threads)
+        bits[k] = j.bits[k] & 1u;
+    if (t < 5)
+        sums[t] = 0;
+    __syncthreads();
+    const int length = (j.K + check_threads - 1) / check_threads;
+    auto first_of = [&](int segment) { return min(j.K, segment * length); };
+    const int first = first_of(t), end = first_of(t + 1);
+    int s1 = 0, s2 = 0;
+    encode_segment(j, bits, first, end, s1, s2, [](int, int, int, int, int) {});
+    ends[0][t] = std::uint8_t(s1);
+    ends[1][t] = std::uint8_t(s2);
+    __syncthreads();
+    if (t % 32 == 0 && t / 32 < 2) { // a warp per encoder
+        const int e = t / 32;
+        int s = 0;
+        for (int segment = 0; segment < check_threads; ++segment) {
+            starts[e][segment] = std::uint8_t(s);
+            s = idle(s, first_of(segment + 1) - first_of(segment)) ^ ends[e][segment];
+        }
+        starts[e][check_threads] = std::uint8_t(s);
+    }
+    __syncthreads();
+    agreement a;
+    s1 = starts[0][t];
+    s2 = starts[1][t];
+    encode_segment(j, bits, first, end, s1, s2, [&](int k, int u, int r1, int u2, int r2) {
+        const std::int8_t* v = j.values + 3 * std::size_t(k);
+        if (k >= j.filler) { // d0 and d1 of a filler bit are known, not received
+            a.add(odds, v[0], u);
+            a.add(odds, v[1], turbo::rsc::parity(r1, u));
+        }
+        a.add(odds, v[2], turbo::rsc::parity(r2, u2));
+    });
+    if (t == 0) // the trellis terminations
+        for (int e = 0; e < 2; ++e) {
+            int s = starts[e][check_threads];
+            for (int step = 0; step < 3; ++step) {
+                const int u = turbo::rsc::termination_input(s);
+                for (const bool parity : { false, true }) {
+                    const turbo::tail_place at = turbo::tail_position(e, step, parity);
+                    a.add(odds,
+                          j.values[3 * std::size_t(j.K + at.offset) + at.stream],
+                          parity ? turbo::rsc::parity(s, u) : u);
+                }
+                s = turbo::rsc::next_state(s, u);
+            }
+        }
+    unsigned long long v[5] = { (unsigned long long)a.correlation,
+                                a.energy,
+                                a.contradictions,
+                                a.expected,
+                                a.spread };
+    for (int i = 0; i < 5; ++i) {
+        for (int d = 16; d > 0; d /= 2)
+            v[i] += __shfl_xor_sync(0xffffffffu, v[i], d);
+        if (t % 32 == 0)
+            atomicAdd(&sums[i], v[i]);
+    }
+    __syncthreads();
+    if (t == 0)
+        *j.out = agreement{ (long long)sums[0], sums[1], sums[2], sums[3], sums[4] };
 }
 
 constexpr unsigned max_grid_y = 65535;
@@ -288,8 +401,6 @@ struct slot
     bool direct = false;          // the data go there by DMA
     std::size_t data_bytes = 0;
     std::vector<std::vector<std::size_t>> status_at;        // [tb][r] index in iterations
-    std::vector<const transport_plan*> plans;               // [tb]
-    std::vector<std::vector<const std::int8_t*>> codewords; // [tb][r] decoder input
     device_array<unsigned char> llrs, workspace;
     device_array<std::uint32_t> sequences;
     device_array<std::int8_t> input;
@@ -300,11 +411,15 @@ struct slot
     device_array<scrambling_job> scrambling_jobs;
     device_array<combine_job> jobs;
     device_array<concatenate_job> tb_jobs;
+    device_array<check_job> checks;
+    device_array<agreement> agreements;
     device_array<const std::uint8_t*> pointers;
     pinned_array<unsigned char> host_llrs;
     pinned_array<scrambling_job> host_scrambling_jobs;
     pinned_array<combine_job> host_jobs;
     pinned_array<concatenate_job> host_tb_jobs;
+    pinned_array<check_job> host_checks;
+    pinned_array<agreement> host_agreements;
     pinned_array<const std::uint8_t*> host_pointers;
     pinned_array<std::uint8_t> host_data;
     pinned_array<unsigned char> host_passed;
@@ -316,7 +431,9 @@ class cuda_transport_decoder final : public transport_decoder
 {
 public:
     cuda_transport_decoder(const transport_config& config, int device)
-        : transport_decoder(config), d_device(device)
+        : transport_decoder(config),
+          d_device(device),
+          d_odds(make_contradiction_odds(config.turbo.int8_scale))
     {
         // A CUDA turbo decoder of the same parameters answers what a block size needs
         // (its sub-blocks, whether it fits); it decodes nothing.
@@ -340,25 +457,22 @@ public:
                 transport_result* results) override
     {
         d_device_seconds = 0.0;
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        trim(); // before this call takes any plan
         const batch_plan plan = d_book.plan(blocks, n, d_cache);
+        if (n > 0 && !data)
+            throw std::invalid_argument("decode: null output buffer");
+        d_book.commit(blocks, plan);
+        for (const int process : plan.dropped)
+            d_buffers.erase(process);
         if (n == 0)
             return;
-        if (!data)
-            throw std::invalid_argument("decode: null output buffer");
-        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        for (const transport_plan* p : plan.blocks) // each size once: K_plus, K_minus
-            for (const int K : { p->s.K_plus, p->s.K_minus })
-                if (K != 0 && d_checked.insert(K).second)
-                    d_blocks->check_block(K);
         // The soft buffers of the processes, before any work.
         std::vector<std::int8_t*> buffers(n, nullptr);
         for (std::size_t i = 0; i < n; ++i)
             if (blocks[i].harq_process != no_harq)
                 buffers[i] = d_buffers[blocks[i].harq_process].reserve(
                     plan.blocks[i]->soft_buffer_length);
-        for (std::size_t i = 0; i < n; ++i)
-            if (plan.fresh[i] && blocks[i].harq_process != no_harq)
-                d_book.started(blocks[i].harq_process, blocks[i].format.tbs);
         // Chunks of whole transport blocks through two slots in turn.
         if (d_slots.empty())
             for (int k = 0; k < 2; ++k)
@@ -406,13 +520,23 @@ public:
         }
     }
 
+    void check(const transport_block& block) override
+    {
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        trim();
+        d_book.check(block, d_cache);
+    }
+
     void release(int process) override
     {
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         d_book.release(process);
         d_buffers.erase(process);
     }
 
     std::size_t harq_processes() const override { return d_book.size(); }
+    std::vector<int> dropped_processes() const override { return d_book.dropped(); }
+    std::uint64_t dropped_count() const override { return d_book.dropped_count(); }
 
     std::vector<std::int8_t> soft_buffer(int process) const override
     {
@@ -432,7 +556,8 @@ public:
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         core::cuda::upload(
             d_buffers[process].reserve(values.size()), values.data(), values.size());
-        d_book.started(process, tbs);
+        for (const int dropped : d_book.set(process, tbs))
+            d_buffers.erase(dropped);
     }
 
     core::backend kind() const override { return core::backend::cuda; }
@@ -525,10 +650,14 @@ private:
         const std::uint8_t** block_bits = sl.pointers.reserve(pointers);
         const std::uint8_t** host_block_bits = sl.host_pointers.reserve(pointers);
         std::uint8_t* data_out = sl.data_out.reserve(sl.data_bytes);
-        std::uint32_t* remainders = sl.remainders.reserve(2 * n);
+        check_job* checks = sl.checks.reserve(pointers);
+        check_job* host_checks = sl.host_checks.reserve(pointers);
+        agreement* agreements = sl.agreements.reserve(pointers);
+        sl.host_agreements.reserve(pointers);
+        std::uint32_t* remainders = sl.remainders.reserve(n);
         if (!sl.direct)
             sl.host_data.reserve(sl.data_bytes);
-        sl.host_remainders.reserve(2 * n);
+        sl.host_remainders.reserve(n);
         sl.host_iterations.reserve(pointers);
         sl.host_passed.reserve(pointers);
         const std::uint32_t* contribution = crc_table(plan, n);
@@ -618,12 +747,8 @@ private:
 
         // Combining, into the soft buffers and the turbo decoder's input.
         sl.status_at.assign(n, {});
-        sl.codewords.assign(n, {});
-        sl.plans.assign(n, nullptr);
         for (std::size_t i = 0; i < n; ++i) {
             sl.status_at[i].resize(std::size_t(plan[i]->s.C));
-            sl.codewords[i].resize(std::size_t(plan[i]->s.C));
-            sl.plans[i] = plan[i];
         }
         std::size_t job = 0, g = 0;
         for (const auto& [key, list] : groups) {
@@ -652,8 +777,15 @@ private:
                 j.invert = d_config.turbo.invert_llr;
                 host_block_bits[pointer_at[i] + std::size_t(r)] =
                     decided + bits_at[g] + m * std::size_t(K);
+                const turbo::qpp_row& qpp = turbo::qpp(K);
+                host_checks[job] = check_job{ j.input,
+                                              decided + bits_at[g] + m * std::size_t(K),
+                                              agreements + job,
+                                              K,
+                                              qpp.f1,
+                                              qpp.f2,
+                                              cb.filler };
                 sl.status_at[i][std::size_t(r)] = status_at[g] + m;
-                sl.codewords[i][std::size_t(r)] = j.input;
             }
             ++g;
         }
@@ -692,6 +824,12 @@ private:
             GPUTURBO_CUDA_TRY(cudaStreamWaitEvent(s, sl.branch_done[k], 0));
         }
 
+        // Each decision against its soft values.
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            checks, host_checks, pointers * sizeof(check_job), cudaMemcpyHostToDevice, s));
+        check_kernel<<<unsigned(pointers), check_threads, 0, s>>>(checks, d_odds);
+        GPUTURBO_CUDA_CHECK_LAUNCH();
+
         // The transport blocks back from their code blocks' bits, their CRCs checked.
         for (std::size_t i = 0, at = 0; i < n; ++i) {
             const segmentation& seg = plan[i]->s;
@@ -706,7 +844,7 @@ private:
             t.B = seg.B;
             t.tbs = blocks[i].format.tbs;
             t.data = data_out + at;
-            t.remainder = remainders + 2 * i;
+            t.remainder = remainders + i;
             at += std::size_t(t.tbs);
         }
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(block_bits,
@@ -720,7 +858,7 @@ private:
                                           cudaMemcpyHostToDevice,
                                           s));
         GPUTURBO_CUDA_TRY(
-            cudaMemsetAsync(remainders, 0, 2 * n * sizeof(std::uint32_t), s));
+            cudaMemsetAsync(remainders, 0, n * sizeof(std::uint32_t), s));
         for (std::size_t first = 0; first < n; first += max_grid_y) {
             const unsigned count = unsigned(std::min<std::size_t>(max_grid_y, n - first));
             concatenate_kernel<<<dim3(unsigned(most_blocks), count),
@@ -739,7 +877,12 @@ private:
                                           s));
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_remainders.get(),
                                           remainders,
-                                          2 * n * sizeof(std::uint32_t),
+                                          n * sizeof(std::uint32_t),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_agreements.get(),
+                                          agreements,
+                                          pointers * sizeof(agreement),
                                           cudaMemcpyDeviceToHost,
                                           s));
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_iterations.get(),
@@ -767,30 +910,24 @@ private:
             bool blocks_ok = true;
             for (std::size_t b = 0; b < sl.status_at[i].size(); ++b) {
                 const std::size_t at = sl.status_at[i][b];
-                r.code_blocks[b] = core::codeword_status{ sl.host_iterations.get()[at],
-                                                          sl.host_passed.get()[at] != 0 };
+                // A block whose CRC checks passes only if its values agree with it.
+                r.code_blocks[b] = core::codeword_status{
+                    sl.host_iterations.get()[at],
+                    sl.host_passed.get()[at] != 0 &&
+                        consistent(sl.host_agreements.get()[at])
+                };
                 blocks_ok &= r.code_blocks[b].passed;
             }
-            const std::uint32_t* remainder = sl.host_remainders.get() + 2 * i;
-            r.crc_ok = remainder[0] == 0 && blocks_ok &&
-                       (remainder[1] != 0 || supports_zero_codeword(sl, i));
+            r.crc_ok = sl.host_remainders.get()[i] == 0 && blocks_ok;
         }
     }
 
-    // supports_zero_codeword() of a chunk's transport block i, from the decoder's input
-    // (still on the GPU: the slot is not reused before it finishes).
-    static bool supports_zero_codeword(const slot& sl, std::size_t i)
+    // The plan cache's trim(); the GPU's copies of its tables go with them. Nothing is
+    // in flight between calls.
+    void trim()
     {
-        std::vector<std::int8_t> values;
-        for (std::size_t r = 0; r < sl.codewords[i].size(); ++r) {
-            const std::size_t length = turbo::codeword_length(sl.plans[i]->blocks[r].K);
-            values.resize(values.size() + length);
-            GPUTURBO_CUDA_TRY(cudaMemcpy(values.data() + values.size() - length,
-                                         sl.codewords[i][r],
-                                         length,
-                                         cudaMemcpyDeviceToHost));
-        }
-        return lte::supports_zero_codeword(*sl.plans[i], values.data());
+        if (d_cache.trim())
+            d_inverse.clear();
     }
 
     // A block's inverse rate-matching table on the GPU, made on first use.
@@ -844,11 +981,11 @@ private:
     std::unique_ptr<turbo::decoder> d_blocks;
     std::unique_ptr<turbo::cuda::launcher> d_launcher;
     std::map<int, double> d_resident; // codewords the GPU runs at once, by K
-    std::set<int> d_checked;          // block sizes this GPU takes
-    harq_book d_book;
-    plan_cache d_cache;
+    harq_book d_book{ d_config.max_harq_processes };
+    plan_cache d_cache{ [this](int K) { d_blocks->check_block(K); } };
     std::map<int, device_array<std::int8_t>> d_buffers;               // by process
     std::map<const sent_bits*, device_array<std::int32_t>> d_inverse; // by table
+    const contradiction_odds d_odds;
     device_array<std::uint32_t> d_jumps, d_crc;
     std::uint32_t d_x1_start = 0;
     jump_table d_x2_jump{};

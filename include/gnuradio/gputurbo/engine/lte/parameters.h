@@ -12,10 +12,11 @@
  * \brief The transport channel's own parameters (core/parameters.h): the fields of
  *        transport_format that a transport block may leave to a default (Qm, layers,
  *        rv, soft_buffer, c_init; the defaults are transport_format's member
- *        initialisers) and transport_config::early_stop. The turbo decoder's are in
- *        turbo/parameters.h. The DL-SCH PDU blocks check their defaults against this
- *        table, and their GRC asserts are tested against it; transport_format::validate()
- *        accepts the same values (tested).
+ *        initialisers) and transport_config's early_stop and max_harq_processes. The
+ *        turbo decoder's are in turbo/parameters.h. The DL-SCH PDU blocks check their
+ *        defaults against this table, and their GRC asserts are tested against it;
+ *        transport_format::validate() and make_transport_decoder() accept the same
+ *        values (tested).
  */
 
 #include <gnuradio/gputurbo/engine/core/parameters.h>
@@ -25,7 +26,8 @@
 
 namespace gputurbo::lte {
 
-//! Every parameter: Qm, layers, rv, soft_buffer, c_init, early_stop.
+//! Every parameter: Qm, layers, rv, soft_buffer, c_init, early_stop,
+//! max_harq_processes.
 const std::vector<core::parameter>& transport_parameters();
 
 //! The parameter of that name; std::logic_error for a name the table lacks.

@@ -98,13 +98,13 @@ struct transport_block
 //! What became of one transport block.
 struct transport_result
 {
-    //! It was received: its CRC-24A checked, so did every code block's own CRC, and a
-    //! block decoded to all zeros (which passes every CRC) has soft values that support
-    //! the all-zero codeword far beyond chance (a decoder given parity bits alone can
-    //! settle on it)
+    //! It was received: its CRC-24A checked and every code block passed
     bool crc_ok = false;
-    //! each code block's iterations and whether its own CRC checked (CRC-24B, or the
-    //! CRC-24A of a single block)
+    //! each code block's iterations and whether it passed: its own CRC checked
+    //! (CRC-24B, or the CRC-24A of a single block) and its soft values agree with its
+    //! decision encoded again, as far as their noise allows (a turbo decoder given
+    //! mostly parity bits can settle on the all-zero codeword, which passes every CRC,
+    //! whatever was sent: such a block fails)
     std::vector<core::codeword_status> code_blocks;
 };
 
@@ -118,6 +118,11 @@ struct transport_config
     //! A code block stops iterating once its CRC checks (CRC-24B, or the transport
     //! block's CRC-24A when it is the only block).
     bool early_stop = true;
+    //! The most HARQ processes with a soft buffer (lte/parameters.h): a call that
+    //! starts one more drops the buffer of the process used least recently (one not
+    //! in the call; transport_decoder::dropped_processes() says which). A call of more
+    //! processes than this is refused.
+    int max_harq_processes = 4096;
 };
 
 /*!
@@ -136,14 +141,31 @@ public:
      * and needs the tbs the buffer was started with (std::invalid_argument otherwise);
      * a process appears at most once in a call. The buffers are updated whatever the
      * CRC says: a caller that wants a process forgotten after a pass calls release().
+     * Any std::invalid_argument (check() of every block, and the call as a whole)
+     * comes before a buffer changes.
      */
     virtual void decode(const transport_block* blocks,
                         std::size_t n,
                         std::uint8_t* data,
                         transport_result* results) = 0;
 
+    /*!
+     * \brief Checks one transport block as decode() would, against the soft buffers
+     * as they are now: its format and the rate matching it gives, its LLR pointer, the
+     * turbo decoder's taking each of its code-block sizes, its HARQ process and, for a
+     * retransmission, the tbs of the process's buffer. Throws std::invalid_argument
+     * naming the problem; changes no buffer. A caller that batches transport blocks
+     * checks each before it joins a batch, so that a bad one fails alone.
+     */
+    virtual void check(const transport_block& block) = 0;
+
     //! Forgets a process's soft buffer (no error when there is none).
     virtual void release(int harq_process) = 0;
+    //! The processes whose soft buffers the last decode() or set_soft_buffer() dropped
+    //! to stay within max_harq_processes, the least recently used first.
+    virtual std::vector<int> dropped_processes() const = 0;
+    //! Soft buffers dropped since the decoder was made.
+    virtual std::uint64_t dropped_count() const = 0;
     //! Processes with a soft buffer.
     virtual std::size_t harq_processes() const = 0;
     /*!

@@ -1,0 +1,286 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// gputurbo-crc-audit: sends transport blocks of random formats through AWGN to the
+// transport-block receiver and counts those delivered with crc_ok and wrong bits (the
+// receiver's promise is none). Three kinds of data: of low weight (1 ... 10 ones, which
+// a decoder that settles on the all-zero codeword would lose), random, and all zeros
+// sent where they decode (these must pass: rv 0, rate <= 0.4, >= 5 dB). Each block goes alone in one redundancy
+// version, or in two or three combined in a HARQ process, and is counted after every
+// transmission; SNR (Es/N0 of each bit) uniform in 0 ... 10 dB, or noiseless at
+// |L| = 8. Formats: tbs log-uniform in 16 ... 12000, Qm 2, 4 or 6, code rate of a
+// transmission log-uniform in 0.02 ... 0.95, a quarter with a limited soft buffer.
+//
+//   gputurbo-crc-audit [--backend cpu|cuda|reference] [--blocks N] [--seed S]
+//                      [--batch B] [--llr-scale X] [--json FILE]
+//
+// --llr-scale multiplies the LLRs of noisy transmissions (LLRs too confident, or not
+// enough); refused_right counts the blocks decoded right but not passed, the check's
+// cost. --blocks: blocks of each of the low-weight and random kinds (zeros: a tenth). Exits
+// with 1 when a wrong block was delivered, or a sent all-zero block did not pass.
+
+#include <gnuradio/gputurbo/engine/lte/rate_matching.h>
+#include <gnuradio/gputurbo/engine/lte/segmentation.h>
+#include <gnuradio/gputurbo/engine/lte/transport.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using namespace gputurbo;
+
+enum class kind { low_weight, random, zeros };
+const char* const kind_names[] = { "low_weight", "random", "zeros" };
+
+struct block
+{
+    std::mt19937_64 rng; // its own: the same blocks whatever the threads
+    kind what;
+    lte::transport_format format;
+    std::vector<std::uint8_t> data;
+    std::vector<int> rvs; // its transmissions
+    double snr_db;        // NaN: noiseless
+};
+
+struct counts
+{
+    // right but not passed: the decision check refused a block whose bits were right
+    // (every CRC of right bits checks), the cost of the check
+    long transmissions = 0, passed = 0, wrong = 0, refused_right = 0;
+};
+
+block random_block(kind what, std::uint64_t seed)
+{
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    block b;
+    b.rng.seed(seed);
+    std::mt19937_64& rng = b.rng;
+    b.what = what;
+    lte::transport_format& f = b.format;
+    static const int qms[] = { 2, 4, 6 };
+    f.Qm = qms[rng() % 3];
+    f.tbs = int(std::lround(std::exp(std::log(16.0) + unit(rng) * std::log(750.0))));
+    if (what == kind::zeros) { // where they decode: rv 0, rate <= 0.4, >= 5 dB
+        const double rate = 0.1 + 0.3 * unit(rng);
+        const int C = lte::segment(f.tbs + 24).C;
+        f.G = std::max(C, int(std::lround(f.tbs / rate / f.Qm))) * f.Qm;
+        b.rvs = { 0 };
+        b.snr_db = 5.0 + 5.0 * unit(rng);
+        b.data.assign(std::size_t(f.tbs), 0);
+        return b;
+    }
+    const double rate = std::exp(std::log(0.02) + unit(rng) * std::log(0.95 / 0.02));
+    const int C = lte::segment(f.tbs + 24).C;
+    f.G = std::max(C, int(std::lround(f.tbs / rate / f.Qm))) * f.Qm;
+    if (rng() % 4 == 0) // a UE category's soft buffer over 8 processes, or a tight one
+        f.soft_buffer = rng() % 2 ? lte::soft_buffer_bits(250368, 1, 1, 8)
+                                  : long(f.tbs + 24) * 2;
+    const int transmissions = 1 + int(rng() % 3);
+    for (int k = 0; k < transmissions; ++k)
+        b.rvs.push_back(int(rng() % 4));
+    b.snr_db = rng() % 10 == 0 ? std::nan("") : 10.0 * unit(rng);
+    b.data.assign(std::size_t(f.tbs), 0);
+    if (what == kind::random) {
+        for (auto& bit : b.data)
+            bit = std::uint8_t(rng() & 1u);
+    } else {
+        const int weight = 1 + int(rng() % 10);
+        for (int k = 0; k < weight; ++k)
+            b.data[std::size_t(rng() % std::uint64_t(f.tbs))] = 1;
+    }
+    return b;
+}
+
+// Channel LLRs (engine sign: positive means 0) of the G bits of transmission rv, in
+// noise times llr_scale (a receiver's LLRs too confident, or not enough).
+std::vector<float> transmit(block& b, int rv, float llr_scale)
+{
+    lte::transport_format f = b.format;
+    f.rv = rv;
+    std::vector<std::uint8_t> e(std::size_t(f.G));
+    lte::transport_encode(f, b.data.data(), e.data());
+    std::vector<float> llrs(e.size());
+    std::normal_distribution<float> noise(0.0f, 1.0f);
+    const bool noiseless = std::isnan(b.snr_db);
+    const float sigma = noiseless ? 0.0f : float(std::sqrt(0.5 / std::pow(10.0, b.snr_db / 10.0)));
+    for (std::size_t k = 0; k < e.size(); ++k) {
+        const float x = e[k] ? -1.0f : 1.0f;
+        llrs[k] = noiseless ? 8.0f * x
+                            : llr_scale * 2.0f * (x + sigma * noise(b.rng)) / (sigma * sigma);
+    }
+    return llrs;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::string backend = "cpu", json;
+    long blocks = 1000, batch = 256;
+    float llr_scale = 1.0f;
+    std::uint64_t seed = std::random_device{}();
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::cerr << a << " needs a value\n";
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--backend")
+            backend = value();
+        else if (a == "--blocks")
+            blocks = std::stol(value());
+        else if (a == "--seed")
+            seed = std::stoull(value());
+        else if (a == "--batch")
+            batch = std::max(1L, std::stol(value()));
+        else if (a == "--llr-scale")
+            llr_scale = std::stof(value());
+        else if (a == "--json")
+            json = value();
+        else {
+            std::cerr << "usage: gputurbo-crc-audit [--backend B] [--blocks N] [--seed S] "
+                         "[--batch B] [--llr-scale X] [--json FILE]\n";
+            return 2;
+        }
+    }
+    auto decoder = lte::make_transport_decoder({}, backend);
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    // f(i) for i < n on every core.
+    auto parallel = [threads](std::size_t n, auto f) {
+        std::vector<std::thread> pool;
+        for (unsigned w = 0; w < threads; ++w)
+            pool.emplace_back([&, w] {
+                for (std::size_t i = w; i < n; i += threads)
+                    f(i);
+            });
+        for (auto& t : pool)
+            t.join();
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+
+    // by kind; and of the low-weight and random kinds, by mode, by first rv, by SNR
+    std::map<std::string, counts> tally;
+    long total = 0;
+    const std::vector<std::pair<kind, long>> plan = {
+        { kind::low_weight, blocks }, { kind::random, blocks }, { kind::zeros, blocks / 10 }
+    };
+    for (const auto& [what, count] : plan)
+        for (long first = 0; first < count; first += batch) {
+            std::vector<block> group(std::size_t(std::min(count, first + batch) - first));
+            parallel(group.size(), [&](std::size_t i) {
+                // A seed per block: the seed, its kind and its number.
+                std::seed_seq s{ seed, std::uint64_t(what), std::uint64_t(first) + i };
+                std::uint64_t block_seed;
+                s.generate(reinterpret_cast<std::uint32_t*>(&block_seed),
+                           reinterpret_cast<std::uint32_t*>(&block_seed) + 2);
+                group[i] = random_block(what, block_seed);
+            });
+            for (std::size_t t = 0; t < 3; ++t) { // transmission t of each block
+                std::vector<std::size_t> who;
+                std::vector<lte::transport_block> calls;
+                for (std::size_t i = 0; i < group.size(); ++i)
+                    if (t < group[i].rvs.size())
+                        who.push_back(i);
+                std::vector<std::vector<float>> llrs(who.size());
+                parallel(who.size(), [&](std::size_t k) {
+                    llrs[k] = transmit(group[who[k]], group[who[k]].rvs[t], llr_scale);
+                });
+                if (who.empty())
+                    break;
+                std::size_t bits = 0;
+                for (std::size_t k = 0; k < who.size(); ++k) {
+                    const block& b = group[who[k]];
+                    lte::transport_block tb;
+                    tb.format = b.format;
+                    tb.format.rv = b.rvs[t];
+                    tb.f32 = llrs[k].data();
+                    tb.harq_process = b.rvs.size() > 1 ? int(who[k]) : lte::no_harq;
+                    tb.new_data = t == 0;
+                    calls.push_back(tb);
+                    bits += std::size_t(b.format.tbs);
+                }
+                std::vector<std::uint8_t> out(bits);
+                std::vector<lte::transport_result> results(calls.size());
+                decoder->decode(calls.data(), calls.size(), out.data(), results.data());
+                std::size_t at = 0;
+                for (std::size_t k = 0; k < who.size(); ++k) {
+                    const block& b = group[who[k]];
+                    const bool right =
+                        std::equal(b.data.begin(), b.data.end(), out.begin() + long(at));
+                    at += b.data.size();
+                    const bool ok = results[k].crc_ok;
+                    std::vector<std::string> keys = { std::string("kind:") +
+                                                      kind_names[int(b.what)] };
+                    if (b.what != kind::zeros) {
+                        keys.push_back(std::string("mode:") +
+                                       (b.rvs.size() == 1 ? "alone" : "combined"));
+                        keys.push_back("rv:" + std::to_string(b.rvs[t]));
+                        keys.push_back(std::isnan(b.snr_db)
+                                           ? std::string("snr:noiseless")
+                                           : "snr:" + std::to_string(int(b.snr_db)) +
+                                                 "-" + std::to_string(int(b.snr_db) + 1));
+                    }
+                    for (const auto& key : keys) {
+                        counts& c = tally[key];
+                        ++c.transmissions;
+                        c.passed += ok && right;
+                        c.wrong += ok && !right;
+                        c.refused_right += !ok && right;
+                    }
+                    ++total;
+                }
+            }
+            for (std::size_t i = 0; i < group.size(); ++i)
+                decoder->release(int(i));
+        }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    const counts& zeros = tally["kind:zeros"];
+    long wrong = 0;
+    for (const char* k : kind_names)
+        wrong += tally[std::string("kind:") + k].wrong;
+    std::string out = "{\n  \"tool\": \"gputurbo-crc-audit\",\n  \"backend\": \"" +
+                      decoder->backend() + "\",\n  \"device\": \"" + decoder->device() +
+                      "\",\n  \"seed\": " + std::to_string(seed) +
+                      ",\n  \"llr_scale\": " + std::to_string(llr_scale) +
+                      ",\n  \"blocks_per_kind\": " + std::to_string(blocks) +
+                      ",\n  \"transmissions\": " + std::to_string(total) +
+                      ",\n  \"delivered_wrong\": " + std::to_string(wrong) +
+                      ",\n  \"seconds\": " + std::to_string(seconds) + ",\n  \"by\": {";
+    bool first = true;
+    for (const auto& [key, c] : tally) {
+        out += std::string(first ? "\n" : ",\n") + "    \"" + key +
+               "\": {\"transmissions\": " + std::to_string(c.transmissions) +
+               ", \"passed\": " + std::to_string(c.passed) +
+               ", \"wrong\": " + std::to_string(c.wrong) +
+               ", \"refused_right\": " + std::to_string(c.refused_right) + "}";
+        first = false;
+    }
+    out += "\n  }\n}\n";
+    std::cout << out;
+    if (!json.empty())
+        std::ofstream(json) << out;
+    const bool zeros_pass = zeros.passed == zeros.transmissions;
+    if (!zeros_pass)
+        std::cerr << "gputurbo-crc-audit: " << zeros.transmissions - zeros.passed
+                  << " all-zero blocks sent did not pass\n";
+    return wrong == 0 && zeros_pass ? 0 : 1;
+}
