@@ -8,18 +8,24 @@
 // transport-block receiver and counts those delivered with crc_ok and wrong bits (the
 // receiver's promise is none). Three kinds of data: of low weight (1 ... 10 ones, which
 // a decoder that settles on the all-zero codeword would lose), random, and all zeros
-// sent where they decode (these must pass: rv 0, rate <= 0.4, >= 5 dB). Each block goes alone in one redundancy
-// version, or in two or three combined in a HARQ process, and is counted after every
-// transmission; SNR (Es/N0 of each bit) uniform in 0 ... 10 dB, or noiseless at
-// |L| = 8. Formats: tbs log-uniform in 16 ... 12000, Qm 2, 4 or 6, code rate of a
-// transmission log-uniform in 0.02 ... 0.95, a quarter with a limited soft buffer.
+// sent where they decode (these must pass: rv 0, rate <= 0.4, the whole mother codeword
+// sent, >= 5 dB). Each block goes alone in one redundancy version, or in two or three
+// combined in a HARQ process, and is counted after every transmission; SNR (Es/N0 of
+// each bit) uniform in 0 ... 10 dB, or noiseless at |L| = 8. Formats: tbs log-uniform
+// in 16 ... 12000, Qm 2, 4 or 6, code rate of a transmission log-uniform in 0.02 ...
+// 0.95, a quarter with a limited soft buffer.
 //
 //   gputurbo-crc-audit [--backend cpu|cuda|reference] [--blocks N] [--seed S]
-//                      [--batch B] [--llr-scale X] [--json FILE]
+//                      [--batch B] [--llr-scale X] [--kinds K,...] [--list]
+//                      [--json FILE]
 //
 // --llr-scale multiplies the LLRs of noisy transmissions (LLRs too confident, or not
 // enough); refused_right counts the blocks decoded right but not passed, the check's
-// cost. --blocks: blocks of each of the low-weight and random kinds (zeros: a tenth). Exits
+// cost (with the decoder's own failures: an iteration limit reached, or decisions
+// without information); --list names each such block, and each wrong one, on standard
+// error. --kinds: some of low_weight, random, zeros (each block's data, format and noise
+// come from the seed, its kind and its number alone, so a block can be run again alone).
+// --blocks: blocks of each of the low-weight and random kinds (zeros: a tenth). Exits
 // with 1 when a wrong block was delivered, or a sent all-zero block did not pass.
 
 #include <gnuradio/gputurbo/engine/lte/rate_matching.h>
@@ -74,10 +80,12 @@ block random_block(kind what, std::uint64_t seed)
     static const int qms[] = { 2, 4, 6 };
     f.Qm = qms[rng() % 3];
     f.tbs = int(std::lround(std::exp(std::log(16.0) + unit(rng) * std::log(750.0))));
-    if (what == kind::zeros) { // where they decode: rv 0, rate <= 0.4, >= 5 dB
+    if (what == kind::zeros) { // where they decode: rv 0, rate <= 0.4, >= 5 dB, and at
+                               // least the whole mother codeword (3B + 12 bits) sent
         const double rate = 0.1 + 0.3 * unit(rng);
         const int C = lte::segment(f.tbs + 24).C;
-        f.G = std::max(C, int(std::lround(f.tbs / rate / f.Qm))) * f.Qm;
+        const double bits = std::max(f.tbs / rate, 3.0 * (f.tbs + 24) + 12.0);
+        f.G = std::max(C, int(std::ceil(bits / f.Qm))) * f.Qm;
         b.rvs = { 0 };
         b.snr_db = 5.0 + 5.0 * unit(rng);
         b.data.assign(std::size_t(f.tbs), 0);
@@ -87,8 +95,8 @@ block random_block(kind what, std::uint64_t seed)
     const int C = lte::segment(f.tbs + 24).C;
     f.G = std::max(C, int(std::lround(f.tbs / rate / f.Qm))) * f.Qm;
     if (rng() % 4 == 0) // a UE category's soft buffer over 8 processes, or a tight one
-        f.soft_buffer = rng() % 2 ? lte::soft_buffer_bits(250368, 1, 1, 8)
-                                  : long(f.tbs + 24) * 2;
+        f.soft_buffer =
+            rng() % 2 ? lte::soft_buffer_bits(250368, 1, 1, 8) : long(f.tbs + 24) * 2;
     const int transmissions = 1 + int(rng() % 3);
     for (int k = 0; k < transmissions; ++k)
         b.rvs.push_back(int(rng() % 4));
@@ -116,11 +124,13 @@ std::vector<float> transmit(block& b, int rv, float llr_scale)
     std::vector<float> llrs(e.size());
     std::normal_distribution<float> noise(0.0f, 1.0f);
     const bool noiseless = std::isnan(b.snr_db);
-    const float sigma = noiseless ? 0.0f : float(std::sqrt(0.5 / std::pow(10.0, b.snr_db / 10.0)));
+    const float sigma =
+        noiseless ? 0.0f : float(std::sqrt(0.5 / std::pow(10.0, b.snr_db / 10.0)));
     for (std::size_t k = 0; k < e.size(); ++k) {
         const float x = e[k] ? -1.0f : 1.0f;
-        llrs[k] = noiseless ? 8.0f * x
-                            : llr_scale * 2.0f * (x + sigma * noise(b.rng)) / (sigma * sigma);
+        llrs[k] = noiseless
+                      ? 8.0f * x
+                      : llr_scale * 2.0f * (x + sigma * noise(b.rng)) / (sigma * sigma);
     }
     return llrs;
 }
@@ -132,6 +142,8 @@ int main(int argc, char** argv)
     std::string backend = "cpu", json;
     long blocks = 1000, batch = 256;
     float llr_scale = 1.0f;
+    bool list = false;
+    std::string kinds = "low_weight,random,zeros";
     std::uint64_t seed = std::random_device{}();
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -152,11 +164,16 @@ int main(int argc, char** argv)
             batch = std::max(1L, std::stol(value()));
         else if (a == "--llr-scale")
             llr_scale = std::stof(value());
+        else if (a == "--list")
+            list = true;
+        else if (a == "--kinds")
+            kinds = value();
         else if (a == "--json")
             json = value();
         else {
-            std::cerr << "usage: gputurbo-crc-audit [--backend B] [--blocks N] [--seed S] "
-                         "[--batch B] [--llr-scale X] [--json FILE]\n";
+            std::cerr
+                << "usage: gputurbo-crc-audit [--backend B] [--blocks N] [--seed S] "
+                   "[--batch B] [--llr-scale X] [--kinds K,...] [--list] [--json FILE]\n";
             return 2;
         }
     }
@@ -178,11 +195,13 @@ int main(int argc, char** argv)
     // by kind; and of the low-weight and random kinds, by mode, by first rv, by SNR
     std::map<std::string, counts> tally;
     long total = 0;
-    const std::vector<std::pair<kind, long>> plan = {
-        { kind::low_weight, blocks }, { kind::random, blocks }, { kind::zeros, blocks / 10 }
-    };
+    const std::vector<std::pair<kind, long>> plan = { { kind::low_weight, blocks },
+                                                      { kind::random, blocks },
+                                                      { kind::zeros, blocks / 10 } };
     for (const auto& [what, count] : plan)
-        for (long first = 0; first < count; first += batch) {
+        for (long first = 0;
+             kinds.find(kind_names[int(what)]) != std::string::npos && first < count;
+             first += batch) {
             std::vector<block> group(std::size_t(std::min(count, first + batch) - first));
             parallel(group.size(), [&](std::size_t i) {
                 // A seed per block: the seed, its kind and its number.
@@ -226,6 +245,20 @@ int main(int argc, char** argv)
                         std::equal(b.data.begin(), b.data.end(), out.begin() + long(at));
                     at += b.data.size();
                     const bool ok = results[k].crc_ok;
+                    if (list && ok != right) { // wrong, or right but refused
+                        std::cerr << (ok ? "wrong" : "refused_right") << ": "
+                                  << kind_names[int(b.what)] << " block "
+                                  << first + long(who[k]) << " tbs " << b.format.tbs
+                                  << " G " << b.format.G << " Qm " << b.format.Qm
+                                  << " soft_buffer " << b.format.soft_buffer << " snr "
+                                  << b.snr_db << " transmission " << t << " of rvs";
+                        for (const int rv : b.rvs)
+                            std::cerr << " " << rv;
+                        std::cerr << "; code blocks (passed/iterations)";
+                        for (const auto& c : results[k].code_blocks)
+                            std::cerr << " " << c.passed << "/" << c.iterations;
+                        std::cerr << "\n";
+                    }
                     std::vector<std::string> keys = { std::string("kind:") +
                                                       kind_names[int(b.what)] };
                     if (b.what != kind::zeros) {
