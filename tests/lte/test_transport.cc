@@ -865,19 +865,17 @@ TEST_P(LteTransport, NeverPassesALowWeightBlockAsZeros)
             lte::transport_encode(f, sent[i].data(), e.data());
             const float s = sigmas[std::size_t(i / 4) % sigmas.size()];
             for (const auto bit : e)
-                llrs[i].push_back(s == 0.0f ? (bit ? -8.0f : 8.0f)
-                                            : 2.0f * ((bit ? -1.0f : 1.0f) +
-                                                      s * noise(rng)) /
-                                                  (s * s));
+                llrs[i].push_back(
+                    s == 0.0f ? (bit ? -8.0f : 8.0f)
+                              : 2.0f * ((bit ? -1.0f : 1.0f) + s * noise(rng)) / (s * s));
             batch[i].f32 = llrs[i].data();
         }
         std::vector<std::uint8_t> out(std::size_t(trials) * tbs);
         std::vector<lte::transport_result> results(trials);
         decoder->decode(batch.data(), batch.size(), out.data(), results.data());
         for (int i = 0; i < trials; ++i) {
-            const bool right = std::equal(sent[i].begin(),
-                                          sent[i].end(),
-                                          out.begin() + std::ptrdiff_t(tbs) * i);
+            const bool right = std::equal(
+                sent[i].begin(), sent[i].end(), out.begin() + std::ptrdiff_t(tbs) * i);
             wrong += results[i].crc_ok && !right;
             const bool zeros = i % 4 == 0;
             zeros_sent += zeros && pass == 1;
@@ -886,6 +884,74 @@ TEST_P(LteTransport, NeverPassesALowWeightBlockAsZeros)
     }
     EXPECT_EQ(wrong, 0) << "blocks delivered with crc_ok and wrong bits";
     EXPECT_EQ(zeros_passed, zeros_sent) << "all-zero blocks sent, combined rv 2/3 + 0/1";
+}
+
+TEST_P(LteTransport, ChecksEachDecisionAsTheCpuDoes)
+{
+    // Soft buffers of the codewords of random data at |q| = 40 (L = 5), a share f of
+    // the values flipped, f from 0 to 0.25 (past what the decision check lets pass:
+    // about 8 % contradictions at that confidence); decoded from the buffer alone (a
+    // retransmission of zeros). Where both receivers decide the same bits, they pass
+    // or fail them alike: the CPU's check and the backend's add the same integers.
+    GPUTURBO_TRANSPORT_OR_SKIP(decoder, GetParam());
+    auto cpu = lte::make_transport_decoder({}, "cpu");
+    std::mt19937_64 rng(test::test_seed());
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    int compared = 0, passed = 0, failed = 0;
+    for (const int tbs : { 16, 1000, 6200 }) { // filler bits, one block, two blocks
+        const int trials = 24;
+        std::vector<std::vector<std::uint8_t>> sent(trials);
+        std::vector<lte::transport_block> batch(trials);
+        std::vector<float> zeros(std::size_t(3 * (tbs + 24) + 64), 0.0f);
+        for (int i = 0; i < trials; ++i) {
+            sent[i] = random_bits(std::size_t(tbs), rng);
+            std::vector<std::uint8_t> b = sent[i];
+            b.resize(std::size_t(tbs) + 24);
+            lte::attach_crc(lte::crc::crc24a, b.data(), b.size());
+            const lte::segmentation seg = lte::segment(tbs + 24);
+            std::vector<std::int8_t> buffer;
+            const double f = 0.25 * i / (trials - 1);
+            for (int r = 0; r < seg.C; ++r) {
+                const int K = seg.block_size(r);
+                std::vector<std::uint8_t> block(std::size_t{ K }),
+                    codeword(turbo::codeword_length(K));
+                lte::code_block(seg, b.data(), r, block.data());
+                turbo::encode(K, block.data(), 1, codeword.data());
+                for (std::size_t k = 0; k < codeword.size(); ++k) {
+                    const bool filler =
+                        r == 0 && k < 3 * std::size_t(seg.F) && k % 3 != 2;
+                    const int v = (codeword[k] ? -40 : 40) * (unit(rng) < f ? -1 : 1);
+                    buffer.push_back(std::int8_t(filler ? 127 : v));
+                }
+            }
+            decoder->set_soft_buffer(i, tbs, buffer);
+            cpu->set_soft_buffer(i, tbs, buffer);
+            batch[i].format.tbs = tbs;
+            batch[i].format.G = 3 * (tbs + 24) + 60; // a multiple of Qm = 2
+            batch[i].f32 = zeros.data();
+            batch[i].harq_process = i;
+            batch[i].new_data = false;
+        }
+        std::vector<std::uint8_t> ours(std::size_t(trials) * tbs),
+            theirs(std::size_t(trials) * tbs);
+        std::vector<lte::transport_result> r_ours(trials), r_theirs(trials);
+        decoder->decode(batch.data(), batch.size(), ours.data(), r_ours.data());
+        cpu->decode(batch.data(), batch.size(), theirs.data(), r_theirs.data());
+        for (int i = 0; i < trials; ++i) {
+            const auto at = std::ptrdiff_t(i) * tbs;
+            if (!std::equal(
+                    ours.begin() + at, ours.begin() + at + tbs, theirs.begin() + at))
+                continue;
+            ++compared;
+            EXPECT_EQ(r_ours[i].crc_ok, r_theirs[i].crc_ok)
+                << "tbs " << tbs << ", block " << i;
+            passed += r_ours[i].crc_ok;
+            failed += !r_ours[i].crc_ok;
+        }
+    }
+    EXPECT_GT(compared, 36); // of 72: where the flips are many, decisions differ
+    EXPECT_GT(passed, 5); // the threshold lies inside the sweep
+    EXPECT_GT(failed, 5);
 }
 
 TEST_P(LteTransport, ManyFormatsDecodeBeforeAndAfterThePlansAreForgotten)

@@ -292,52 +292,92 @@ encode_segment(const check_job& j, const std::uint8_t* bits, int first, int end,
     }
 }
 
+// The segment of bits of each thread of check_kernel: about K / check_threads, a
+// multiple of 4 whose quarter is odd, so that the threads of a warp read their values
+// (3 a bit, in shared memory) from 32 different banks.
+__device__ int segment_length(int K)
+{
+    int length = ((K + check_threads - 1) / check_threads + 3) / 4 * 4;
+    return length / 4 % 2 == 1 ? length : length + 4;
+}
+
 // A thread block per code block: its decision encoded again, in a segment of bits per
-// thread (the encoders are linear: a segment's states are its states from 0 plus its
-// start state run on with input 0, and the start states follow one from another), and
-// each soft value added to the code block's agreement (decision_check.h).
+// thread, and each soft value added to the code block's agreement (decision_check.h).
+// The encoders are linear: a segment's states are its states from state 0 plus its
+// start state run on with input 0 for as many steps; so each thread first runs its
+// segment from 0, a scan over the threads composes those maps into every segment's
+// start state, and each thread then runs its segment again from there.
 __global__ void __launch_bounds__(check_threads)
     check_kernel(const check_job* jobs, const __grid_constant__ contradiction_odds odds)
 {
+    constexpr unsigned all = 0xffffffffu;
+    constexpr int warps = check_threads / 32;
     __shared__ std::uint8_t bits[turbo::max_block_size];
-    __shared__ std::uint8_t ends[2][check_threads];
+    __shared__ int words[turbo::codeword_length(turbo::max_block_size) / 4];
+    __shared__ contradiction_odds table; // indexed by value: no constant-bank serialising
+    __shared__ int warp_maps[warps][3];  // a warp's segments composed: n, e1, e2
     __shared__ std::uint8_t starts[2][check_threads + 1]; // [check_threads]: after K
     __shared__ unsigned long long sums[5];
     const check_job j = jobs[blockIdx.x];
-    const int t = int(threadIdx.x);
+    const int t = int(threadIdx.x), lane = t % 32, warp = t / 32;
     for (int k = t; k < j.K; k += check_threads)
         bits[k] = j.bits[k] & 1u;
+    const int codeword_words = int(turbo::codeword_length(j.K) / 4); // 4-byte aligned
+    for (int w = t; w < codeword_words; w += check_threads)
+        words[w] = reinterpret_cast<const int*>(j.values)[w];
+    for (int q = t; q < 128; q += check_threads) {
+        table.p[q] = odds.p[q];
+        table.spread[q] = odds.spread[q];
+    }
     if (t < 5)
         sums[t] = 0;
     __syncthreads();
-    const int length = (j.K + check_threads - 1) / check_threads;
-    auto first_of = [&](int segment) { return min(j.K, segment * length); };
-    const int first = first_of(t), end = first_of(t + 1);
-    int s1 = 0, s2 = 0;
-    encode_segment(j, bits, first, end, s1, s2, [](int, int, int, int, int) {});
-    ends[0][t] = std::uint8_t(s1);
-    ends[1][t] = std::uint8_t(s2);
-    __syncthreads();
-    if (t % 32 == 0 && t / 32 < 2) { // a warp per encoder
-        const int e = t / 32;
-        int s = 0;
-        for (int segment = 0; segment < check_threads; ++segment) {
-            starts[e][segment] = std::uint8_t(s);
-            s = idle(s, first_of(segment + 1) - first_of(segment)) ^ ends[e][segment];
+    const std::int8_t* values = reinterpret_cast<const std::int8_t*>(words);
+    const int length = segment_length(j.K);
+    const int first = min(j.K, t * length), end = min(j.K, first + length);
+
+    // Each segment from state 0: the map s -> idle(s, n) ^ e of its start state.
+    int e1 = 0, e2 = 0;
+    encode_segment(j, bits, first, end, e1, e2, [](int, int, int, int, int) {});
+    int n = (end - first) % 7;
+    // Composed with the segments before it (map a, then b: n_a + n_b, idle(e_a, n_b)
+    // ^ e_b): in the warp, then after the warps before.
+    for (int d = 1; d < 32; d *= 2) {
+        const int n_before = __shfl_up_sync(all, n, d);
+        const int e1_before = __shfl_up_sync(all, e1, d);
+        const int e2_before = __shfl_up_sync(all, e2, d);
+        if (lane >= d) {
+            e1 ^= idle(e1_before, n);
+            e2 ^= idle(e2_before, n);
+            n = (n + n_before) % 7;
         }
-        starts[e][check_threads] = std::uint8_t(s);
+    }
+    if (lane == 31) {
+        warp_maps[warp][0] = n;
+        warp_maps[warp][1] = e1;
+        warp_maps[warp][2] = e2;
     }
     __syncthreads();
+    int before1 = 0, before2 = 0; // the state after the warps before
+    for (int w = 0; w < warp; ++w) {
+        before1 = idle(before1, warp_maps[w][0]) ^ warp_maps[w][1];
+        before2 = idle(before2, warp_maps[w][0]) ^ warp_maps[w][2];
+    }
+    starts[0][t + 1] = std::uint8_t(idle(before1, n) ^ e1); // after this segment
+    starts[1][t + 1] = std::uint8_t(idle(before2, n) ^ e2);
+    if (t == 0)
+        starts[0][0] = starts[1][0] = 0;
+    __syncthreads();
+
     agreement a;
-    s1 = starts[0][t];
-    s2 = starts[1][t];
+    int s1 = starts[0][t], s2 = starts[1][t];
     encode_segment(j, bits, first, end, s1, s2, [&](int k, int u, int r1, int u2, int r2) {
-        const std::int8_t* v = j.values + 3 * std::size_t(k);
+        const std::int8_t* v = values + 3 * k;
         if (k >= j.filler) { // d0 and d1 of a filler bit are known, not received
-            a.add(odds, v[0], u);
-            a.add(odds, v[1], turbo::rsc::parity(r1, u));
+            a.add(table, v[0], u);
+            a.add(table, v[1], turbo::rsc::parity(r1, u));
         }
-        a.add(odds, v[2], turbo::rsc::parity(r2, u2));
+        a.add(table, v[2], turbo::rsc::parity(r2, u2));
     });
     if (t == 0) // the trellis terminations
         for (int e = 0; e < 2; ++e) {
@@ -346,8 +386,8 @@ __global__ void __launch_bounds__(check_threads)
                 const int u = turbo::rsc::termination_input(s);
                 for (const bool parity : { false, true }) {
                     const turbo::tail_place at = turbo::tail_position(e, step, parity);
-                    a.add(odds,
-                          j.values[3 * std::size_t(j.K + at.offset) + at.stream],
+                    a.add(table,
+                          values[3 * (j.K + at.offset) + at.stream],
                           parity ? turbo::rsc::parity(s, u) : u);
                 }
                 s = turbo::rsc::next_state(s, u);
@@ -360,8 +400,8 @@ __global__ void __launch_bounds__(check_threads)
                                 a.spread };
     for (int i = 0; i < 5; ++i) {
         for (int d = 16; d > 0; d /= 2)
-            v[i] += __shfl_xor_sync(0xffffffffu, v[i], d);
-        if (t % 32 == 0)
+            v[i] += __shfl_xor_sync(all, v[i], d);
+        if (lane == 0)
             atomicAdd(&sums[i], v[i]);
     }
     __syncthreads();
