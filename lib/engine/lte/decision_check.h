@@ -54,14 +54,16 @@ struct contradiction_odds
 contradiction_odds make_contradiction_odds(float int8_scale);
 
 //! What a code block's values say of its decision; sums over values, so the
-//! agreement of a transport block is the sum of its code blocks'.
-struct agreement
+//! agreement of a transport block is the sum of its code blocks'. Summed in Signed and
+//! Unsigned: 64 bits for a code block (agreement), 32 for a GPU thread's few hundred.
+template <class Signed, class Unsigned>
+struct agreement_sums
 {
-    std::int64_t correlation = 0;     //!< sum of s v: s = +1 where the bit is 0
-    std::uint64_t energy = 0;         //!< sum of v^2
-    std::uint64_t contradictions = 0; //!< values of the other sign than their bit
-    std::uint64_t expected = 0;       //!< sum of p(|v|), 2^-odds_bits
-    std::uint64_t spread = 0;         //!< sum of p(1 - p), 2^-odds_bits
+    Signed correlation = 0;      //!< sum of s v: s = +1 where the bit is 0
+    Unsigned energy = 0;         //!< sum of v^2
+    Unsigned contradictions = 0; //!< values of the other sign than their bit
+    Unsigned expected = 0;       //!< sum of p(|v|), 2^-odds_bits
+    Unsigned spread = 0;         //!< sum of p(1 - p), 2^-odds_bits
 
     //! Adds value \p v (engine sign: positive means 0; 0 means nothing received) of a
     //! position whose decided bit is \p bit.
@@ -72,12 +74,14 @@ struct agreement
         const int s = bit ? -v : v;
         const int magnitude = v < -127 ? 127 : (v < 0 ? -v : v); // -128 as -127
         correlation += s;
-        energy += std::uint64_t(v * v);
+        energy += Unsigned(v * v);
         contradictions += s < 0;
         expected += odds.p[magnitude];
         spread += odds.spread[magnitude];
     }
 };
+
+using agreement = agreement_sums<std::int64_t, std::uint64_t>;
 
 /*!
  * \brief The agreement of a codeword's values (3K + 12, the turbo decoder's interleaved

@@ -256,7 +256,7 @@ struct check_job
     int K, f1, f2, filler;
 };
 
-constexpr int check_threads = 128;
+constexpr int check_threads = 256;
 
 // The constituent encoder's state n steps of input 0 after state s: its register,
 // left alone, runs in a cycle of 7.
@@ -267,24 +267,24 @@ __device__ int idle(int s, int n)
     return s;
 }
 
-// Walks both constituent encoders over bits [first, end) of a code block from states
-// s1 (natural order) and s2 (interleaved: bit pi(k)), calling visit(k, u, s1, u2, s2)
-// before each step.
-template <class Visit>
-__device__ void
-encode_segment(const check_job& j, const std::uint8_t* bits, int first, int end,
-               int& s1, int& s2, Visit visit)
+// Bits [first, end) of a code block (at most 64) in natural order and in the second
+// encoder's order (bit pi(k)), bit k - first of each word.
+__device__ void segment_bits(const check_job& j,
+                             const std::uint8_t* bits,
+                             int first,
+                             int end,
+                             std::uint64_t& natural,
+                             std::uint64_t& interleaved)
 {
     const std::uint64_t K = std::uint64_t(j.K), k0 = std::uint64_t(first);
     // pi(k) = f1 k + f2 k^2 mod K, stepped by pi(k + 1) - pi(k) = f1 + f2 (2k + 1).
     int pi = int((j.f1 * k0 + (j.f2 * k0 % K) * k0) % K);
     int step = int((j.f1 + j.f2 * (2 * k0 + 1)) % K);
     const int step_step = int(2 * std::uint64_t(j.f2) % K);
+    natural = interleaved = 0;
     for (int k = first; k < end; ++k) {
-        const int u = bits[k], u2 = bits[pi];
-        visit(k, u, s1, u2, s2);
-        s1 = turbo::rsc::next_state(s1, u);
-        s2 = turbo::rsc::next_state(s2, u2);
+        natural |= std::uint64_t(bits[k]) << (k - first);
+        interleaved |= std::uint64_t(bits[pi]) << (k - first);
         pi += step;
         pi -= pi >= j.K ? j.K : 0;
         step += step_step;
@@ -292,9 +292,9 @@ encode_segment(const check_job& j, const std::uint8_t* bits, int first, int end,
     }
 }
 
-// The segment of bits of each thread of check_kernel: about K / check_threads, a
-// multiple of 4 whose quarter is odd, so that the threads of a warp read their values
-// (3 a bit, in shared memory) from 32 different banks.
+// The segment of bits of each thread of check_kernel: about K / check_threads (at most
+// 64: a word of bits), a multiple of 4 whose quarter is odd, so that the threads of a
+// warp read their values (3 a bit, in shared memory) from 32 different banks.
 __device__ int segment_length(int K)
 {
     int length = ((K + check_threads - 1) / check_threads + 3) / 4 * 4;
@@ -334,11 +334,17 @@ __global__ void __launch_bounds__(check_threads)
     __syncthreads();
     const std::int8_t* values = reinterpret_cast<const std::int8_t*>(words);
     const int length = segment_length(j.K);
+    static_assert((turbo::max_block_size / check_threads + 3) / 4 * 4 + 4 <= 64);
     const int first = min(j.K, t * length), end = min(j.K, first + length);
 
     // Each segment from state 0: the map s -> idle(s, n) ^ e of its start state.
+    std::uint64_t natural, interleaved;
+    segment_bits(j, bits, first, end, natural, interleaved);
     int e1 = 0, e2 = 0;
-    encode_segment(j, bits, first, end, e1, e2, [](int, int, int, int, int) {});
+    for (int i = 0; i < end - first; ++i) {
+        e1 = turbo::rsc::next_state(e1, int(natural >> i) & 1);
+        e2 = turbo::rsc::next_state(e2, int(interleaved >> i) & 1);
+    }
     int n = (end - first) % 7;
     // Composed with the segments before it (map a, then b: n_a + n_b, idle(e_a, n_b)
     // ^ e_b): in the warp, then after the warps before.
@@ -369,16 +375,20 @@ __global__ void __launch_bounds__(check_threads)
         starts[0][0] = starts[1][0] = 0;
     __syncthreads();
 
-    agreement a;
+    agreement_sums<int, unsigned> a; // a thread's at most 3 * 64 + 12 values
     int s1 = starts[0][t], s2 = starts[1][t];
-    encode_segment(j, bits, first, end, s1, s2, [&](int k, int u, int r1, int u2, int r2) {
+    for (int k = first; k < end; ++k) {
+        const int u = int(natural >> (k - first)) & 1;
+        const int u2 = int(interleaved >> (k - first)) & 1;
         const std::int8_t* v = values + 3 * k;
         if (k >= j.filler) { // d0 and d1 of a filler bit are known, not received
             a.add(table, v[0], u);
-            a.add(table, v[1], turbo::rsc::parity(r1, u));
+            a.add(table, v[1], turbo::rsc::parity(s1, u));
         }
-        a.add(table, v[2], turbo::rsc::parity(r2, u2));
-    });
+        a.add(table, v[2], turbo::rsc::parity(s2, u2));
+        s1 = turbo::rsc::next_state(s1, u);
+        s2 = turbo::rsc::next_state(s2, u2);
+    }
     if (t == 0) // the trellis terminations
         for (int e = 0; e < 2; ++e) {
             int s = starts[e][check_threads];
@@ -393,7 +403,7 @@ __global__ void __launch_bounds__(check_threads)
                 s = turbo::rsc::next_state(s, u);
             }
         }
-    unsigned long long v[5] = { (unsigned long long)a.correlation,
+    unsigned long long v[5] = { (unsigned long long)(long long)a.correlation,
                                 a.energy,
                                 a.contradictions,
                                 a.expected,
