@@ -17,7 +17,8 @@ namespace common {
 
 /*!
  * \brief What every family's gr-fec decoder object tells gr-fec's wrappers alike: float
- * soft values in as they are (no conversion, no shift, no history), unpacked bits out.
+ * soft values in as they are (no conversion, no shift, no history unless an object reads
+ * past its frame), unpacked bits out.
  */
 class soft_in_bits_out : public virtual gr::fec::generic_decoder
 {

@@ -30,7 +30,8 @@ gr::fec::generic_decoder::sptr viterbi_decoder_fec::make(int frame_size,
                                                          const std::string& llr_sign,
                                                          const std::string& backend,
                                                          int threads,
-                                                         const std::string& devices)
+                                                         const std::string& devices,
+                                                         bool delayed)
 {
     check_start_state(start_state);
     if (end_state != -1 && end_state != 0)
@@ -50,26 +51,36 @@ gr::fec::generic_decoder::sptr viterbi_decoder_fec::make(int frame_size,
         config,
         frame_size,
         gr_fec_padding(config.generator, config.mode, padded),
-        backend);
+        backend,
+        delayed);
 }
 
 viterbi_decoder_fec_impl::viterbi_decoder_fec_impl(const conv::viterbi_config& config,
                                                    int frame_size,
                                                    int padding,
-                                                   const std::string& backend)
+                                                   const std::string& backend,
+                                                   bool delayed)
     : generic_decoder("viterbi_decoder_fec"),
       d_config(config),
       d_padding(padding),
       d_frame(frame_size)
 {
     route_engine_log();
-    if (config.mode == conv::termination::streaming) {
+    const conv::segment_geometry g = conv::derived_geometry(config);
+    if (config.mode == conv::termination::streaming && delayed) {
         d_stream = conv::make_stream_decoder(config, backend);
         // Every bit more than depth + bits steps behind the newest is out when a call
         // returns (conv::stream_decoder): that lag makes each call's frame whole.
-        const conv::segment_geometry g = conv::derived_geometry(config);
         d_delay = g.depth + g.bits;
         d_lagging.assign(std::size_t(d_delay), 0);
+    } else if (config.mode == conv::termination::streaming) {
+        // A frame is the part [behind, behind + frame) of a truncated run.
+        conv::viterbi_config runs = config;
+        runs.mode = conv::termination::truncated;
+        d_frames = conv::make_viterbi_decoder(runs, backend);
+        d_aligned = true;
+        d_ahead = g.depth;
+        d_behind = g.training;
     } else {
         d_frames = conv::make_viterbi_decoder(config, backend);
     }
@@ -113,7 +124,9 @@ void viterbi_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
         return;
     }
     const auto in = static_cast<const float*>(inbuffer);
-    if (d_stream) {
+    if (d_aligned) {
+        decode_aligned(in, out);
+    } else if (d_stream) {
         const std::size_t values = std::size_t(d_frame) * d_config.generator.outputs();
         d_decided.resize(d_stream->output_bound(values));
         d_decided.resize(d_stream->decode(in, values, d_decided.data()));
@@ -125,6 +138,34 @@ void viterbi_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
         d_frames->decode(d_frame, in, 1, out, &status);
     }
     ++d_decoded;
+}
+
+// The run of a stream's frame: from d_behind steps before it, in every state alike (K-1
+// erased steps from state 0 lead to each state with the same metric), or from the
+// stream's start in state 0, to d_ahead steps past it (read beyond the frame, which
+// gr-fec's decoder block holds there: get_history()), traced back from the best state.
+void viterbi_decoder_fec_impl::decode_aligned(const float* in, std::uint8_t* out)
+{
+    const std::size_t n = std::size_t(d_config.generator.outputs());
+    const std::size_t behind = d_before.size() / n;
+    const std::size_t erased =
+        behind < d_stream_steps ? std::size_t(d_config.generator.constraint - 1) : 0;
+    const std::size_t ahead = d_announced ? 0 : std::size_t(d_ahead);
+    const std::size_t frame = std::size_t(d_frame);
+    d_window.assign(erased * n, 0.0f);
+    d_window.insert(d_window.end(), d_before.begin(), d_before.end());
+    d_window.insert(d_window.end(), in, in + (frame + ahead) * n);
+    const std::size_t steps = d_window.size() / n;
+    d_decided.resize(steps);
+    ::gputurbo::core::codeword_status status;
+    d_frames->decode(int(steps), d_window.data(), 1, d_decided.data(), &status);
+    std::copy_n(d_decided.begin() + std::ptrdiff_t(erased + behind), frame, out);
+
+    d_before.insert(d_before.end(), in, in + frame * n);
+    const std::size_t keep = std::size_t(d_behind) * n;
+    if (d_before.size() > keep)
+        d_before.erase(d_before.begin(), d_before.end() - std::ptrdiff_t(keep));
+    d_stream_steps += frame;
 }
 
 // A frame not decoded: one input item (never 0, which gr-fec would divide by) and no
@@ -154,6 +195,7 @@ int viterbi_decoder_fec_impl::get_output_size()
 bool viterbi_decoder_fec_impl::set_frame_size(unsigned int frame_size)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
+    d_announced = true;
     const unsigned tail = unsigned(input_size(0) / d_config.generator.outputs());
     const unsigned bits = frame_size + (d_frame > 0 ? tail : 0); // L * rate(), truncated
     const unsigned frame = bits > tail ? bits - tail : 0;

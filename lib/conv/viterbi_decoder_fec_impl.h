@@ -29,11 +29,23 @@ private:
     mutable std::mutex d_mutex;
     const ::gputurbo::conv::viterbi_config d_config;
     const int d_padding; // values after a terminated frame's code bits, ignored
-    std::unique_ptr<::gputurbo::core::batch_decoder> d_frames;  // framed modes
-    std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream; // CC_STREAMING
+    // Framed modes, and CC_STREAMING's frames (truncated runs over each frame and the
+    // steps around it).
+    std::unique_ptr<::gputurbo::core::batch_decoder> d_frames;
+    std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream; // CC_STREAMING delayed
     int d_delay = 0;
     std::deque<std::uint8_t> d_lagging; // a stream's decided bits not yet out
     std::vector<std::uint8_t> d_decided;
+
+    // CC_STREAMING, aligned: steps read past a frame (get_history() / rate) and before
+    // it (the stream's last values, kept from earlier frames).
+    bool d_aligned = false;
+    int d_ahead = 0;
+    int d_behind = 0;
+    std::vector<float> d_before; // the stream's last values, up to d_behind steps
+    std::uint64_t d_stream_steps = 0;
+    bool d_announced = false; // set_frame_size() was called: nothing past a frame
+    std::vector<float> d_window;
 
     // The frame the last set_frame_size() announced, or 0 when it refused it
     // (generic_work() then writes nothing and counts the refusal once).
@@ -44,12 +56,14 @@ private:
     std::uint64_t d_decoded = 0;
 
     int input_size(int frame) const;
+    void decode_aligned(const float* in, std::uint8_t* out);
 
 public:
     viterbi_decoder_fec_impl(const ::gputurbo::conv::viterbi_config& config,
                              int frame_size,
                              int padding,
-                             const std::string& backend);
+                             const std::string& backend,
+                             bool delayed);
     ~viterbi_decoder_fec_impl() override;
 
     void generic_work(void* inbuffer, void* outbuffer) override;
@@ -59,6 +73,7 @@ public:
     int get_output_size() override;
     bool set_frame_size(unsigned int frame_size) override;
     float get_iterations() override { return 0.0f; }
+    int get_history() override { return d_ahead * d_config.generator.outputs(); }
 
     std::string code() const override { return d_config.generator.text(); }
     int delay() const override { return d_delay; }

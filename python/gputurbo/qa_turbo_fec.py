@@ -13,6 +13,8 @@ from gnuradio import blocks, digital, fec, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
+from qa_conv_fec import fec_test_ber
+
 
 def codeword_length(K):
     return 3 * K + 12
@@ -544,6 +546,35 @@ class qa_turbo_fec(gr_unittest.TestCase):
                 np.testing.assert_array_equal(
                     data, np.zeros(size) if bits is None else bits, err_msg=f"PDU {i}")
         self.assertEqual((obj.frames(), obj.refused_frames()), (13, 4))
+
+    def test_017_fec_test_ber_against_float_decoder(self):
+        # gr-fec's BER tools as ber_curve_gen.grc uses them (fec_test, ber_bf) with our
+        # objects, in the waterfall: at most 1.3 times the bit errors of the float
+        # reference decoder of the same parameters on the same noisy symbols, more than
+        # 0.4 times them (no transmitted bits leak through), and ber_bf reads the same.
+        K, frames = 1024, 200
+        data = np.random.default_rng(5).integers(0, 256, K * frames // 8, dtype=np.uint8)
+        sent = np.unpackbits(data).reshape(frames, K)
+        reference = gputurbo.turbo_engine(K=K, backend="reference")
+        for backend in BACKENDS:
+            for esno in (-4.75, -4.5, -4.25):
+                ours = fec_test_ber(gputurbo.turbo_encoder_fec.make(K),
+                                    gputurbo.turbo_decoder_fec.make(K, backend=backend),
+                                    esno, data, seed=3)
+                decoded = ours.compared // K
+                bits, _, _ = reference.decode(
+                    ours.symbols.reshape(-1, codeword_length(K))[:decoded])
+                theirs = int(np.count_nonzero(bits != sent[:decoded]))
+                what = (f"{backend} Es/N0 {esno} dB: {ours.errors} errors, the float "
+                        f"decoder {theirs}")
+                self.assertGreaterEqual(theirs, 1000, what)
+                self.assertLessEqual(ours.errors, 1.3 * theirs, what)
+                self.assertGreater(ours.errors, 0.4 * theirs, what)
+                self.assertGreaterEqual(decoded, frames - 1, what)
+                self.assertEqual(ours.ber_bf_errors, ours.errors, what)
+                self.assertAlmostEqual(ours.ber_bf, ours.errors / ours.compared,
+                                       delta=1e-6 * ours.ber_bf, msg=what)
+
 
 if __name__ == '__main__':
     gr_unittest.run(qa_turbo_fec)

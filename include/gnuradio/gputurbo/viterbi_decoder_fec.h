@@ -29,18 +29,31 @@ namespace gputurbo {
  * first), positive for 1 by default (\p llr_sign): gr-fec's chains map code bits 0 ->
  * -1, 1 -> +1, and digital.constellation_soft_decoder_cf gives the same sign; channel
  * values y serve as they are (the decisions do not depend on the scale). No input
- * conversion, no shift, no history. Output: unpacked bits, frame_size a frame.
+ * conversion, no shift. Output: unpacked bits, frame_size a frame.
  *
  * Modes (gr-fec's cc_mode_t):
  * - CC_TERMINATED: frames of frame_size bits and K-1 tail bits back to state 0, (frame
  *   + K-1) * rate values each (plus, with \p padded, the values that fill the frame's
  * code bits to a whole byte, ignored);
  * - CC_TRUNCATED (no tail) and CC_TAILBITING: frame * rate values a frame;
- * - CC_STREAMING: one stream from state 0, frame * rate values a call, decoded across
- *   frames by the segments of viterbi_decoder's streaming mode (each bit with the
- *   symbols after it, where cc_decoder's streaming mode decides a frame's last bits
- *   without them). The output lags the input by delay() bits: the first delay() bits
- *   out are 0, then the stream's bits in order, frame_size a call.
+ * - CC_STREAMING: one stream from state 0, frame * rate values a call. As cc_decoder
+ *   does, each call's output is that frame's bits (no delay), its last bits decided
+ *   with the symbols after it, which the object reads past the frame: get_history()
+ *   values, D * rate for the decision depth D (70 steps for K=7 rate 1/2; cc_decoder
+ *   reads K-1 steps), which fec.decoder (and so extended_decoder, fec_test and
+ *   bercurve_generator) holds beyond each frame. A frame is decoded from D steps before
+ *   it, in every state alike (from state 0 at the stream's start), to D steps past it,
+ *   traced back from the best state there: every bit with D steps after it, as
+ *   viterbi_decoder's stream. A stream's last frame waits for symbols after it (as
+ *   cc_decoder's). As for cc_decoder, fec.async_decoder refuses an object with history
+ *   and extended_decoder refuses a list of them; fec.tagged_decoder holds nothing past
+ *   a packet, so once set_frame_size() has announced a frame the object reads nothing
+ *   past it and decides its last bits at its end. With \p delayed, the stream is
+ *   decoded by viterbi_decoder's stream decoder instead, reading nothing past a frame
+ *   (no history): the output lags the input by delay() bits (D + 32 D, 2310 for K=7
+ *   rate 1/2), the first delay() bits out being 0, then the stream's bits in order,
+ *   frame_size a call. gr-fec has no notion of such a delay: its BER tools compare
+ *   the output with the input as they come, and read a BER of 0.5.
  * Frame sizes: gr-fec's async and tagged wrappers announce each frame with
  * set_frame_size(), which decodes 1 ... 2^20 bits (at least K-1 when tail-biting) and
  * refuses the rest: get_input_size() is 1 and get_output_size() 0 until the next one,
@@ -98,6 +111,9 @@ public:
      * \param backend "auto", "cpu" or "cuda"
      * \param threads CPU worker threads, 0 = all cores
      * \param devices CUDA device: "0"
+     * \param delayed CC_STREAMING: decode with viterbi_decoder's stream decoder, the
+     *        output delayed by delay() bits and nothing read past a frame (ignored in
+     *        the other modes)
      */
     static gr::fec::generic_decoder::sptr
     make(int frame_size,
@@ -111,7 +127,8 @@ public:
          const std::string& llr_sign = "positive-one",
          const std::string& backend = "auto",
          int threads = 0,
-         const std::string& devices = "0");
+         const std::string& devices = "0",
+         bool delayed = false);
 
     /*!
      * \brief Announces the next frame, in information bits: 1 ... 2^20 decode, the rest
@@ -127,7 +144,7 @@ public:
     //! The code: "K=7 171,-133".
     virtual std::string code() const = 0;
 
-    //! CC_STREAMING: bits the output lags the input (0 in the other modes).
+    //! CC_STREAMING with \p delayed: bits the output lags the input (0 otherwise).
     virtual int delay() const = 0;
 
     //! The engine backend in use: "cpu" or "cuda".

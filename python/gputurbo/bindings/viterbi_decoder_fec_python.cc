@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(8412583bc83630759cf9ca1014098427) */
+/* BINDTOOL_HEADER_FILE_HASH(ada9c8ea8f6faa098cc877029efd6c77) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -46,7 +46,8 @@ void bind_viterbi_decoder_fec(py::module& m)
                const std::string& llr_sign,
                const std::string& backend,
                int threads,
-               const std::string& devices) {
+               const std::string& devices,
+               bool delayed) {
                 return std::dynamic_pointer_cast<viterbi_decoder_fec>(
                     viterbi_decoder_fec::make(frame_size,
                                               k,
@@ -59,7 +60,8 @@ void bind_viterbi_decoder_fec(py::module& m)
                                               llr_sign,
                                               backend,
                                               threads,
-                                              devices));
+                                              devices,
+                                              delayed));
             },
             py::arg("frame_size"),
             py::arg("k"),
@@ -73,6 +75,7 @@ void bind_viterbi_decoder_fec(py::module& m)
             py::arg("backend") = "auto",
             py::arg("threads") = 0,
             py::arg("devices") = "0",
+            py::arg("delayed") = false,
             D(viterbi_decoder_fec, make))
 
         .def("set_frame_size",
