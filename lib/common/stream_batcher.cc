@@ -246,6 +246,8 @@ int stream_batcher::return_oldest(std::uint8_t* out)
     d_in_flight.pop_front(); // the engine frees its slot whatever collect() meets
     d_engine.collect(b.ticket, out, d_status.data());
     d_codewords += b.codewords;
+    for (int i = 0; i < b.codewords; ++i)
+        d_failed += !d_status[i].passed;
 
     const std::uint64_t first_bit = d_block.nitems_written(0);
     const pmt::pmt_t srcid = d_block.alias_pmt();

@@ -82,6 +82,8 @@ public:
     int max_batch() const { return d_max_batch; }
     int input_length() const { return d_n; }
     std::uint64_t codewords() const { return d_codewords; }
+    //! Codewords returned with passed false.
+    std::uint64_t failed() const { return d_failed; }
     std::uint64_t partial_items() const { return d_partial_items; }
     std::uint64_t misaligned_length_tags() const { return d_dropped_length_tags.total(); }
 
@@ -133,6 +135,7 @@ private:
     std::vector<::gputurbo::core::codeword_status> d_status;
     std::uint64_t d_submitted = 0; // the index of the next codeword submitted
     std::uint64_t d_codewords = 0; // codewords returned
+    std::uint64_t d_failed = 0;    // of them, with passed false
     std::uint64_t d_partial_items = 0;
     failure_log d_dropped_length_tags{ "length tag" };
     locked_input d_locked_input; // on CUDA

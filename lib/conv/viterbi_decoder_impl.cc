@@ -16,6 +16,7 @@
 #include <gnuradio/io_signature.h>
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 namespace gr {
@@ -24,8 +25,9 @@ namespace gputurbo {
 namespace conv = ::gputurbo::conv;
 
 namespace {
-// A stream's output buffer, in bits: about one GPU batch's from a large input buffer.
-constexpr long stream_output_buffer = 1L << 21;
+// How long a stream's LLRs wait for a batch's worth on the CPU: a slow stream is decoded
+// in smaller calls rather than later.
+constexpr auto batch_wait = std::chrono::milliseconds(5);
 } // namespace
 
 viterbi_decoder::sptr viterbi_decoder::make(int frame_bits,
@@ -46,20 +48,23 @@ viterbi_decoder::sptr viterbi_decoder::make(int frame_bits,
                                             int batches_in_flight,
                                             const std::string& codeword_tags,
                                             const std::string& devices,
-                                            const std::string& length_tag_key)
+                                            const std::string& length_tag_key,
+                                            bool node_sync)
 {
-    const conv::viterbi_config config = viterbi_parameters(preset,
-                                                           constraint,
-                                                           polys,
-                                                           puncture,
-                                                           termination,
-                                                           decision_depth,
-                                                           training_depth,
-                                                           segment_bits,
-                                                           llr_sign,
-                                                           int8_scale,
-                                                           threads,
-                                                           devices);
+    conv::viterbi_config config = viterbi_parameters(preset,
+                                                     constraint,
+                                                     polys,
+                                                     puncture,
+                                                     termination,
+                                                     decision_depth,
+                                                     training_depth,
+                                                     segment_bits,
+                                                     llr_sign,
+                                                     int8_scale,
+                                                     threads,
+                                                     devices);
+    config.node_sync = node_sync;
+    config.validate(); // node_sync: a stream
     if (config.mode != conv::termination::streaming) {
         ::gputurbo::core::check(conv::parameter("frame_bits"), frame_bits);
         conv::check_frame_bits(config.generator, config.mode, frame_bits);
@@ -98,10 +103,16 @@ viterbi_decoder_impl::viterbi_decoder_impl(const conv::viterbi_config& config,
         d_stream = conv::make_stream_decoder(config, backend);
         d_stream->set_batches_in_flight(batches_in_flight_for(batches_in_flight, true));
         const int n = config.generator.outputs(), period = config.punctured.period();
-        set_relative_rate(std::uint64_t(period),
-                          std::uint64_t(config.punctured.kept_per_period(n)));
-        // A GPU batch's bits leave in a few work calls, not in hundreds.
-        set_min_output_buffer(stream_output_buffer);
+        const int kept = config.punctured.kept_per_period(n);
+        set_relative_rate(std::uint64_t(period), std::uint64_t(kept));
+        // GNU Radio gives the upstream block an output buffer of two output multiples'
+        // input: room for two batches that keep the engine busy (every CPU thread's
+        // lanes; 2^20 bits on a GPU), so that a work call can find one waiting; and this
+        // block one of two batches' bits, no more: GNU Radio tells a block that its
+        // downstream has finished only once its output buffer is full.
+        d_batch_llrs = d_stream->preferred_llrs();
+        d_output_multiple = int(d_batch_llrs / std::size_t(kept) * std::size_t(period));
+        set_output_multiple(d_output_multiple);
     } else {
         d_frames = conv::make_viterbi_decoder(config, backend);
         d_batcher = std::make_unique<common::stream_batcher>(*this,
@@ -156,6 +167,12 @@ std::uint64_t viterbi_decoder_impl::misaligned_length_tags() const
     return streaming() ? 0 : d_batcher->misaligned_length_tags();
 }
 
+std::uint64_t viterbi_decoder_impl::failed_frames() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return streaming() ? 0 : d_batcher->failed();
+}
+
 bool viterbi_decoder_impl::start()
 {
     {
@@ -174,6 +191,12 @@ bool viterbi_decoder_impl::start()
             d_started = true;
             d_held_at_stop = 0;
             drop_stream("");
+            // GNU Radio calls a block with at most max_noutput_items, rounded down to
+            // its output multiple: a smaller cap set on the block must not round to 0.
+            set_output_multiple(is_set_max_noutput_items()
+                                    ? std::min(d_output_multiple, max_noutput_items())
+                                    : d_output_multiple);
+            d_waiting_since.reset();
             if (d_stream->kind() == ::gputurbo::core::backend::cuda)
                 d_locked_input.lock(*this, d_logger);
         } else {
@@ -208,22 +231,57 @@ void viterbi_decoder_impl::drop_stream(const char* why)
                        d_stream->pending_bits() + waiting());
     d_stream->reset();
     d_next = d_end = 0;
+    d_stream_out = 0;
+    d_sync.clear();
+}
+
+void viterbi_decoder_impl::note_sync_changes()
+{
+    for (const auto& c : d_stream->take_sync_changes()) {
+        d_logger->info(
+            "node sync: from output bit {:d} of the stream on, its steps start "
+            "at input LLR {:d} (phase {:d}){:s}",
+            c.bit,
+            c.llr,
+            c.offset,
+            c.inverted ? ", inverted" : "");
+        d_sync.push_back(c);
+    }
 }
 
 void viterbi_decoder_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
     if (!streaming())
         return d_batcher->forecast(ninput_items_required);
-    // Any input will do. None while decided bits wait or a batch's are ready, or once
-    // the upstream is done and the stream still has bits to write: the work call then
-    // writes them. (A batch still decoding waits for input instead: waiting for it
-    // here would keep the upstream block from filling the buffer meanwhile; the
-    // scheduler asks again when input comes, or within a quarter of a second.)
-    const bool ended = detail() && detail()->input(0)->done();
-    ninput_items_required[0] = waiting() > 0 || d_stream->batch_ready() ||
-                                       (ended && d_stream->received_llrs() > 0)
-                                   ? 0
-                                   : 1;
+    // None while decided bits wait or a batch's are ready, or once the upstream is done
+    // and the stream still has bits to write: the work call then writes them. (A batch
+    // still decoding waits for input instead: waiting for it here would keep the
+    // upstream block from filling the buffer meanwhile; the scheduler asks again when
+    // input comes, or within a quarter of a second.)
+    ninput_items_required[0] = 1;
+    if (!detail())
+        return;
+    const gr::buffer_reader_sptr reader = detail()->input(0);
+    const bool ended = reader->done();
+    if (waiting() > 0 || d_stream->batch_ready() ||
+        (ended && d_stream->received_llrs() > 0)) {
+        ninput_items_required[0] = 0;
+        return;
+    }
+    // On the CPU, a batch's worth (every thread's lanes), as far as the buffer holds,
+    // unless the first LLRs have waited batch_wait already; any input on a GPU, which
+    // gathers what comes while its batches decode.
+    const int available = reader->items_available();
+    const int batch = int(std::min<std::size_t>(
+        d_batch_llrs, std::size_t(reader->max_possible_items_available())));
+    if (d_stream->kind() == ::gputurbo::core::backend::cuda || available == 0 ||
+        available >= batch || ended)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!d_waiting_since)
+        d_waiting_since = now;
+    if (now - *d_waiting_since < batch_wait)
+        ninput_items_required[0] = batch;
 }
 
 std::uint8_t* viterbi_decoder_impl::decided_room(std::size_t bits)
@@ -249,6 +307,7 @@ void viterbi_decoder_impl::end_stream()
         d_partial_items += partial;
     }
     d_end += d_stream->flush(decided_room(d_stream->output_bound(0)));
+    note_sync_changes();
 }
 
 bool viterbi_decoder_impl::ended(int ninput_items) const
@@ -277,6 +336,8 @@ int viterbi_decoder_impl::stream_work(int noutput_items,
                          static_cast<const std::int8_t*>(in), ninput_items, room)
                    : d_stream->decode(static_cast<const float*>(in), ninput_items, room);
         consume(0, ninput_items);
+        d_waiting_since.reset();
+        note_sync_changes();
     } else if (take && d_stream->batch_ready()) {
         // No new LLRs (the upstream block is slow, or done): the oldest batch's bits.
         d_end += d_stream->wait(decided_room(d_stream->output_bound(0)));
@@ -292,9 +353,24 @@ int viterbi_decoder_impl::stream_work(int noutput_items,
                      alias_pmt());
         d_pending_restart.reset();
     }
+    // Node synchronisation's changes, on the first bit decoded with each.
+    for (; !d_sync.empty() && d_sync.front().bit < d_stream_out + std::uint64_t(written);
+         d_sync.pop_front()) {
+        const auto& c = d_sync.front();
+        const pmt::pmt_t value = pmt::dict_add(
+            pmt::dict_add(pmt::make_dict(), d_offset_key, pmt::from_long(c.offset)),
+            d_inverted_key,
+            pmt::from_bool(c.inverted));
+        add_item_tag(0,
+                     nitems_written(0) + (c.bit - d_stream_out),
+                     d_node_sync_key,
+                     value,
+                     alias_pmt());
+    }
     std::copy_n(d_decided.data() + d_next, written, out);
     d_next += std::size_t(written);
     d_stream_bits += std::uint64_t(written);
+    d_stream_out += std::uint64_t(written);
     return written;
 }
 

@@ -13,6 +13,8 @@
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
 #include <gnuradio/gputurbo/viterbi_decoder.h>
 
+#include <chrono>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -40,6 +42,19 @@ private:
     std::uint64_t d_stream_bits = 0; // bits out
     std::uint64_t d_partial_items = 0;
     common::locked_input d_locked_input; // on CUDA
+    // What a work call had best bring (stream_decoder::preferred_llrs()), the output
+    // multiple that sizes the upstream buffer for two of them, and since when the LLRs
+    // in the buffer have waited for that many.
+    std::size_t d_batch_llrs = 0;
+    int d_output_multiple = 1;
+    std::optional<std::chrono::steady_clock::time_point> d_waiting_since;
+    // Node synchronisation: its changes not yet tagged, their bits counted from the
+    // stream's start, of which d_stream_out have been written.
+    std::deque<::gputurbo::conv::sync_change> d_sync;
+    std::uint64_t d_stream_out = 0;
+    const pmt::pmt_t d_node_sync_key = pmt::intern("node_sync");
+    const pmt::pmt_t d_offset_key = pmt::intern("offset");
+    const pmt::pmt_t d_inverted_key = pmt::intern("inverted");
     // Restarts of a stream: input items discarded at the stop, and the "restart" tag's
     // value while it waits for the first output bit.
     bool d_started = false;
@@ -59,6 +74,8 @@ private:
     std::uint8_t* decided_room(std::size_t bits);
     //! Forgets the stream, reporting what it held when \p why is not empty.
     void drop_stream(const char* why);
+    //! Logs the stream decoder's node synchronisation changes and keeps them to tag.
+    void note_sync_changes();
 
 public:
     viterbi_decoder_impl(const ::gputurbo::conv::viterbi_config& config,
@@ -82,6 +99,7 @@ public:
     std::uint64_t bits() const override;
     std::uint64_t partial_items() const override;
     std::uint64_t misaligned_length_tags() const override;
+    std::uint64_t failed_frames() const override;
 
     bool start() override;
     bool stop() override;

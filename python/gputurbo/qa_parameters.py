@@ -46,11 +46,16 @@ RENAMED = {"frame_size": "K"}
 # Parameters of the blocks that are not decoder parameters.
 NOT_IN_TABLE = {"backend", "ndim", "dim1", "dim2", "packed"}
 # The other parameters' values while one is probed: without training windows, g does
-# not bound P (g <= K/P).
-PROBE_CONTEXT = {"guard": "none"}
+# not bound P (g <= K/P); frames, whose frame_bits the asserts check.
+PROBE_CONTEXT = {"guard": "none", "termination": "terminated"}
 # Defaults that differ from the table's on purpose: the transport decoder's early_stop
-# is its own flag (a CRC stop per code block), not the turbo decoder's stop rule.
-OWN_DEFAULTS = {("transport_engine", "early_stop"): True}
+# is its own flag (a CRC stop per code block), not the turbo decoder's stop rule; the
+# stream blocks of convolutional codes take a stream (the table's default, terminated,
+# is that of frames: the engine, the apps, the PDU block).
+OWN_DEFAULTS = {("transport_engine", "early_stop"): True,
+                **{(block, "termination"): "streaming"
+                   for block in ("viterbi_decoder", "gputurbo_viterbi_decoder",
+                                 "conv_encoder", "gputurbo_conv_encoder")}}
 # Choices of the table that a block does not offer: a PDU is a frame, never a stream.
 NOT_OFFERED = {("gputurbo_viterbi_decoder_pdu", "termination"): {"streaming"}}
 

@@ -8,6 +8,7 @@ calls, the last ones at the end of the stream) and frames, against the encoder a
 numpy API, on the backend GPUTURBO_QA_BACKEND names."""
 
 import os
+import re
 import sys
 import time
 import unittest
@@ -107,6 +108,48 @@ class qa_viterbi_decoder_stream(gr_unittest.TestCase):
                     bits, whole,
                     err_msg=f"{preset} {puncture} {source_max} {decoder_max} {in_flight}")
 
+    def test_the_defaults_decode_a_stream(self):
+        # A stream block's input is a stream: with its defaults the block decodes one,
+        # as conv_encoder's defaults make one.
+        _, sent_bits, sent, rng = self.stream("ccsds", "", bits=30000, seed=11)
+        dec = gputurbo.viterbi_decoder(preset="ccsds", backend=BACKEND)
+        bits, _ = run(bpsk_llrs(sent, 0.6, rng), dec)
+        n = min(bits.size, sent_bits.size)
+        self.assertLess(np.count_nonzero(bits[:n] != sent_bits[:n]), 30)
+        self.assertEqual(bits.size, sent_bits.size)
+        self.assertEqual(dec.termination(), "streaming")
+
+    def test_a_work_call_decodes_a_batch_with_default_buffers(self):
+        # The block asks GNU Radio for room for two batches upstream (its output
+        # multiple) and, on the CPU, waits for one: the bits leave a batch at a time,
+        # a segment for every lane of every thread, not a few thousand (a fraction of one
+        # group of lanes, as with GNU Radio's default buffers before).
+        if BACKEND != "cpu":
+            self.skipTest("a GPU decodes what comes, its batches in flight")
+
+        class chunks(gr.sync_block):
+            def __init__(self):
+                gr.sync_block.__init__(self, "chunks", [np.uint8], None)
+                self.sizes = []
+
+            def work(self, input_items, output_items):
+                self.sizes.append(len(input_items[0]))
+                return len(input_items[0])
+
+        _, sent_bits, sent, rng = self.stream("ccsds", "", bits=600000, seed=14)
+        dec = self.decoder("ccsds")
+        lanes, threads = (int(x) for x in re.search(
+            r"(\d+) thread\(s\).*\((\d+) segments", dec.device()).group(2, 1))
+        batch = lanes * threads * 2240  # bits: the segments of K = 7 rate 1/2
+        self.assertEqual(dec.output_multiple(), min(batch, 1 << 20))
+        tb = gr.top_block()
+        probe = chunks()
+        tb.connect(blocks.vector_source_f(bpsk_llrs(sent, 0.6, rng).tolist(), False), dec,
+                   probe)
+        tb.run()
+        self.assertEqual(sum(probe.sizes), sent_bits.size)
+        self.assertGreaterEqual(max(probe.sizes), min(batch, 1 << 20))
+
     def test_int8_input_and_the_other_sign(self):
         _, sent_bits, sent, rng = self.stream("ccsds", "", seed=3)
         llrs = bpsk_llrs(sent, 0.8, rng)
@@ -166,6 +209,128 @@ class qa_viterbi_decoder_stream(gr_unittest.TestCase):
         self.assertEqual(marks[0].offset, 400 * 3 // 4)  # 4 LLRs a 3 bits at 3/4
 
 
+def node_sync_tags(tags):
+    """(offset, phase, inverted) of every "node_sync" tag, in stream order."""
+    return [(t.offset, pmt.to_long(pmt.dict_ref(t.value, pmt.intern("offset"), pmt.PMT_NIL)),
+             pmt.to_bool(pmt.dict_ref(t.value, pmt.intern("inverted"), pmt.PMT_NIL)))
+            for t in sorted(tags, key=lambda t: t.offset)
+            if pmt.symbol_to_string(t.key) == "node_sync"]
+
+
+class qa_viterbi_decoder_node_sync(gr_unittest.TestCase):
+    """node_sync: a stream joined anywhere, inverted, or slipping, decodes as the aligned
+    one once its phase is found, and each phase found is tagged."""
+
+    def stream(self, preset, bits, sigma, seed):
+        rng = np.random.default_rng(seed)
+        sent_bits = rng.integers(0, 2, bits, dtype=np.uint8)
+        sent = gputurbo.conv_code(preset).encode(sent_bits, "streaming")
+        return sent_bits, bpsk_llrs(sent, sigma, rng)
+
+    def decode(self, preset, llrs, node_sync=True):
+        return run(llrs, gputurbo.viterbi_decoder(preset=preset, backend=BACKEND,
+                                                  node_sync=node_sync))
+
+    def test_the_phase_and_the_inversion_are_found(self):
+        # CCSDS's code is transparent: an inverted stream decodes to the complements,
+        # tagged not inverted; GSM's is not: its inversion is found. The first window
+        # (1024 steps) is all it takes, and no bit precedes it.
+        for preset, sigma in (("ccsds", 0.75), ("gsm", 0.75)):
+            sent_bits, llrs = self.stream(preset, 30000, sigma, seed=21)
+            aligned, _ = self.decode(preset, llrs, node_sync=False)
+            aligned_errors = np.count_nonzero(aligned != sent_bits)
+            self.assertGreater(aligned_errors, 5, preset)
+            for offset in (0, 1):
+                for inverted in (False, True):
+                    what = f"{preset} offset {offset} inverted {inverted}"
+                    received = np.concatenate([np.full(offset, 0.5, np.float32),
+                                               -llrs if inverted else llrs])
+                    bits, tags = self.decode(preset, received)
+                    seen = inverted and preset == "gsm"
+                    self.assertEqual(node_sync_tags(tags), [(0, offset, seen)], what)
+                    if inverted and not seen:
+                        bits = bits ^ 1
+                    self.assertEqual(bits.size, sent_bits.size, what)
+                    errors = np.count_nonzero(bits != sent_bits)
+                    self.assertLess(abs(errors - aligned_errors),
+                                    12 + 3 * np.sqrt(aligned_errors), what)
+
+    def test_a_slip_is_followed(self):
+        # One LLR lost at step 40000: the check at step 65536 finds the new phase, and
+        # the bits after it are the aligned stream's; those between are out of phase.
+        sent_bits, llrs = self.stream("ccsds", 65536 + 14000, 0.75, seed=22)
+        slipped = np.delete(llrs, 2 * 40000 + 1)
+        bits, tags = self.decode("ccsds", slipped)
+        self.assertEqual(node_sync_tags(tags), [(0, 0, False), (65536, 1, False)])
+        self.assertEqual(bits.size, sent_bits.size - 1)
+        before = np.count_nonzero(bits[:39900] != sent_bits[:39900])
+        between = np.count_nonzero(bits[40100:65400] != sent_bits[40101:65401])
+        after = np.count_nonzero(bits[65636:] != sent_bits[65637:])
+        self.assertLess(before, 100)
+        self.assertGreater(between, 5000)
+        self.assertLess(after, 100)
+
+
+class qa_viterbi_stream(gr_unittest.TestCase):
+    """gputurbo.viterbi_stream, the numpy stream decoder: the block's bits, whatever
+    the pieces the stream comes in, with node synchronisation too."""
+
+    def decode_in_pieces(self, dec, llrs, rng):
+        out, at = [], 0
+        while at < llrs.size:
+            n = int(rng.integers(0, 5000))
+            out.append(dec.decode(llrs[at:at + n]))
+            at += n
+        out.append(dec.flush())
+        return np.concatenate(out)
+
+    def test_the_blocks_bits_in_pieces_of_any_size(self):
+        rng = np.random.default_rng(31)
+        code = gputurbo.conv_code("dvb")
+        sent_bits = rng.integers(0, 2, 40000, dtype=np.uint8)
+        llrs = bpsk_llrs(code.encode(sent_bits, "streaming", "3/4"), 0.6, rng)
+        block, _ = run(llrs, gputurbo.viterbi_decoder(preset="dvb", puncture="3/4",
+                                                      backend=BACKEND))
+        dec = gputurbo.viterbi_stream(code, "3/4", backend=BACKEND)
+        self.assertEqual(dec.backend, BACKEND)
+        whole = np.concatenate([dec.decode(llrs), dec.flush()])
+        np.testing.assert_array_equal(whole, block)
+        np.testing.assert_array_equal(self.decode_in_pieces(dec, llrs, rng), block)
+        self.assertGreater(np.count_nonzero(block != sent_bits), 10)
+        q = np.clip(np.rint(llrs * 8), -127, 127).astype(np.int8)
+        self.assertEqual(np.concatenate([dec.decode(q), dec.flush()]).size, block.size)
+
+    def test_node_sync(self):
+        rng = np.random.default_rng(32)
+        code = gputurbo.conv_code("ccsds")
+        sent_bits = rng.integers(0, 2, 30000, dtype=np.uint8)
+        llrs = bpsk_llrs(code.encode(sent_bits, "streaming"), 0.75, rng)
+        received = np.concatenate([np.float32([0.3]), -llrs])  # mid-step, inverted
+        block, _ = run(received, gputurbo.viterbi_decoder(preset="ccsds", backend=BACKEND,
+                                                          node_sync=True))
+        dec = gputurbo.viterbi_stream(code, backend=BACKEND, node_sync=True)
+        self.assertTrue(dec.node_sync)
+        bits = self.decode_in_pieces(dec, received, rng)
+        np.testing.assert_array_equal(bits, block)
+        self.assertEqual(dec.sync_changes(),
+                         [{"bit": 0, "llr": 1, "offset": 1, "inverted": False}])
+        self.assertEqual(dec.sync_changes(), [])
+        self.assertLess(np.count_nonzero((bits ^ 1) != sent_bits), 300)  # transparent
+
+    def test_bad_input(self):
+        dec = gputurbo.viterbi_stream(gputurbo.conv_code("ccsds"), backend=BACKEND)
+        for bad in (np.zeros((2, 4), np.float32), np.zeros(4), [1.0, 2.0]):
+            with self.assertRaisesRegex(ValueError, "1-D array of float32 or int8"):
+                dec.decode(bad)
+        dec.decode(np.zeros(4, np.float32))
+        with self.assertRaisesRegex(ValueError, "float, not int8"):
+            dec.decode(np.zeros(4, np.int8))
+        dec.reset()
+        self.assertEqual(dec.decode(np.zeros(4, np.int8)).size, 0)
+        with self.assertRaisesRegex(ValueError, "streaming"):
+            gputurbo.viterbi_engine(gputurbo.conv_code("ccsds"), "streaming")
+
+
 class qa_viterbi_decoder_frames(gr_unittest.TestCase):
     """Framed terminations: the engine's decisions, one frame after another."""
 
@@ -199,8 +364,9 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
         sent = code.encode(frames, "terminated")
         n = sent.shape[1]
         src = paused_source((8.0 * sent - 4.0).ravel(), 10 * n + 51)
-        dec = gputurbo.viterbi_decoder(100, preset="ccsds", backend=BACKEND, max_batch=4,
-                                       batches_in_flight=1, codeword_tags="all")
+        dec = gputurbo.viterbi_decoder(100, preset="ccsds", termination="terminated",
+                                       backend=BACKEND, max_batch=4, batches_in_flight=1,
+                                       codeword_tags="all")
         snk = blocks.vector_sink_b()
         tb = gr.top_block()
         tb.connect(src, dec, snk)
@@ -219,11 +385,38 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
         self.assertEqual(len(misaligned), (20 * n - 51) // n)
         self.assertFalse(any(t[3] for t in misaligned), misaligned)
 
+    def test_frames_that_do_not_end_in_state_zero_are_tagged_and_counted(self):
+        # A stream read as terminated frames of 200 bits: a frame ends in the state the
+        # stream's encoder is in after its 206 steps, state 0 only where the last 6 of
+        # them took a 0 (1 in 64). Every other frame fails: tagged and counted.
+        rng = np.random.default_rng(12)
+        code = gputurbo.conv_code("ccsds")
+        steps = 200 + code.constraint - 1
+        stream_bits = rng.integers(0, 2, 40 * steps, dtype=np.uint8)
+        stream = (8.0 * code.encode(stream_bits, "streaming") - 4.0).astype(np.float32)
+        dec = gputurbo.viterbi_decoder(200, preset="ccsds", termination="terminated",
+                                       backend=BACKEND)
+        _, tags = run(stream, dec)
+        ends = stream_bits.reshape(40, steps)[:, -(code.constraint - 1):]
+        failing = [i for i in range(40) if ends[i].any()]
+        self.assertGreater(len(failing), 30)
+        self.assertEqual([(t[1], t[3]) for t in codeword_tags(tags)],
+                         [(i, False) for i in failing])
+        self.assertEqual(dec.failed_frames(), len(failing))
+        # Frames sent terminated end in state 0: none fails.
+        sent = code.encode(rng.integers(0, 2, (40, 200), dtype=np.uint8), "terminated")
+        dec = gputurbo.viterbi_decoder(200, preset="ccsds", termination="terminated",
+                                       backend=BACKEND)
+        _, tags = run(bpsk_llrs(sent.ravel(), 0.4, rng), dec)
+        self.assertEqual(codeword_tags(tags), [])
+        self.assertEqual(dec.failed_frames(), 0)
+
     def test_a_partial_frame_at_the_end_is_counted(self):
         code = gputurbo.conv_code("802.11")
         sent = code.encode(np.zeros((3, 64), dtype=np.uint8))
         llrs = (8.0 * sent - 4.0).astype(np.float32).ravel()
-        dec = gputurbo.viterbi_decoder(64, preset="802.11", backend=BACKEND)
+        dec = gputurbo.viterbi_decoder(64, preset="802.11", termination="terminated",
+                                       backend=BACKEND)
         bits, _ = run(llrs[:-10], dec)
         self.assertEqual(bits.size, 2 * 64)
         self.assertEqual(dec.partial_items(), sent.shape[1] - 10)
@@ -360,6 +553,14 @@ class qa_conv_encoder_block(gr_unittest.TestCase):
         self.assertEqual(out.size, 4 * 100)
         self.assertEqual(enc.partial_items(), 2)
 
+    def test_the_defaults_make_what_the_decoder_takes(self):
+        # Both default to a stream.
+        bits = np.random.default_rng(13).integers(0, 2, 5000, dtype=np.uint8)
+        sent, _ = self.encode(bits, preset="ccsds")
+        decoded, _ = run((8.0 * sent - 4.0).astype(np.float32),
+                         gputurbo.viterbi_decoder(preset="ccsds", backend=BACKEND))
+        np.testing.assert_array_equal(decoded, bits)
+
     def test_round_trip_through_the_decoder(self):
         rng = np.random.default_rng(6)
         bits = rng.integers(0, 2, 9000, dtype=np.uint8)
@@ -384,7 +585,10 @@ class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
                              ({"polys": "133,9"}, "polynomial"),
                              ({"puncture": "3/4", "preset": "gsm"}, "puncturing"),
                              ({"termination": "circular"}, "termination"),
-                             ({"frame_bits": 0}, "frame_bits"),
+                             ({"frame_bits": 0, "termination": "terminated"},
+                              "frame_bits"),
+                             ({"node_sync": True, "termination": "terminated"},
+                              "node_sync"),
                              ({"frame_bits": 4, "termination": "tail-biting"}, "K-1"),
                              ({"input_type": "int16"}, "input_type"),
                              ({"max_batch": -1}, "max_batch")):

@@ -648,36 +648,85 @@ TEST(Viterbi, CudaBatchTooBigForTheGpuIsAClearErrorAndHarmless)
 
 TEST(Viterbi, EveryInstructionSetDecodesAlike)
 {
-    // The SIMD kernels differ only in how many frames share a group, and each lane
-    // decodes alone: every instruction set this CPU runs gives the same bits.
+    // The SIMD kernels differ only in how many frames share a group and how wide their
+    // vectors are, and each lane decodes alone: every instruction set this CPU runs
+    // gives the same bits and statuses. Codes whose butterflies are symmetric (every
+    // preset's) and one whose are not, float LLRs with erasures, infinities and zeros of
+    // either sign, int8 LLRs, either sign convention; frames whose LLRs fill no whole
+    // number of vectors, and groups with a remainder.
     std::mt19937_64 rng(test::test_seed());
     std::mt19937 bit_rng{ unsigned(rng()) };
     const int frame_bits = 120, frames = 70; // groups of 8, 16 and 32 with a remainder
-    for (const termination mode : frame_modes) {
-        viterbi_config c;
-        c.generator = preset("ccsds");
-        c.mode = mode;
-        c.punctured = parse_puncturing("2/3", c.generator);
-        const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
-        const auto llrs = noisy_llrs(c, frame_bits, bits, 2.5, rng);
-        std::vector<std::uint8_t> first;
-        for (const char* isa : { "generic", "avx2", "avx512" }) {
-            ::setenv("GPUTURBO_CPU_KERNEL", isa, 1);
-            std::unique_ptr<core::batch_decoder> dec;
-            try {
-                dec = make_viterbi_decoder(c, "cpu");
-            } catch (const std::runtime_error& e) { // this CPU lacks it
-                std::printf("  %s: %s\n", isa, e.what());
-                continue;
+    struct code_case
+    {
+        code generator;
+        const char* puncturing;
+    };
+    const code_case codes[] = { { preset("ccsds"), "2/3" },
+                                { preset("cdma-r3"), "" },
+                                { parse_code(5, "23,12"), "" } }; // 12: no end tap
+    for (const code_case& cc : codes)
+        for (const termination mode : frame_modes)
+            for (const bool invert : { false, true }) {
+                viterbi_config c;
+                c.generator = cc.generator;
+                c.mode = mode;
+                c.punctured = parse_puncturing(cc.puncturing, c.generator);
+                c.invert_llr = invert;
+                const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
+                auto llrs = noisy_llrs(c, frame_bits, bits, 2.5, rng);
+                for (std::size_t i = 0; i < llrs.size(); ++i) {
+                    if (invert)
+                        llrs[i] = -llrs[i];
+                    if (i % 17 == 3)
+                        llrs[i] = std::numeric_limits<float>::quiet_NaN();
+                    else if (i % 23 == 5)
+                        llrs[i] = i % 2 ? std::numeric_limits<float>::infinity()
+                                        : -std::numeric_limits<float>::infinity();
+                    else if (i % 29 == 7)
+                        llrs[i] = i % 2 ? 0.0f : -0.0f;
+                }
+                std::vector<std::int8_t> q(llrs.size());
+                core::quantize_llrs(llrs.data(), llrs.size(), q.data(), c.int8_scale);
+                std::vector<std::uint8_t> first[2];
+                std::vector<bool> first_passed[2];
+                for (const char* isa : { "generic", "avx2", "avx512" }) {
+                    ::setenv("GPUTURBO_CPU_KERNEL", isa, 1);
+                    std::unique_ptr<core::batch_decoder> dec;
+                    try {
+                        dec = make_viterbi_decoder(c, "cpu");
+                    } catch (const std::runtime_error& e) { // this CPU lacks it
+                        std::printf("  %s: %s\n", isa, e.what());
+                        continue;
+                    }
+                    for (const int int8 : { 0, 1 }) {
+                        std::vector<std::uint8_t> out(bits.size());
+                        std::vector<core::codeword_status> status(frames);
+                        if (int8)
+                            dec->decode(
+                                frame_bits, q.data(), frames, out.data(), status.data());
+                        else
+                            dec->decode(frame_bits,
+                                        llrs.data(),
+                                        frames,
+                                        out.data(),
+                                        status.data());
+                        std::vector<bool> passed;
+                        for (const auto& st : status)
+                            passed.push_back(st.passed);
+                        if (first[int8].empty()) {
+                            first[int8] = out;
+                            first_passed[int8] = passed;
+                        }
+                        EXPECT_EQ(out, first[int8])
+                            << dec->device() << " " << cc.generator.text() << " "
+                            << to_string(mode) << (invert ? " inverted" : "")
+                            << (int8 ? " int8" : " float");
+                        EXPECT_EQ(passed, first_passed[int8]) << dec->device();
+                    }
+                }
+                ::unsetenv("GPUTURBO_CPU_KERNEL");
             }
-            std::vector<std::uint8_t> out(bits.size());
-            dec->decode(frame_bits, llrs.data(), frames, out.data(), nullptr);
-            if (first.empty())
-                first = out;
-            EXPECT_EQ(out, first) << dec->device() << " " << to_string(mode);
-        }
-        ::unsetenv("GPUTURBO_CPU_KERNEL");
-    }
 }
 
 TEST(Viterbi, BitErrorRateOfTheK7Code)

@@ -342,6 +342,167 @@ TEST_P(StreamBackend, FlushStartsANewStreamAndResetForgets)
     EXPECT_EQ(dec->flush(nullptr), 0u); // nothing pending
 }
 
+// The stream in one call, flushed.
+std::vector<std::uint8_t> decode_whole(stream_decoder& dec,
+                                       const std::vector<float>& llrs)
+{
+    std::vector<std::uint8_t> out(dec.output_bound(llrs.size()) + dec.output_bound(0));
+    std::size_t written = dec.decode(llrs.data(), llrs.size(), out.data());
+    written += dec.flush(out.data() + written);
+    out.resize(written);
+    return out;
+}
+
+TEST_P(StreamBackend, NodeSyncFindsThePhaseAndTheInversion)
+{
+    // A stream joined one LLR into a step, negated (a 180 degree phase), or both: found
+    // in the first window, which no bit precedes, and decoded with the errors of the
+    // aligned stream. CCSDS's code is transparent: a negated stream is another code
+    // sequence, which decodes to the complements; GSM's is not, and its inversion is
+    // found.
+    std::mt19937_64 rng(test::test_seed());
+    for (const char* name : { "ccsds", "gsm" }) {
+        viterbi_config c;
+        c.generator = preset(name);
+        c.mode = termination::streaming;
+        const stream s = make_stream(c, 30000, 2.0, rng);
+        const std::size_t aligned =
+            errors(decode_whole(*make_stream_decoder(c, GetParam()), s.llrs), s.bits);
+        EXPECT_GT(aligned, 5u) << name;
+        c.node_sync = true;
+        const auto dec = make_stream_decoder(c, GetParam());
+        const bool see_inversion = name != std::string("ccsds");
+        std::vector<float> negated(s.llrs.size());
+        std::transform(
+            s.llrs.begin(), s.llrs.end(), negated.begin(), [](float v) { return -v; });
+        for (const bool negate : { false, true })
+            for (const int offset : { 0, 1 }) {
+                std::vector<float> llrs = negate ? negated : s.llrs;
+                llrs.insert(llrs.begin(), std::size_t(offset), 0.7f); // joined mid-step
+                std::vector<std::uint8_t> bits = decode_whole(*dec, llrs);
+                const auto changes = dec->take_sync_changes();
+                const std::string what = std::string(name) + (negate ? " negated" : "") +
+                                         ", offset " + std::to_string(offset);
+                ASSERT_EQ(changes.size(), 1u) << what;
+                EXPECT_EQ(changes[0].bit, 0u) << what;
+                EXPECT_EQ(changes[0].llr, std::uint64_t(offset)) << what;
+                EXPECT_EQ(changes[0].offset, offset) << what;
+                EXPECT_EQ(changes[0].inverted, negate && see_inversion) << what;
+                if (negate && !see_inversion)
+                    for (auto& b : bits)
+                        b ^= 1;
+                EXPECT_EQ(bits.size(), s.bits.size()) << what;
+                // Error events (a few bits each) come and go where the decoders
+                // differ: the aligned one starts in state 0, these in any state, and
+                // their segments lie elsewhere in the stream.
+                EXPECT_NEAR(double(errors(bits, s.bits)),
+                            double(aligned),
+                            12.0 + 3.0 * std::sqrt(double(aligned)))
+                    << what;
+            }
+    }
+}
+
+TEST_P(StreamBackend, NodeSyncFollowsASlip)
+{
+    // One LLR lost in mid-stream (a symbol slip): the steps after it start at odd LLRs.
+    // The check after it finds them, ends the stream there and starts another at the
+    // new phase; before the slip and after the check the bits are the aligned stream's.
+    // In pieces of any size the output is the same: the checks lie on the LLRs' grid.
+    std::mt19937_64 rng(test::test_seed());
+    viterbi_config c;
+    c.generator = preset("ccsds");
+    c.mode = termination::streaming;
+    const std::size_t length = std::size_t(node_sync_interval) + 14000;
+    const stream s = make_stream(c, length, 2.0, rng);
+    const auto aligned = decode_whole(*make_stream_decoder(c, GetParam()), s.llrs);
+    const std::size_t slip = 40000; // the step whose second LLR is lost
+    std::vector<float> llrs = s.llrs;
+    llrs.erase(llrs.begin() + 2 * slip + 1);
+    c.node_sync = true;
+    const auto dec = make_stream_decoder(c, GetParam());
+    const auto bits = decode_whole(*dec, llrs);
+    const auto changes = dec->take_sync_changes();
+    // The first check after the slip, at step node_sync_interval: the new stream starts
+    // at the next LLR, the first of the aligned stream's step node_sync_interval + 1.
+    const std::uint64_t at = std::uint64_t(node_sync_interval);
+    ASSERT_EQ(changes.size(), 2u);
+    EXPECT_EQ(changes[0].bit, 0u);
+    EXPECT_EQ(changes[0].offset, 0);
+    EXPECT_EQ(changes[1].bit, at);
+    EXPECT_EQ(changes[1].llr, 2 * at + 1);
+    EXPECT_EQ(changes[1].offset, 1);
+    EXPECT_FALSE(changes[1].inverted);
+    ASSERT_EQ(bits.size(), length - 1);
+    auto errors_in = [](const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
+        std::size_t e = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            e += a[i] != b[i];
+        return e;
+    };
+    const std::size_t before = slip - 100, after = length - at - 1 - 100;
+    // As many errors as the aligned stream, give or take the error events that come
+    // and go with another start state and other segments.
+    auto near = [](std::size_t a, std::size_t b) {
+        EXPECT_NEAR(double(a), double(b), 12.0 + 3.0 * std::sqrt(double(b)));
+    };
+    near(errors_in(bits.data(), s.bits.data(), before),
+         errors_in(aligned.data(), s.bits.data(), before));
+    near(errors_in(bits.data() + at + 100, s.bits.data() + at + 101, after),
+         errors_in(aligned.data() + at + 101, s.bits.data() + at + 101, after));
+    // Out of sync between the slip and the check: about half the bits are wrong.
+    EXPECT_GT(errors_in(bits.data() + slip + 100, s.bits.data() + slip + 101, 10000),
+              3000u);
+    for (const std::size_t most : { std::size_t(999), std::size_t(70001) })
+        EXPECT_EQ(decode_in_pieces(*dec, llrs, most, rng), bits) << "calls of " << most;
+}
+
+TEST_P(StreamBackend, NodeSyncOfShortStreamsAndInt8)
+{
+    // A stream shorter than a window is weighed on what came; int8 LLRs as float ones.
+    std::mt19937_64 rng(test::test_seed());
+    viterbi_config c;
+    c.generator = preset("ccsds");
+    c.mode = termination::streaming;
+    c.node_sync = true;
+    const auto dec = make_stream_decoder(c, GetParam());
+    for (const std::size_t length :
+         { std::size_t(1), std::size_t(40), std::size_t(700) }) {
+        const stream s = make_stream(c, length, INFINITY, rng);
+        std::vector<float> llrs = s.llrs;
+        llrs.insert(llrs.begin(), 0.5f); // steps start at LLR 1
+        std::vector<std::int8_t> q(llrs.size());
+        core::quantize_llrs(llrs.data(), q.size(), q.data(), c.int8_scale);
+        for (const bool int8 : { false, true }) {
+            std::vector<std::uint8_t> out(dec->output_bound(llrs.size()) +
+                                          dec->output_bound(0));
+            std::size_t written = int8
+                                      ? dec->decode(q.data(), q.size(), out.data())
+                                      : dec->decode(llrs.data(), llrs.size(), out.data());
+            if (length >= 40) // enough to tell the phase: no LLR left over
+                EXPECT_EQ(dec->partial_llrs(), 0u) << length;
+            written += dec->flush(out.data() + written);
+            out.resize(written);
+            const auto changes = dec->take_sync_changes();
+            ASSERT_EQ(changes.size(), 1u) << length;
+            if (length >= 40) {
+                EXPECT_EQ(changes[0].offset, 1) << length;
+                EXPECT_EQ(out, s.bits) << length << (int8 ? " int8" : "");
+            }
+        }
+    }
+    // One LLR: no step.
+    std::vector<std::uint8_t> out(dec->output_bound(1));
+    const float one = 1.0f;
+    EXPECT_EQ(dec->decode(&one, 1, out.data()), 0u);
+    EXPECT_EQ(dec->partial_llrs(), 1u);
+    EXPECT_EQ(dec->flush(out.data()), 0u);
+    c.mode = termination::terminated;
+    EXPECT_EQ(message_of([&] { make_stream_decoder(c, GetParam()); }),
+              "node_sync synchronises a stream: it needs termination streaming, not "
+              "terminated");
+}
+
 INSTANTIATE_TEST_SUITE_P(ConvStreams,
                          StreamBackend,
                          ::testing::Values("reference", "cpu", "cuda"),

@@ -71,6 +71,11 @@ constexpr auto crc24b = crc24::b;
 inline int subblocks_of(const gputurbo::decoder& d, int) { return d.config().subblocks; }
 } // namespace api
 #endif
+// The convolutional codes (--code conv), where the engine has them.
+#if __has_include(<gnuradio/gputurbo/engine/conv/decoder.h>)
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
+#define GPUTURBO_DIGEST_CONV
+#endif
 // ---------------------------------------------------------------------------------------
 
 #include <algorithm>
@@ -92,14 +97,17 @@ namespace {
 
 const char* const usage =
     "usage: gputurbo-digest [--backend cpu|cuda|reference] [--seed N] [--quick]\n"
-    "                       [--arithmetic int16,float32]\n"
+    "                       [--arithmetic int16,float32] [--code turbo|conv]\n"
     "Decodes fresh noisy LTE turbo codewords (a pure function of --seed) under\n"
     "every algorithm x guard x early stop x arithmetic, for several K and\n"
     "sub-block counts, with float and (a subset) int8 input, and prints per\n"
     "configuration a digest of the hard bits and one of the statuses.\n"
     "  --quick       fewer sizes and codewords\n"
     "  --arithmetic  default int16,float32 on cuda, float32 elsewhere (the CPU\n"
-    "                backends decode in float)\n";
+    "                backends decode in float)\n"
+    "  --code conv   Viterbi decoding instead: frames of every preset code,\n"
+    "                termination and puncturing, short, one segment and cut into\n"
+    "                segments, float, int8 and int4 input; and streams\n";
 
 struct usage_error : std::runtime_error
 {
@@ -258,12 +266,296 @@ std::vector<std::string> split(const std::string& list)
     return items;
 }
 
+#ifdef GPUTURBO_DIGEST_CONV
+namespace conv = gputurbo::conv;
+
+// Noisy LLRs of n frames' sent coded bits (count each): BPSK over AWGN, frames
+// alternating between a noisy and a clean Eb/N0; every 4th frame 30 times stronger (the
+// quantisation's clipping), every 5th with NaN and +-Inf among its LLRs, frame 6 erased.
+std::vector<float> conv_llrs(splitmix64& rng,
+                             const std::vector<std::uint8_t>& sent,
+                             std::size_t n,
+                             double rate)
+{
+    const std::size_t count = sent.size() / n;
+    std::vector<float> llrs(sent.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const double ebn0 = std::pow(10.0, (i % 2 ? 3.0 : 1.0) / 10.0);
+        const double sigma = std::sqrt(1.0 / (2.0 * rate * ebn0));
+        const double gain = (i % 4 == 3 ? 30.0 : 1.0) * 2.0 / (sigma * sigma);
+        for (std::size_t k = i * count; k < (i + 1) * count; ++k) {
+            const double noise = sigma * std::sqrt(-2.0 * std::log(rng.uniform())) *
+                                 std::cos(two_pi * rng.uniform());
+            llrs[k] = float(gain * ((sent[k] ? -1.0 : 1.0) + noise));
+            if (i % 5 == 4 && k % 7 == 0)
+                llrs[k] = k % 3 == 0   ? NAN
+                          : k % 3 == 1 ? INFINITY * (sent[k] ? -1.0f : 1.0f)
+                                       : -INFINITY * (sent[k] ? -1.0f : 1.0f);
+            if (i == 6)
+                llrs[k] = 0.0f;
+        }
+    }
+    return llrs;
+}
+
+// --code conv: frames of every preset code, termination and puncturing (a shape each:
+// short frames, frames of one segment, frames cut into segments, and the same frames
+// under a geometry of short segments), float, int8 and int4 input; then streams, float
+// and int8, fed in calls of uneven sizes.
+int conv_digest(const std::string& backend, std::uint64_t seed, bool quick)
+{
+    struct code_case
+    {
+        std::string name; // a preset, or "K=<k> <polys>"
+        std::vector<std::string> puncturings;
+    };
+    const std::vector<code_case> codes = {
+        { "802.11", { "none", "3/4", "7/8" } },
+        { "ccsds", { "none", "2/3" } },
+        { "gsm", { "none" } },
+        { "lte", { "none" } },
+        { "cdma-r2", { "none", "110,011" } },
+        { "cdma-r3", { "none" } },
+        { "K=3 7,5,7,5", { "none" } },
+    };
+    struct frame_shape
+    {
+        int bits;
+        std::size_t n;
+        conv::segment_geometry geometry; // 0s: derived
+    };
+    const std::vector<frame_shape> shapes =
+        quick ? std::vector<frame_shape>{ { 40, 40, {} }, { 2048, 33, {} } }
+              : std::vector<frame_shape>{ { 8, 70, {} },
+                                          { 40, 70, {} },
+                                          { 2048, 37, {} },
+                                          { 9000, 7, {} },
+                                          { 2048, 9, { 96, 40, 48 } } };
+    const std::vector<conv::termination> modes = { conv::termination::terminated,
+                                                   conv::termination::truncated,
+                                                   conv::termination::tail_biting };
+    std::cout << "# gputurbo-digest code=conv backend=" << backend << " seed=" << seed
+              << (quick ? " quick" : "") << "\n";
+    const auto start = std::chrono::steady_clock::now();
+    std::size_t configurations = 0;
+    std::string device;
+    auto code_of = [](const std::string& name) {
+        if (name.rfind("K=", 0) != 0)
+            return conv::preset(name);
+        const std::size_t space = name.find(' ');
+        return conv::parse_code(std::stoi(name.substr(2, space - 2)),
+                                name.substr(space + 1));
+    };
+    auto print = [&](const std::string& what,
+                     const std::vector<std::uint8_t>& sent_bits,
+                     const std::vector<std::uint8_t>& bits,
+                     const fnv1a64& status,
+                     std::uint64_t passed) {
+        fnv1a64 bits_hash;
+        bits_hash.add(bits.data(), bits.size());
+        std::uint64_t errors = 0;
+        for (std::size_t k = 0; k < bits.size(); ++k)
+            errors += bits[k] != sent_bits[k];
+        std::printf("%s bit_errors=%" PRIu64 " passed=%" PRIu64 " bits=%016" PRIx64
+                    " status=%016" PRIx64 "\n",
+                    what.c_str(),
+                    errors,
+                    passed,
+                    bits_hash.value(),
+                    status.value());
+        ++configurations;
+    };
+    for (const code_case& cc : codes)
+        for (const std::string& punct : cc.puncturings) {
+            conv::viterbi_config c;
+            c.generator = code_of(cc.name);
+            c.punctured = conv::parse_puncturing(punct, c.generator);
+            c.int8_scale = int8_scale;
+            for (const conv::termination mode : modes)
+                for (const frame_shape& sh : shapes) {
+                    c.mode = mode;
+                    c.geometry = sh.geometry;
+                    const int F = sh.bits;
+                    const std::size_t n = sh.n;
+                    splitmix64 rng(seed ^ (std::uint64_t(F) << 20 |
+                                           std::uint64_t(mode) << 8 | configurations) *
+                                              0xd1b54a32d192ed03ULL);
+                    std::vector<std::uint8_t> bits(n * F);
+                    for (auto& b : bits)
+                        b = std::uint8_t(rng.next() >> 63);
+                    std::vector<std::uint8_t> coded(
+                        n * conv::coded_length(c.generator, mode, F));
+                    conv::encode(c.generator, mode, F, bits.data(), n, coded.data());
+                    const std::size_t len =
+                        conv::punctured_length(c.generator, c.punctured, mode, F);
+                    std::vector<std::uint8_t> sent(n * len);
+                    conv::puncture(
+                        c.generator, c.punctured, mode, F, coded.data(), n, sent.data());
+                    const auto llrs = conv_llrs(rng, sent, n, double(F) / double(len));
+                    std::vector<std::int8_t> q(llrs.size()), q4(llrs.size());
+                    api::quantize_llrs(llrs.data(), llrs.size(), q.data(), int8_scale);
+                    api::quantize_llrs(
+                        llrs.data(), llrs.size(), q4.data(), int8_scale, 4);
+                    std::vector<gputurbo::core::int4_pair> packed(
+                        gputurbo::core::int4_bytes(q4.size()));
+                    gputurbo::core::pack_int4(q4.data(), q4.size(), packed.data());
+                    for (const bool invert : { false, true }) {
+                        if (invert && F != 2048)
+                            continue;
+                        c.invert_llr = invert;
+                        auto dec = conv::make_viterbi_decoder(c, backend);
+                        device = dec->device();
+                        for (const char* input : { "float", "int8", "int4" }) {
+                            std::vector<float> flipped;
+                            const float* in_f = llrs.data();
+                            std::vector<std::int8_t> q_flipped;
+                            const std::int8_t* in_q = q.data();
+                            if (invert) { // the same values in the other convention
+                                flipped = llrs;
+                                for (auto& v : flipped)
+                                    v = -v;
+                                in_f = flipped.data();
+                                q_flipped = q;
+                                for (auto& v : q_flipped)
+                                    v = std::int8_t(-v);
+                                in_q = q_flipped.data();
+                                if (input == std::string("int4"))
+                                    continue;
+                            }
+                            std::vector<std::uint8_t> out(n * F, 0xff);
+                            std::vector<gputurbo::core::codeword_status> status(n);
+                            if (input == std::string("float"))
+                                dec->decode(F, in_f, n, out.data(), status.data());
+                            else if (input == std::string("int8"))
+                                dec->decode(F, in_q, n, out.data(), status.data());
+                            else
+                                dec->decode(
+                                    F, packed.data(), n, out.data(), status.data());
+                            fnv1a64 status_hash;
+                            std::uint64_t passed = 0;
+                            for (const auto& st : status) {
+                                status_hash.add_u32(std::uint32_t(st.iterations));
+                                status_hash.add_u32(st.passed ? 1u : 0u);
+                                passed += st.passed;
+                            }
+                            const auto g = conv::derived_geometry(c);
+                            char what[256];
+                            std::snprintf(what,
+                                          sizeof what,
+                                          "code=\"%s\" puncture=%s mode=%s frame_bits=%d "
+                                          "n=%zu geometry=%d/%d/%d invert=%d input=%s",
+                                          c.generator.text().c_str(),
+                                          punct.c_str(),
+                                          conv::to_string(mode),
+                                          F,
+                                          n,
+                                          g.bits,
+                                          g.training,
+                                          g.depth,
+                                          int(invert),
+                                          input);
+                            print(what, bits, out, status_hash, passed);
+                        }
+                    }
+                }
+            std::fflush(stdout);
+
+            // A stream of the code: the frames of a shape end to end, fed in calls of
+            // uneven sizes (a step's LLRs split between calls too), then flushed.
+            c.mode = conv::termination::streaming;
+            c.invert_llr = false;
+            for (const conv::segment_geometry& geometry :
+                 { conv::segment_geometry{}, conv::segment_geometry{ 96, 40, 48 } }) {
+                c.geometry = geometry;
+                const std::size_t total = quick ? 20000 : 60000;
+                splitmix64 rng(seed ^ (total + configurations) * 0x9e3779b97f4a7c15ULL);
+                std::vector<std::uint8_t> bits(total);
+                for (auto& b : bits)
+                    b = std::uint8_t(rng.next() >> 63);
+                std::vector<std::uint8_t> coded(
+                    conv::coded_length(c.generator, c.mode, int(total)));
+                conv::encode(
+                    c.generator, c.mode, int(total), bits.data(), 1, coded.data());
+                const std::size_t len =
+                    conv::punctured_length(c.generator, c.punctured, c.mode, int(total));
+                std::vector<std::uint8_t> sent(len);
+                conv::puncture(c.generator,
+                               c.punctured,
+                               c.mode,
+                               int(total),
+                               coded.data(),
+                               1,
+                               sent.data());
+                // 8 pieces alternating in noise, one of them 30 times stronger.
+                std::vector<float> llrs;
+                for (std::size_t piece = 0; piece < 8; ++piece) {
+                    const std::size_t from = len * piece / 8, to = len * (piece + 1) / 8;
+                    std::vector<std::uint8_t> part(sent.begin() + from,
+                                                   sent.begin() + to);
+                    const auto l = conv_llrs(rng, part, 1, double(total) / double(len));
+                    for (float v : l)
+                        llrs.push_back(piece == 3 ? 30.0f * v : v);
+                }
+                std::vector<std::int8_t> q(llrs.size());
+                api::quantize_llrs(llrs.data(), llrs.size(), q.data(), int8_scale);
+                for (const bool int8 : { false, true }) {
+                    auto dec = conv::make_stream_decoder(c, backend);
+                    std::vector<std::uint8_t> out(total + dec->output_bound(0));
+                    std::size_t written = 0;
+                    for (std::size_t at = 0, call = 0; at < llrs.size(); ++call) {
+                        const std::size_t count = std::min(
+                            llrs.size() - at, std::size_t(1 + (call * 7919) % 9001));
+                        std::vector<std::uint8_t> part(dec->output_bound(count));
+                        const std::size_t got =
+                            int8 ? dec->decode(q.data() + at, count, part.data())
+                                 : dec->decode(llrs.data() + at, count, part.data());
+                        std::copy_n(part.begin(), got, out.begin() + written);
+                        written += got;
+                        at += count;
+                    }
+                    std::vector<std::uint8_t> rest(dec->output_bound(0));
+                    const std::size_t got = dec->flush(rest.data());
+                    std::copy_n(rest.begin(), got, out.begin() + written);
+                    written += got;
+                    out.resize(written);
+                    const auto g = conv::derived_geometry(c);
+                    char what[256];
+                    std::snprintf(what,
+                                  sizeof what,
+                                  "code=\"%s\" puncture=%s mode=streaming bits=%zu "
+                                  "geometry=%d/%d/%d input=%s written=%zu",
+                                  c.generator.text().c_str(),
+                                  punct.c_str(),
+                                  total,
+                                  g.bits,
+                                  g.training,
+                                  g.depth,
+                                  int8 ? "int8" : "float",
+                                  written);
+                    out.resize(std::min(out.size(), bits.size()));
+                    print(what, bits, out, fnv1a64{}, 0);
+                }
+            }
+            std::fflush(stdout);
+        }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr,
+                 "gputurbo-digest: %zu configurations in %.1f s on %s\n",
+                 configurations,
+                 seconds,
+                 device.c_str());
+    return 0;
+}
+#endif
+
 int digest_main(int argc, char** argv)
 {
     std::string backend = "cpu";
     std::uint64_t seed = 1;
     bool quick = false;
     std::optional<std::string> arithmetics;
+    std::string code = "turbo";
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         auto value = [&]() -> std::string {
@@ -286,9 +578,21 @@ int digest_main(int argc, char** argv)
             quick = true;
         else if (flag == "--arithmetic")
             arithmetics = value();
+        else if (flag == "--code")
+            code = value();
         else
             throw usage_error("unknown option " + flag);
     }
+    if (code == "conv") {
+#ifdef GPUTURBO_DIGEST_CONV
+        return conv_digest(backend, seed, quick);
+#else
+        throw usage_error("--code conv: this engine has no convolutional codes");
+#endif
+    }
+    if (code != "turbo")
+        throw usage_error("--code: unknown code family '" + code +
+                          "': use turbo or conv");
     const bool cuda = backend == "cuda";
 
     const std::vector<std::string> algorithms = { "log-map",

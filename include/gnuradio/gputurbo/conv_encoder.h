@@ -50,14 +50,15 @@ public:
      * \param polys generator polynomials in octal ("133,171"; "-" inverts an output)
      * \param puncture "" (none), "2/3" … "7/8" (the K = 7 code of 171 and 133), or
      *        patterns per output ("110,101")
-     * \param termination "streaming", "terminated", "truncated" or "tail-biting"
+     * \param termination "streaming" (the default, as viterbi_decoder's),
+     *        "terminated", "truncated" or "tail-biting"
      */
     static sptr make(int frame_bits = 1024,
                      const std::string& preset = "none",
                      int constraint = 7,
                      const std::string& polys = "133,171",
                      const std::string& puncture = "",
-                     const std::string& termination = "terminated");
+                     const std::string& termination = "streaming");
 
     //! The code: "K=7 133,171".
     virtual std::string code() const = 0;

@@ -55,8 +55,25 @@ namespace gputurbo {
  * floor(i * frame_bits / frame LLRs)), length tags of whole frames rescaled, a tag
  * "codeword" = {"index", "iterations" (0), "passed"} on the first bit of frames as
  * codeword_tags says (passed: the frame's mean |L| carries information, and a terminated
- * frame's best end state is its tail's, 0), the items of a partial frame at the end of
- * the stream logged and counted (partial_items()).
+ * frame's best end state is its tail's, 0; the frames that fail are counted,
+ * failed_frames()), the items of a partial frame at the end of the stream logged and
+ * counted (partial_items()).
+ *
+ * Node synchronisation (\p node_sync, streams): a receiver that joins a stream, or
+ * whose symbol clock slips, does not know which LLRs make a trellis step (rate 1/n: n
+ * phases; punctured: the LLRs of a period), nor, after a 180 degree phase error, their
+ * sign. The decoder weighs every phase (and inversion) by the growth of a Viterbi's
+ * best path metric over a window of 1024 steps, decodes with the best, and checks
+ * again every 2^16 steps, taking another one that does clearly better: the bits
+ * before it end as at the end of a stream, a few LLRs are dropped and a new stream from
+ * any state starts at the new phase. Its first output bit, and that of the stream's
+ * first phase, carry a tag "node_sync" = {"offset": the phase (long), "inverted":
+ * bool}. The first window waits until its 1024 steps have come: no bit is decoded
+ * before the phase is known. A code whose generators all have odd weight (CCSDS,
+ * 802.11, DVB, LTE, CDMA) is transparent: an inverted stream is a code sequence too,
+ * decoded to the inverted bits, which no decoder can tell; its frame synchroniser
+ * (the sync marker in both polarities) or NRZ-M resolves that, as CCSDS intends.
+ * The metrics run on the CPU, the stream on the backend.
  *
  * Stop and restart: a stream's undecided bits are discarded at stop() (logged with their
  * number), and after a restart a new stream starts from state 0 at the first item, its
@@ -85,7 +102,8 @@ public:
      *        current bit ("133,171"); a leading minus inverts that output ("171,-133")
      * \param puncture "" (none); "2/3", "3/4", "5/6" or "7/8" for the K = 7 code of 171
      *        and 133; or patterns per output such as "110,101"
-     * \param termination "streaming", "terminated", "truncated" or "tail-biting"
+     * \param termination "streaming" (the default: a stream block's input is a
+     *        stream), "terminated", "truncated" or "tail-biting"
      * \param decision_depth steps traced back past the bits a segment decides (v2); 0 =
      *        5 K / (1 - R), R the punctured rate
      * \param training_depth steps a segment runs before its bits (v1); 0 = the decision
@@ -107,13 +125,16 @@ public:
      * \param devices CUDA devices: "0", a list such as "0,1", or "all"
      * \param length_tag_key frames: key of the length tags of a tagged stream, rescaled
      *        to decoded bits; "" for none
+     * \param node_sync a stream: find the phase of its steps in the LLRs (and its
+     *        inversion, where the code shows it) and follow a slip, tagging each change
+     *        "node_sync"
      */
     static sptr make(int frame_bits = 1024,
                      const std::string& preset = "none",
                      int constraint = 7,
                      const std::string& polys = "133,171",
                      const std::string& puncture = "",
-                     const std::string& termination = "terminated",
+                     const std::string& termination = "streaming",
                      int decision_depth = 0,
                      int training_depth = 0,
                      int segment_bits = 0,
@@ -126,7 +147,8 @@ public:
                      int batches_in_flight = 0,
                      const std::string& codeword_tags = "failed",
                      const std::string& devices = "0",
-                     const std::string& length_tag_key = "packet_len");
+                     const std::string& length_tag_key = "packet_len",
+                     bool node_sync = false);
 
     //! The code: "K=7 133,171" (K and the polynomials, "-" where inverted).
     virtual std::string code() const = 0;
@@ -156,6 +178,10 @@ public:
     //! Length tags dropped since the block was made (frame modes): not on a frame
     //! boundary, or not a whole number of frames.
     virtual std::uint64_t misaligned_length_tags() const = 0;
+
+    //! Frames decoded with passed false since the block was made (frame modes): no
+    //! information, or a terminated frame that does not end in state 0.
+    virtual std::uint64_t failed_frames() const = 0;
 };
 
 } // namespace gputurbo

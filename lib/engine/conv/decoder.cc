@@ -8,6 +8,7 @@
 #ifdef GPUTURBO_HAVE_CUDA
 #include "cuda/cuda_decoder.h"
 #endif
+#include "node_sync.h"
 #include "reference_decoder.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
@@ -62,6 +63,10 @@ void viterbi_config::validate() const
     core::check(parameter("segment_bits"), geometry.bits);
     core::check(parameter("training_depth"), geometry.training);
     core::check(parameter("decision_depth"), geometry.depth);
+    if (node_sync && mode != termination::streaming)
+        throw std::invalid_argument(std::string("node_sync synchronises a stream: it "
+                                                "needs termination streaming, not ") +
+                                    to_string(mode));
     core::check(parameter("int8_scale"), int8_scale);
     core::check(parameter("threads"), threads);
     core::check_devices(parameter("devices"), devices);
@@ -118,6 +123,8 @@ std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config
                                                 "streaming, not ") +
                                     to_string(config.mode) +
                                     ": use make_viterbi_decoder()");
+    if (config.node_sync)
+        return std::make_unique<node_sync_decoder>(config, backend);
     switch (core::choose_backend(backend, config.devices)) {
     case core::backend::cuda:
 #ifdef GPUTURBO_HAVE_CUDA
@@ -170,12 +177,12 @@ std::uint64_t stream_decoder::whole_steps(std::uint64_t sent) const
            d_steps_by_sent[sent % d_kept];
 }
 
-std::uint64_t stream_decoder::partial_llrs() const
+std::uint64_t stream_decoder::partial_of(std::uint64_t sent) const
 {
-    const std::uint64_t steps = whole_steps(d_sent);
+    const std::uint64_t steps = whole_steps(sent);
     const std::uint64_t period = std::uint64_t(d_config.punctured.period());
     const std::uint64_t r = steps % period;
-    return d_sent - (steps / period * d_kept + (r > 0 ? d_sent_through[r - 1] : 0));
+    return sent - (steps / period * d_kept + (r > 0 ? d_sent_through[r - 1] : 0));
 }
 
 std::uint64_t stream_decoder::sent_before(std::uint64_t step) const
@@ -203,6 +210,13 @@ std::size_t stream_decoder::output_bound(std::size_t count) const
     // Every d_kept LLRs complete a period of steps; two more for the phase.
     const std::uint64_t periods = count / d_kept + 2;
     return std::size_t(pending_bits() + periods * d_config.punctured.period());
+}
+
+std::size_t stream_decoder::preferred_llrs() const
+{
+    const std::uint64_t period = std::uint64_t(d_config.punctured.period());
+    const std::uint64_t steps = std::min(preferred_steps(), preferred_bits_limit);
+    return std::size_t(sent_before((steps + period - 1) / period * period));
 }
 
 void stream_decoder::set_batches_in_flight(int n)

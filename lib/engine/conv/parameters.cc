@@ -76,6 +76,12 @@ std::vector<core::parameter> make_table()
                   "the decision depth" });
     t.back().min = 0;
     t.back().max = max_frame_bits;
+    t.push_back({ "node_sync",
+                  parameter_kind::flag,
+                  "false",
+                  "a stream: find the phase of its steps in the LLRs (and its inversion, "
+                  "where the code shows it) by the path metrics' growth, and follow a "
+                  "slip" });
     t.push_back({ "frame_bits",
                   parameter_kind::integer,
                   "1024",
@@ -96,8 +102,8 @@ const core::parameter& engine_parameter(std::string_view name)
 
 const char* const config_names[] = { "constraint",   "polys",          "puncture",
                                      "termination",  "decision_depth", "training_depth",
-                                     "segment_bits", "invert_llr",     "int8_scale",
-                                     "threads",      "devices" };
+                                     "segment_bits", "node_sync",      "invert_llr",
+                                     "int8_scale",   "threads",        "devices" };
 
 } // namespace
 
@@ -143,6 +149,7 @@ config_values(const viterbi_config& c)
         { "decision_depth", std::to_string(c.geometry.depth) },
         { "training_depth", std::to_string(c.geometry.training) },
         { "segment_bits", std::to_string(c.geometry.bits) },
+        { "node_sync", c.node_sync ? "true" : "false" },
         { "invert_llr", c.invert_llr ? "true" : "false" },
         { "int8_scale", core::format_real(c.int8_scale) },
         { "threads", std::to_string(c.threads) },
@@ -186,6 +193,7 @@ viterbi_config config_from(const std::map<std::string, std::string>& values)
     c.geometry.depth = integer("decision_depth");
     c.geometry.training = integer("training_depth");
     c.geometry.bits = integer("segment_bits");
+    c.node_sync = core::parse_flag(parameter("node_sync"), value("node_sync"));
     c.invert_llr = core::parse_flag(engine_parameter("invert_llr"), value("invert_llr"));
     c.int8_scale =
         float(core::parse_number(engine_parameter("int8_scale"), value("int8_scale")));

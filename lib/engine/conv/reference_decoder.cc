@@ -213,8 +213,9 @@ std::string reference_stream_decoder::device() const
 void reference_stream_decoder::restart()
 {
     const int states = d_trellis.states();
-    d_metric.assign(states, unreachable);
-    d_metric[0] = 0.0f; // the encoder starts in state 0
+    // The encoder starts in state 0, or where the stream was joined.
+    d_metric.assign(states, start_known() ? unreachable : 0.0f);
+    d_metric[0] = 0.0f;
     d_next.assign(states, 0.0f);
     d_decisions.clear();
     d_ready.clear();

@@ -116,26 +116,70 @@ void segment_engine::submit(const stream_window& w,
                             std::int64_t run,
                             const std::vector<segment>& segments)
 {
-    auto join = [&](auto& joined) {
-        using T = typename std::decay_t<decltype(joined)>::value_type;
-        joined.resize(w.held_count + w.fresh_count);
-        std::copy_n(static_cast<const T*>(w.held), w.held_count, joined.data());
-        std::copy_n(
-            static_cast<const T*>(w.fresh), w.fresh_count, joined.data() + w.held_count);
+    // Two windows, so that the bulk of the LLRs is read where it is: the segments whose
+    // run starts before s0, the first period whose LLRs are all fresh, read the held
+    // LLRs joined to as many fresh ones as they need (a copy of about a run); the rest
+    // read the fresh LLRs from s0 on.
+    const std::size_t size = w.int8 ? 1 : sizeof(float);
+    const std::int64_t s0 =
+        w.held_count == 0
+            ? 0
+            : std::int64_t((w.held_count + w.period_llrs - 1) / w.period_llrs) * w.period;
+    const auto split =
+        std::find_if(segments.begin(), segments.end(), [&](const segment& s) {
+            return s.first >= s0 && s0 < w.steps && w.fresh_count > 0;
+        });
+    const std::int64_t origin = segments.front().begin;
+    std::vector<std::uint8_t> bits(std::size_t(segments.back().end - origin));
+    auto make_window = [&](const void* llrs, std::int64_t steps, std::int64_t from) {
+        window win{ nullptr,  w.sent_index, steps,        false,
+                    w.invert, bits.data(),  origin - from };
+        if (w.int8) {
+            win.codes = static_cast<const std::int8_t*>(llrs);
+            win.unit = w.unit;
+        } else {
+            win.values = static_cast<const float*>(llrs);
+        }
+        return win;
     };
-    std::vector<std::uint8_t> bits(
-        std::size_t(segments.back().end - segments.front().begin));
-    window win{ nullptr,     w.sent_index,          w.steps, false, w.invert,
-                bits.data(), segments.front().begin };
-    if (w.int8) {
-        join(d_codes);
-        win.codes = d_codes.data();
-        win.unit = w.unit;
-    } else {
-        join(d_values);
-        win.values = d_values.data();
+    std::vector<window> windows;
+    d_segments.assign(segments.begin(), segments.end());
+    if (split != segments.begin()) {
+        // Window 0: from step 0, through the end of the last run before s0 (whole
+        // periods, as far as the LLRs go).
+        const std::int64_t end = (split - 1)->first + run;
+        const std::int64_t periods = (end + w.period - 1) / w.period;
+        const std::size_t total = w.held_count + w.fresh_count;
+        const std::size_t count = std::min(total, std::size_t(periods) * w.period_llrs);
+        const void* llrs = w.fresh_count == 0  ? w.held
+                           : w.held_count == 0 ? w.fresh
+                                               : nullptr;
+        if (!llrs) {
+            d_joined.resize(count * size);
+            std::memcpy(d_joined.data(), w.held, w.held_count * size);
+            std::memcpy(d_joined.data() + w.held_count * size,
+                        w.fresh,
+                        (count - w.held_count) * size);
+            llrs = d_joined.data();
+        }
+        windows.push_back(make_window(llrs, std::min(w.steps, periods * w.period), 0));
     }
-    decode({ win }, run, segments, nullptr);
+    if (split != segments.end()) {
+        // Window 1: the fresh LLRs from step s0 on.
+        const std::size_t skip =
+            std::size_t(s0 / w.period) * w.period_llrs - w.held_count;
+        windows.push_back(make_window(
+            static_cast<const std::uint8_t*>(w.fresh) + skip * size, w.steps - s0, s0));
+        for (auto i = std::size_t(split - segments.begin()); i < d_segments.size(); ++i) {
+            segment& s = d_segments[i];
+            s.window = windows.size() - 1;
+            s.first -= s0;
+            s.begin -= s0;
+            s.end -= s0;
+            s.owned_end -= s0;
+        }
+    }
+    decode(windows, run, d_segments, nullptr);
     d_done.push_back(std::move(bits));
 }
 
@@ -198,8 +242,10 @@ std::size_t segmented_stream_decoder::submit_arrived(const void* fresh,
         d_cut.clear();
         for (segment s = stream_segment(d_geometry, d_next);
              arrived(s) && d_cut.size() < most;
-             s = stream_segment(d_geometry, d_next + d_cut.size()))
+             s = stream_segment(d_geometry, d_next + d_cut.size())) {
+            s.start_zero = s.start_zero && start_known();
             d_cut.push_back(s);
+        }
         if (d_cut.empty())
             break;
         if (d_engine->submitted() >= in_flight)
@@ -259,7 +305,9 @@ void segmented_stream_decoder::submit(const void* fresh,
                            d_config.invert_llr,
                            steps,
                            index_for(steps),
-                           d_index.size() };
+                           d_index.size(),
+                           std::int64_t(period),
+                           sent_per_period() };
     d_engine->submit(w, run, segments);
 }
 
@@ -318,6 +366,13 @@ const std::int32_t* segmented_stream_decoder::index_for(std::int64_t steps)
     return d_index.data();
 }
 
+std::uint64_t segmented_stream_decoder::preferred_steps() const
+{
+    const std::uint64_t segments = std::min<std::uint64_t>(
+        d_engine->preferred_segments(), preferred_bits_limit / d_geometry.bits + 1);
+    return segments * std::uint64_t(d_geometry.bits);
+}
+
 std::size_t segmented_stream_decoder::wait_oldest(std::uint8_t* bits)
 {
     return d_engine->collect(bits, true);
@@ -345,7 +400,7 @@ std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
                  steps,
                  std::int64_t(decided - from),
                  steps,
-                 from == 0,
+                 from == 0 && start_known(),
                  false,
                  0,
                  d_cut);

@@ -79,6 +79,8 @@ struct stream_window
     //! copy, and needs a new one only when index_count grows); nullptr when unpunctured
     const std::int32_t* sent_index;
     std::size_t index_count;
+    std::int64_t period;     //!< steps of the puncturing period (1 when unpunctured)
+    std::size_t period_llrs; //!< the LLRs of a period
 };
 
 //! A backend's Viterbi over segments: runs of the trellis decoded side by side.
@@ -118,13 +120,15 @@ public:
     virtual bool ready() const { return !d_done.empty(); }
     //! Forgets every batch submitted.
     virtual void discard() { d_done.clear(); }
+    //! Segments a batch had best have to keep the engine busy; the default: no limit.
+    virtual std::size_t preferred_segments() const { return std::size_t(-1); }
 
     virtual core::backend kind() const = 0;
     virtual std::string device() const = 0;
 
 private:
-    std::vector<float> d_values;                  // the default submit()'s LLRs
-    std::vector<std::int8_t> d_codes;             // (one of them)
+    std::vector<std::uint8_t> d_joined;           // the default submit()'s joined LLRs
+    std::vector<segment> d_segments;              // its segments, in their windows
     std::deque<std::vector<std::uint8_t>> d_done; // and its batches' bits
 };
 
@@ -213,6 +217,7 @@ private:
     std::size_t wait_oldest(std::uint8_t* bits) override;
     std::size_t finish(std::uint8_t* bits) override;
     void restart() override;
+    std::uint64_t preferred_steps() const override;
 
     //! Submits \p segments (consecutive, in stream steps) in a window of the LLRs they
     //! read, of the held ones and then \p count fresh ones, \p sent in all so far.

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(conv_encoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(94ff0105d90f649bf1adfa6c4bf19832) */
+/* BINDTOOL_HEADER_FILE_HASH(c09b55bc871e14817a104a38f19ec981) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -35,7 +35,7 @@ void bind_conv_encoder(py::module& m)
              py::arg("constraint") = 7,
              py::arg("polys") = "133,171",
              py::arg("puncture") = "",
-             py::arg("termination") = "terminated",
+             py::arg("termination") = "streaming",
              D(conv_encoder, make))
 
         .def("code", &conv_encoder::code, D(conv_encoder, code))

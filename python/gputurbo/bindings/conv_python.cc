@@ -5,10 +5,10 @@
 
 /*
  * Convolutional codes on numpy arrays: gputurbo.conv_code (the code, its encoder with
- * puncturing, depuncturing), gputurbo.viterbi_engine (its decoder) and
- * gputurbo.conv_presets(). This file converts arrays and calls the engine; the checks
- * and their wording are the engine's (its std::invalid_argument reaches Python as
- * ValueError).
+ * puncturing, depuncturing), gputurbo.viterbi_engine (its decoder of frames),
+ * gputurbo.viterbi_stream (of a stream) and gputurbo.conv_presets(). This file converts
+ * arrays and calls the engine; the checks and their wording are the engine's (its
+ * std::invalid_argument reaches Python as ValueError).
  */
 
 #include "common/engine_log.h"
@@ -261,6 +261,118 @@ private:
     std::string d_llr_sign;
 };
 
+class viterbi_stream
+{
+public:
+    viterbi_stream(const conv::code& code,
+                   const std::string& puncturing,
+                   const std::string& backend,
+                   const std::string& llr_sign,
+                   float int8_scale,
+                   int threads,
+                   bool node_sync)
+        : d_code(code), d_puncturing(puncturing), d_llr_sign(llr_sign)
+    {
+        conv::viterbi_config config;
+        config.generator = code;
+        config.mode = conv::termination::streaming;
+        config.punctured = conv::parse_puncturing(puncturing, code);
+        config.invert_llr = ::gputurbo::core::positive_means_one(llr_sign);
+        config.int8_scale = int8_scale;
+        config.threads = threads;
+        config.node_sync = node_sync;
+        gr::gputurbo::route_engine_log();
+        d_decoder = conv::make_stream_decoder(config, backend);
+    }
+
+    py::array_t<std::uint8_t> decode(const py::object& llrs)
+    {
+        py::array a = py::array::ensure(llrs);
+        if (!a || a.ndim() != 1 || !(holds<float>(a) || holds<std::int8_t>(a)))
+            throw py::value_error(
+                "llrs must be a 1-D array of float32 or int8 (the stream's next LLRs); "
+                "got " +
+                given_text(llrs, a));
+        a = in_engine_layout(a, "llrs");
+        const std::size_t n = a.shape(0);
+        std::vector<std::uint8_t> bits;
+        std::size_t written = 0;
+        {
+            py::gil_scoped_release release;
+            std::lock_guard<std::mutex> guard(d_mutex);
+            bits.resize(d_decoder->output_bound(n));
+            written = holds<float>(a)
+                          ? d_decoder->decode(
+                                static_cast<const float*>(a.data()), n, bits.data())
+                          : d_decoder->decode(static_cast<const std::int8_t*>(a.data()),
+                                              n,
+                                              bits.data());
+            take_changes();
+        }
+        return py::array_t<std::uint8_t>(py::ssize_t(written), bits.data());
+    }
+
+    py::array_t<std::uint8_t> flush()
+    {
+        std::vector<std::uint8_t> bits;
+        std::size_t written = 0;
+        {
+            py::gil_scoped_release release;
+            std::lock_guard<std::mutex> guard(d_mutex);
+            bits.resize(d_decoder->output_bound(0));
+            written = d_decoder->flush(bits.data());
+            take_changes();
+        }
+        return py::array_t<std::uint8_t>(py::ssize_t(written), bits.data());
+    }
+
+    void reset()
+    {
+        std::lock_guard<std::mutex> guard(d_mutex);
+        d_decoder->reset();
+        d_changes.clear();
+    }
+
+    py::list sync_changes()
+    {
+        std::lock_guard<std::mutex> guard(d_mutex);
+        py::list out;
+        for (const auto& c : d_changes) {
+            py::dict d;
+            d["bit"] = c.bit;
+            d["llr"] = c.llr;
+            d["offset"] = c.offset;
+            d["inverted"] = c.inverted;
+            out.append(d);
+        }
+        d_changes.clear();
+        return out;
+    }
+
+    const conv::code& code() const { return d_code; }
+    const std::string& puncturing() const { return d_puncturing; }
+    const std::string& llr_sign() const { return d_llr_sign; }
+    bool node_sync() const { return d_decoder->config().node_sync; }
+    std::string backend() const { return d_decoder->backend(); }
+    std::string device() const { return d_decoder->device(); }
+    std::uint64_t received_llrs() const { return d_decoder->received_llrs(); }
+    std::uint64_t written_bits() const { return d_decoder->written_bits(); }
+
+private:
+    void take_changes()
+    {
+        for (const auto& c : d_decoder->take_sync_changes())
+            d_changes.push_back(c);
+    }
+
+    conv::code d_code;
+    std::string d_puncturing;
+    std::string d_llr_sign;
+    std::unique_ptr<conv::stream_decoder> d_decoder;
+    std::vector<conv::sync_change> d_changes;
+    std::mutex d_mutex;
+};
+
 std::string repr(const conv::code& c)
 {
     const std::string text = c.text();
@@ -319,7 +431,7 @@ viterbi_engine(code, termination="terminated", puncturing="", backend="auto",
 
 code: a conv_code.
 termination, puncturing: as in conv_code, what the frames were encoded with;
-  "streaming" is refused (it needs state across calls).
+  "streaming" is refused (it needs state across calls: viterbi_stream decodes a stream).
 backend: "auto" (CUDA where a GPU can run it, else the CPU), "cuda" (two segments a
   thread in int16), "cpu" (the SIMD decoder: int16 metrics, one segment per lane), or
   "reference" (the exact float Viterbi; tail-biting by maximum likelihood over every
@@ -336,6 +448,28 @@ A bad value raises ValueError naming the parameter.
 
 One object decodes one call at a time (concurrent calls from several threads wait for
 each other); the GIL is released while it decodes.)";
+
+const char* viterbi_stream_doc =
+    R"(Viterbi decoder of one continuous stream of a conv_code, on numpy arrays.
+
+viterbi_stream(code, puncturing="", backend="auto", llr_sign="positive-one",
+               int8_scale=8.0, threads=0, node_sync=False)
+
+The stream (as conv_code.encode(bits, "streaming", puncturing) sends it, from state 0)
+comes in pieces of any size, decode() after decode(); each returns the bits decided
+so far, which lag the stream by about 32 decision depths (70 steps at K = 7, rate 1/2):
+the output does not depend on how the stream is cut into pieces. flush() ends the stream
+and returns its last bits; the next decode() starts a new one.
+code, puncturing, backend, llr_sign, int8_scale, threads: as in viterbi_engine.
+node_sync: find the phase of the steps in the LLRs (rate 1/n: n of them; punctured:
+  the LLRs of a period) and, where the code shows it, an inverted stream, by the growth
+  of a Viterbi's best path metric over 1024 steps of each; check again every 65536
+  steps and follow a slip (the stream so far ends there, a few LLRs are dropped, and a
+  stream from any state starts at the new phase). The stream then starts in any
+  state. Each change is in sync_changes(). A code whose generators all have odd weight
+  (CCSDS, 802.11, DVB, LTE, CDMA) is transparent: an inverted stream decodes to the
+  inverted bits, which no decoder can tell; a frame synchroniser or NRZ-M resolves it.
+One object decodes one call at a time; the GIL is released while it decodes.)";
 
 const char* viterbi_decode_doc = R"(Decodes a batch of frames in one engine call.
 
@@ -479,6 +613,57 @@ void bind_conv(py::module& m)
                                &viterbi_engine::device,
                                "A description of the device the backend runs on.")
         .def("__repr__", &viterbi_engine::repr);
+
+    py::class_<viterbi_stream>(m, "viterbi_stream", viterbi_stream_doc)
+        .def(py::init<const conv::code&,
+                      const std::string&,
+                      const std::string&,
+                      const std::string&,
+                      float,
+                      int,
+                      bool>(),
+             py::arg("code"),
+             py::arg("puncturing") = "",
+             py::arg("backend") = "auto",
+             py::arg("llr_sign") = "positive-one",
+             py::arg("int8_scale") = 8.0f,
+             py::arg("threads") = 0,
+             py::arg("node_sync") = false)
+        .def("decode",
+             &viterbi_stream::decode,
+             py::arg("llrs"),
+             "Takes the stream's next LLRs (1-D float32 or int8, signs as llr_sign says, "
+             "int8 q meaning q / int8_scale; a stream keeps its dtype) and returns the "
+             "bits decided (uint8, one a byte), in order, each once.")
+        .def("flush",
+             &viterbi_stream::flush,
+             "Ends the stream: returns its last bits, traced back from the best state "
+             "(the LLRs of a partial step are dropped); the next decode() starts a new "
+             "stream.")
+        .def("reset", &viterbi_stream::reset, "Forgets the stream without output.")
+        .def("sync_changes",
+             &viterbi_stream::sync_changes,
+             "node_sync: the changes since the last call, oldest first, each a dict: "
+             "\"bit\" (the first output bit decoded so, counted from the stream's "
+             "start), \"llr\" (the first LLR of its first step, counted likewise), "
+             "\"offset\" (llr modulo the LLRs of a puncturing period: the phase) and "
+             "\"inverted\". The first is the acquisition.")
+        .def_property_readonly("code", &viterbi_stream::code, "The conv_code.")
+        .def_property_readonly("puncturing", &viterbi_stream::puncturing)
+        .def_property_readonly("llr_sign", &viterbi_stream::llr_sign)
+        .def_property_readonly("node_sync", &viterbi_stream::node_sync)
+        .def_property_readonly("backend",
+                               &viterbi_stream::backend,
+                               "The backend in use: \"cuda\", \"cpu\" or \"reference\".")
+        .def_property_readonly("device",
+                               &viterbi_stream::device,
+                               "A description of the device the backend runs on.")
+        .def_property_readonly("received_llrs",
+                               &viterbi_stream::received_llrs,
+                               "LLRs received since the stream started.")
+        .def_property_readonly("written_bits",
+                               &viterbi_stream::written_bits,
+                               "Bits returned since the stream started.");
 
     m.def("pack_int4", &pack_int4, py::arg("q"), pack_int4_doc);
     m.def("conv_presets",

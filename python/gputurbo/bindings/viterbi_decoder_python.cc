@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(67d830300f8bb99353d9cef7871b0c4e) */
+/* BINDTOOL_HEADER_FILE_HASH(274b2fd25cba25d6b7431d92127433d3) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -37,7 +37,7 @@ void bind_viterbi_decoder(py::module& m)
              py::arg("constraint") = 7,
              py::arg("polys") = "133,171",
              py::arg("puncture") = "",
-             py::arg("termination") = "terminated",
+             py::arg("termination") = "streaming",
              py::arg("decision_depth") = 0,
              py::arg("training_depth") = 0,
              py::arg("segment_bits") = 0,
@@ -51,6 +51,7 @@ void bind_viterbi_decoder(py::module& m)
              py::arg("codeword_tags") = "failed",
              py::arg("devices") = "0",
              py::arg("length_tag_key") = "packet_len",
+             py::arg("node_sync") = false,
              D(viterbi_decoder, make))
 
         .def("code", &viterbi_decoder::code, D(viterbi_decoder, code))
@@ -68,5 +69,8 @@ void bind_viterbi_decoder(py::module& m)
              D(viterbi_decoder, partial_items))
         .def("misaligned_length_tags",
              &viterbi_decoder::misaligned_length_tags,
-             D(viterbi_decoder, misaligned_length_tags));
+             D(viterbi_decoder, misaligned_length_tags))
+        .def("failed_frames",
+             &viterbi_decoder::failed_frames,
+             D(viterbi_decoder, failed_frames));
 }

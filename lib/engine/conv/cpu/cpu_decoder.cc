@@ -35,39 +35,40 @@ const viterbi_kernel& kernel_for(isa i)
     }
 }
 
-// Sanitises the coded bits [c, c + count) of a window into out (int8: their metrics),
-// adding their magnitudes to m; one loop for each kind of window, so that none tests the
-// kind per value.
-template <bool indexed, bool int8>
-void gather_values(
-    const window& w, std::int64_t c, std::int64_t count, float* out, magnitudes& sums)
+// The coded bits [c, c + count) of a window as the kernel reads them: float LLRs
+// sanitised into values, int8 ones as their metrics into metrics (through codes when
+// punctured); their magnitudes added to sums.
+void gather(const viterbi_kernel& kernel,
+            const window& w,
+            std::int64_t c,
+            std::int64_t count,
+            float* values,
+            std::int16_t* metrics,
+            std::int8_t* codes,
+            magnitude_sums& sums)
 {
-    magnitudes m; // local: out might alias sums
-    const std::int32_t unit = int8 ? int8_fixed_unit(w.unit) : 0;
-    for (std::int64_t i = 0; i < count; ++i) {
-        const std::int64_t j = indexed ? w.sent_index[c + i] : c + i;
-        if constexpr (int8) {
-            const int q = j >= 0 ? w.codes[j] : 0;
-            out[i] = float(int8_metric(q, w.invert));
-            m.add(std::abs(q) * unit, q != 0);
-        } else {
-            const float v = j >= 0 ? core::sanitize_llr(w.values[j], w.invert) : 0.0f;
-            out[i] = v;
-            m.add(v);
+    const std::size_t n = std::size_t(count);
+    if (w.codes) {
+        const std::int8_t* from = w.codes + c;
+        if (w.sent_index) {
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::int32_t j = w.sent_index[c + std::int64_t(i)];
+                codes[i] = j >= 0 ? w.codes[j] : 0; // punctured: an erasure
+            }
+            from = codes;
         }
+        kernel.int8_metrics(from, n, w.invert, int8_fixed_unit(w.unit), metrics, sums);
+    } else {
+        const float* from = w.values + c;
+        if (w.sent_index) {
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::int32_t j = w.sent_index[c + std::int64_t(i)];
+                values[i] = j >= 0 ? w.values[j] : 0.0f;
+            }
+            from = values;
+        }
+        kernel.sanitize(from, n, w.invert, values, sums);
     }
-    sums.add(m);
-}
-
-void gather(
-    const window& w, std::int64_t c, std::int64_t count, float* out, magnitudes& m)
-{
-    if (w.codes)
-        w.sent_index ? gather_values<true, true>(w, c, count, out, m)
-                     : gather_values<false, true>(w, c, count, out, m);
-    else
-        w.sent_index ? gather_values<true, false>(w, c, count, out, m)
-                     : gather_values<false, false>(w, c, count, out, m);
 }
 
 } // namespace
@@ -100,9 +101,8 @@ void segment_decoder::decode(const std::vector<window>& windows,
                              double* owned)
 {
     const code& c = d_config.generator;
-    const int n = c.outputs(), S = c.states(), memory = c.constraint - 1;
+    const int n = c.outputs(), S = c.states();
     const int W = d_kernel.lanes;
-    const trellis t{ c.constraint, n, S, d_branch_outputs.data() };
     const std::size_t groups = (segments.size() + std::size_t(W) - 1) / std::size_t(W);
     const int workers = int(std::min<std::size_t>(std::size_t(d_threads), groups));
     if (int(d_workspaces.size()) < workers)
@@ -110,18 +110,22 @@ void segment_decoder::decode(const std::vector<window>& windows,
     std::atomic<std::size_t> next_group{ 0 };
     core::thread_pool::shared().run(workers, [&](int worker) {
         workspace& ws = d_workspaces[worker];
-        const std::size_t row = std::size_t(n) * W;
+        // A lane's metrics in a row of whole blocks of lanes, as the kernel reads them.
+        const std::size_t row = (std::size_t(run) * n + W - 1) / W * W;
         ws.values.resize(std::size_t(run) * n);
-        ws.metrics.resize(std::size_t(run) * row);
+        ws.codes.resize(std::size_t(run) * n);
+        ws.metrics.resize(row * W);
         ws.decisions.resize(std::size_t(run) * S);
         ws.final_metrics.resize(std::size_t(S) * W);
+        ws.bits.resize(std::size_t(run));
         std::vector<float>& values = ws.values;
         std::vector<std::int16_t>& metrics = ws.metrics;
         std::vector<std::uint32_t>& decisions = ws.decisions;
         std::vector<std::int16_t>& final_metrics = ws.final_metrics;
-        int state[32];               // each lane's, in the traceback
-        std::int64_t lo[32], hi[32]; // the run steps whose bits it keeps
-        std::uint8_t* out[32];       // where the bit of run step lo goes
+        std::vector<std::uint32_t>& bits = ws.bits;
+        std::int32_t end_state[32] = {}; // each lane's, where its traceback starts
+        std::int64_t lo[32], hi[32];     // the run steps whose bits it keeps
+        std::uint8_t* out[32];           // where the bit of run step lo goes
         for (std::size_t g; (g = next_group.fetch_add(1)) < groups;) {
             const std::size_t first = g * std::size_t(W);
             const int count =
@@ -136,7 +140,8 @@ void segment_decoder::decode(const std::vector<window>& windows,
                 const std::int64_t own_from = std::max(s.first, s.begin) - s.first;
                 const std::int64_t own_to =
                     std::min(s.first + run, s.owned_end) - s.first;
-                magnitudes others, own;
+                magnitude_sums others{}, own{};
+                std::int16_t* lane = metrics.data() + std::size_t(l) * row;
                 for (std::int64_t e = 0; e < run;) {
                     std::int64_t k = s.first + e;
                     if (w.circular)
@@ -145,27 +150,37 @@ void segment_decoder::decode(const std::vector<window>& windows,
                     const std::int64_t piece_end =
                         owning ? own_to : (e < own_from ? own_from : run);
                     const std::int64_t take = std::min(piece_end - e, w.steps - k);
-                    gather(
-                        w, k * n, take * n, values.data() + e * n, owning ? own : others);
+                    gather(d_kernel,
+                           w,
+                           k * n,
+                           take * n,
+                           values.data() + e * n,
+                           lane + e * n,
+                           ws.codes.data() + e * n,
+                           owning ? own : others);
                     e += take;
                 }
                 if (owned)
                     owned[first + l] = magnitude(own.total);
-                magnitudes all = own;
-                all.add(others);
                 // int8 LLRs are gathered as their metrics.
-                const float scale = w.codes ? 1.0f : quantization_scale(all);
-                std::int16_t* lane = metrics.data() + l;
-                for (std::size_t i = 0; i < values.size(); ++i)
-                    lane[i * W] = quantize(values[i], scale);
+                if (!w.codes) {
+                    magnitudes all;
+                    all.total = own.total + others.total;
+                    all.inside = own.inside + others.inside;
+                    all.counted = own.counted + others.counted;
+                    d_kernel.quantize(
+                        values.data(), values.size(), quantization_scale(all), lane);
+                }
                 if (s.start_zero)
                     start_in_zero |= 1u << l;
                 lo[l] = s.begin - s.first;
                 hi[l] = s.end - s.first;
                 out[l] = w.out + (s.begin - w.out_origin);
             }
+            const trellis t{ c.constraint, n, S, d_branch_outputs.data() };
             d_kernel.run(t,
                          viterbi_job{ metrics.data(),
+                                      row,
                                       int(run),
                                       start_in_zero,
                                       decisions.data(),
@@ -182,18 +197,16 @@ void segment_decoder::decode(const std::vector<window>& windows,
                 const bool end_zero = segments[first + l].end_zero;
                 if (end_zero && best != 0 && owned)
                     owned[first + l] = missed_end_state;
-                state[l] = end_zero ? 0 : best;
+                end_state[l] = end_zero ? 0 : best;
             }
-            // Every lane's traceback at once, step by step: their chains of dependent
-            // loads overlap.
-            for (std::int64_t e = run - 1; e >= 0; --e) {
-                const std::uint32_t* decided = decisions.data() + std::size_t(e) * S;
-                for (int l = 0; l < count; ++l) {
-                    if (e >= lo[l] && e < hi[l])
-                        out[l][e - lo[l]] = std::uint8_t(state[l] >> (memory - 1));
-                    const int d = int(decided[state[l]] >> l) & 1;
-                    state[l] = ((state[l] << 1) & (S - 1)) | d;
-                }
+            d_kernel.trace(
+                t, traceback_job{ decisions.data(), int(run), end_state, bits.data() });
+            // Each lane's bits out of the steps' words.
+            for (int l = 0; l < count; ++l) {
+                const std::uint32_t* from = bits.data() + lo[l];
+                std::uint8_t* to = out[l];
+                for (std::int64_t e = 0; e < hi[l] - lo[l]; ++e)
+                    to[e] = std::uint8_t(from[e] >> l & 1u);
             }
         }
     });

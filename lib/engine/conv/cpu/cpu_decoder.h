@@ -41,6 +41,11 @@ public:
                 double* owned) override;
     core::backend kind() const override { return core::backend::cpu; }
     std::string device() const override;
+    //! A group of lanes for every thread.
+    std::size_t preferred_segments() const override
+    {
+        return std::size_t(d_kernel.lanes) * std::size_t(d_threads);
+    }
 
 private:
     //! One worker's buffers, kept from call to call: allocating them anew for every
@@ -48,9 +53,11 @@ private:
     struct workspace
     {
         std::vector<float> values;            // one lane's LLRs, sanitised
+        std::vector<std::int8_t> codes;       // or its punctured int8 LLRs, gathered
         std::vector<std::int16_t> metrics;    // the kernel's input
         std::vector<std::uint32_t> decisions; // its output
         std::vector<std::int16_t> final_metrics;
+        std::vector<std::uint32_t> bits; // the traceback's: a word of lanes per step
     };
 
     const viterbi_config d_config;

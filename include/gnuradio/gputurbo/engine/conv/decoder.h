@@ -59,7 +59,9 @@ struct viterbi_config
     termination mode = termination::terminated;
     puncturing punctured;      //!< none by default
     segment_geometry geometry; //!< 0s: derived_geometry()
-    bool invert_llr = false;   //!< true: the input is L = ln P(1)/P(0)
+    //! Streams: find the phase of the steps in the LLRs and follow it (sync_change)
+    bool node_sync = false;
+    bool invert_llr = false; //!< true: the input is L = ln P(1)/P(0)
     //! int8 input: L = q / int8_scale. The fast decoders (CPU and CUDA) take each q of a
     //! frame or stream as its metric as it is (-128 as -127): the scale sets only the
     //! magnitudes behind the frame status; the reference decoder reads L.
@@ -94,6 +96,46 @@ segment_geometry derived_geometry(const viterbi_config& config);
  */
 std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& config,
                                                           const std::string& backend);
+
+/*!
+ * \brief A change of a stream's node synchronisation (viterbi_config::node_sync): where
+ * its steps start in the LLRs, and whether they are decoded negated.
+ *
+ * A receiver that joins a stream, or whose symbol clock slips, does not know which
+ * LLRs make a step: with rate 1/n, n phases (with puncturing, the LLRs of a period).
+ * Node synchronisation runs a Viterbi over a window of node_sync_window steps for each
+ * phase, and each inversion where the code shows it, and takes the one whose best path
+ * metric grows fastest for its LLRs' magnitudes (a sequence out of phase is no code
+ * sequence, and its best path agrees with it less). It checks again every
+ * node_sync_interval steps of the stream (a grid of its LLRs, so that the output does
+ * not depend on how the stream comes in), and takes another hypothesis when it does
+ * better by node_sync_margin: the stream decoded so far ends (its last bits traced back
+ * from the best state) and a stream from any state starts at the first LLR of the new
+ * phase, a few LLRs dropped. The first window's LLRs wait for it: no bit is decoded
+ * before the phase is known. Output bits count from the stream's start. The metrics
+ * run on the CPU (about a sixth of the CPU decoder's time at rate 1/2), the stream on the
+ * backend. A code whose generators all have odd weight (CCSDS, 802.11, DVB, LTE, CDMA)
+ * is transparent: the negated LLRs of a code sequence are another code sequence, whose
+ * bits are the complements; no metric tells them apart, so its streams decode as they
+ * come, inverted bits for an inverted stream, which a frame synchroniser (an attached
+ * sync marker in both polarities) or NRZ-M resolves, as CCSDS intends. Other codes
+ * (GSM's 23,33) are checked inverted too.
+ */
+struct sync_change
+{
+    //! the first output bit decoded so, counted from the stream's start
+    std::uint64_t bit;
+    //! the first LLR of its first step, counted from the stream's start
+    std::uint64_t llr;
+    int offset;    //!< llr modulo the LLRs of a puncturing period (n unpunctured)
+    bool inverted; //!< the LLRs are decoded negated (a 180 degree phase)
+};
+
+//! Node synchronisation's steps per window, between checks, and the margin (of the
+//! growth of the best metric over the LLRs' magnitudes) another hypothesis must beat.
+constexpr std::int64_t node_sync_window = 1024;
+constexpr std::int64_t node_sync_interval = std::int64_t(1) << 16;
+constexpr double node_sync_margin = 0.02;
 
 /*!
  * \brief A decoder of one continuous stream (termination streaming): the coded bits of
@@ -157,14 +199,31 @@ public:
 
     //! Most bits one decode() of \p count LLRs, or flush() with 0, writes.
     std::size_t output_bound(std::size_t count) const;
+    //! Most information bits preferred_llrs() asks for.
+    static constexpr std::uint64_t preferred_bits_limit = std::uint64_t(1) << 20;
+    /*!
+     * \brief LLRs a call had best bring to keep the backend busy, whole puncturing
+     * periods: the segments of every CPU thread's lanes, or preferred_bits_limit bits'
+     * worth on a GPU. Smaller calls decode alike, only at a higher cost per bit.
+     */
+    std::size_t preferred_llrs() const;
     //! Bits received (whole steps) and not yet written.
-    std::uint64_t pending_bits() const { return whole_steps(d_sent) - d_written; }
+    virtual std::uint64_t pending_bits() const { return whole_steps(d_sent) - d_written; }
     //! Bits written since the stream started.
     std::uint64_t written_bits() const { return d_written; }
     //! LLRs received since the stream started.
     std::uint64_t received_llrs() const { return d_sent; }
     //! The LLRs of a step that has come only in part (flush() drops them).
-    std::uint64_t partial_llrs() const;
+    virtual std::uint64_t partial_llrs() const { return partial_of(d_sent); }
+
+    //! The node synchronisation's changes since the last call, oldest first (the first
+    //! one its acquisition); none without node_sync.
+    virtual std::vector<sync_change> take_sync_changes() { return {}; }
+
+    //! Whether a stream starts in state 0 (the default: an encoder's start) or in any
+    //! state alike (a stream joined anywhere); from the next stream on.
+    void set_start_known(bool known) { d_start_known = known; }
+    bool start_known() const { return d_start_known; }
 
     const viterbi_config& config() const { return d_config; }
     virtual core::backend kind() const = 0;
@@ -193,9 +252,13 @@ protected:
     virtual std::size_t finish(std::uint8_t* bits) = 0;
     //! Forgets the stream (and any batch in flight).
     virtual void restart() = 0;
+    //! Steps a call had best bring (preferred_llrs()); the default: as many as come.
+    virtual std::uint64_t preferred_steps() const { return preferred_bits_limit; }
 
     //! Whole trellis steps that the first \p sent sent LLRs of a stream complete.
     std::uint64_t whole_steps(std::uint64_t sent) const;
+    //! The LLRs of a partial step after the first \p sent of a stream.
+    std::uint64_t partial_of(std::uint64_t sent) const;
     //! Sent LLRs before step \p step, a multiple of the puncturing period.
     std::uint64_t sent_before(std::uint64_t step) const;
     //! For each coded bit of a period, its index among the period's sent LLRs, -1 where
@@ -216,6 +279,7 @@ private:
     std::vector<std::uint32_t> d_steps_by_sent; // [r]: whole steps of r sent in a period
     std::size_t d_kept = 0;                     // sent LLRs per period
     bool d_int8 = false;                        // the stream's type, once it has LLRs
+    bool d_start_known = true;
     int d_batches_in_flight = 1;
     std::uint64_t d_sent = 0;    // sent LLRs received
     std::uint64_t d_written = 0; // bits written
@@ -225,7 +289,10 @@ private:
  * \brief A stream decoder (config.mode must be streaming). \p backend: "reference" (the
  * exact Viterbi over the whole stream, path metrics and survivors carried from call to
  * call), "cpu", "cuda" or "auto" (segments of config.geometry on the SIMD decoder or
- * the GPU, as make_viterbi_decoder()). Throws as make_viterbi_decoder().
+ * the GPU, as make_viterbi_decoder()). With config.node_sync, the stream goes through
+ * node synchronisation (sync_change; its metrics run on the CPU, the stream on the
+ * backend) to a decoder whose streams start in any state. Throws as
+ * make_viterbi_decoder().
  */
 std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config,
                                                     const std::string& backend);
