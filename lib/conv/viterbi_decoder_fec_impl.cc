@@ -66,7 +66,11 @@ viterbi_decoder_fec_impl::viterbi_decoder_fec_impl(const conv::viterbi_config& c
       d_frame(frame_size)
 {
     route_engine_log();
+    announce(frame_size);
     const conv::segment_geometry g = conv::derived_geometry(config);
+    // One frame a call: the CPU's single decoders, even where a GPU is (whose batches
+    // belong to viterbi_decoder_pdu and the batch API).
+    const bool single = backend == "auto" || backend == "cpu";
     if (config.mode == conv::termination::streaming && delayed) {
         d_stream = conv::make_stream_decoder(config, backend);
         // Every bit more than depth + bits steps behind the newest is out when a call
@@ -74,13 +78,20 @@ viterbi_decoder_fec_impl::viterbi_decoder_fec_impl(const conv::viterbi_config& c
         d_delay = g.depth + g.bits;
         d_lagging.assign(std::size_t(d_delay), 0);
     } else if (config.mode == conv::termination::streaming) {
-        // A frame is the part [behind, behind + frame) of a truncated run.
-        conv::viterbi_config runs = config;
-        runs.mode = conv::termination::truncated;
-        d_frames = conv::make_viterbi_decoder(runs, backend);
+        // A frame is decided with the decision depth past it.
         d_aligned = true;
         d_ahead = g.depth;
         d_behind = g.training;
+        if (single) {
+            d_single_stream = std::make_unique<conv::cpu::single_stream_decoder>(config);
+        } else {
+            // A frame is the part [behind, behind + frame) of a truncated run.
+            conv::viterbi_config runs = config;
+            runs.mode = conv::termination::truncated;
+            d_frames = conv::make_viterbi_decoder(runs, backend);
+        }
+    } else if (single) {
+        d_single = std::make_unique<conv::cpu::single_frame_decoder>(config);
     } else {
         d_frames = conv::make_viterbi_decoder(config, backend);
     }
@@ -124,7 +135,11 @@ void viterbi_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
         return;
     }
     const auto in = static_cast<const float*>(inbuffer);
-    if (d_aligned) {
+    if (d_single_stream) {
+        d_single_stream->decode(d_frame, d_announced ? 0 : d_ahead, in, out);
+    } else if (d_single) {
+        d_single->decode(d_frame, in, out);
+    } else if (d_aligned) {
         decode_aligned(in, out);
     } else if (d_stream) {
         const std::size_t values = std::size_t(d_frame) * d_config.generator.outputs();
@@ -170,17 +185,16 @@ void viterbi_decoder_fec_impl::decode_aligned(const float* in, std::uint8_t* out
 
 // A frame not decoded: one input item (never 0, which gr-fec would divide by) and no
 // output: tagged_decoder consumes the packet and produces nothing.
-int viterbi_decoder_fec_impl::get_input_size()
+void viterbi_decoder_fec_impl::announce(int frame)
 {
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_frame > 0 ? input_size(d_frame) : 1;
+    d_frame = frame;
+    d_input_size = frame > 0 ? input_size(frame) : 1;
+    d_output_size = frame;
 }
 
-int viterbi_decoder_fec_impl::get_output_size()
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_frame;
-}
+int viterbi_decoder_fec_impl::get_input_size() { return d_input_size; }
+
+int viterbi_decoder_fec_impl::get_output_size() { return d_output_size; }
 
 // async_decoder announces a PDU of L values as L * rate() less int(rate() * input -
 // output): for a terminated frame its tail's bits, made negative (wrapped around) by a
@@ -203,10 +217,10 @@ bool viterbi_decoder_fec_impl::set_frame_size(unsigned int frame_size)
                                   ? unsigned(d_config.generator.constraint - 1)
                                   : 1;
     if (frame >= shortest && frame <= unsigned(conv::max_frame_bits)) {
-        d_frame = int(frame);
+        announce(int(frame));
         return true;
     }
-    d_frame = 0;
+    announce(0);
     d_refused_size = frame;
     d_refusal_counted = false;
     return bits >= 8;
@@ -214,11 +228,17 @@ bool viterbi_decoder_fec_impl::set_frame_size(unsigned int frame_size)
 
 std::string viterbi_decoder_fec_impl::backend() const
 {
+    if (d_single || d_single_stream)
+        return "cpu";
     return d_stream ? d_stream->backend() : ::gputurbo::core::to_string(d_frames->kind());
 }
 
 std::string viterbi_decoder_fec_impl::device() const
 {
+    if (d_single)
+        return d_single->device();
+    if (d_single_stream)
+        return d_single_stream->device();
     return d_stream ? d_stream->device() : d_frames->device();
 }
 

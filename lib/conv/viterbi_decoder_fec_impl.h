@@ -9,10 +9,12 @@
 
 #include "../common/failure_log.h"
 #include "../common/soft_in_bits_out.h"
+#include "../engine/conv/cpu/single_decoder.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
 #include <gnuradio/gputurbo/viterbi_decoder_fec.h>
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -25,12 +27,16 @@ class viterbi_decoder_fec_impl : public viterbi_decoder_fec,
 {
 private:
     // gr-fec calls set_frame_size() and generic_work() from the block's thread, the
-    // accessors come from others: all take d_mutex.
+    // accessors come from others: all take d_mutex, but for the frame's sizes.
     mutable std::mutex d_mutex;
     const ::gputurbo::conv::viterbi_config d_config;
     const int d_padding; // values after a terminated frame's code bits, ignored
-    // Framed modes, and CC_STREAMING's frames (truncated runs over each frame and the
-    // steps around it).
+    // On the CPU (backend cpu or auto), one of these decodes: framed modes, CC_STREAMING
+    // aligned (its path metrics carried from frame to frame).
+    std::unique_ptr<::gputurbo::conv::cpu::single_frame_decoder> d_single;
+    std::unique_ptr<::gputurbo::conv::cpu::single_stream_decoder> d_single_stream;
+    // Elsewhere: framed modes, and CC_STREAMING's frames (truncated runs over each frame
+    // and the steps around it).
     std::unique_ptr<::gputurbo::core::batch_decoder> d_frames;
     std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream; // CC_STREAMING delayed
     int d_delay = 0;
@@ -48,14 +54,17 @@ private:
     std::vector<float> d_window;
 
     // The frame the last set_frame_size() announced, or 0 when it refused it
-    // (generic_work() then writes nothing and counts the refusal once).
+    // (generic_work() then writes nothing and counts the refusal once); and its sizes,
+    // which gr-fec's wrappers read several times a frame: without the lock.
     int d_frame;
+    std::atomic<int> d_input_size{ 1 }, d_output_size{ 0 };
     unsigned int d_refused_size = 0;
     bool d_refusal_counted = true;
     common::failure_log d_refusals{ "frame refused" };
     std::uint64_t d_decoded = 0;
 
     int input_size(int frame) const;
+    void announce(int frame); // d_frame and its sizes
     void decode_aligned(const float* in, std::uint8_t* out);
 
 public:

@@ -41,10 +41,12 @@ namespace gputurbo {
  *   with the symbols after it, which the object reads past the frame: get_history()
  *   values, D * rate for the decision depth D (70 steps for K=7 rate 1/2; cc_decoder
  *   reads K-1 steps), which fec.decoder (and so extended_decoder, fec_test and
- *   bercurve_generator) holds beyond each frame. A frame is decoded from D steps before
- *   it, in every state alike (from state 0 at the stream's start), to D steps past it,
- *   traced back from the best state there: every bit with D steps after it, as
- *   viterbi_decoder's stream. A stream's last frame waits for symbols after it (as
+ *   bercurve_generator) holds beyond each frame. A frame is traced back from the best
+ *   state D steps past it: every bit with D steps after it, as viterbi_decoder's
+ *   stream. On the CPU the path metrics and decisions carry over from frame to frame
+ *   (each step through the trellis once, from state 0 at the stream's start); with
+ *   backend cuda a frame is a run from D steps before it, in every state alike, to D
+ *   steps past it. A stream's last frame waits for symbols after it (as
  *   cc_decoder's). As for cc_decoder, fec.async_decoder refuses an object with history
  *   and extended_decoder refuses a list of them; fec.tagged_decoder holds nothing past
  *   a packet, so once set_frame_size() has announced a frame the object reads nothing
@@ -84,10 +86,15 @@ namespace gputurbo {
  * \p frame_size bits.
  *
  * \p start_state must be 0 (every mode starts the encoder at 0, as cc_encoder does by
- * default); \p end_state -1 or 0. The decisions are the engine's (viterbi_decoder):
- * one frame a call, the CUDA backend one launch a frame (the viterbi_decoder block,
- * which decodes many frames a call, is much faster). One object serves one decoder
- * block.
+ * default); \p end_state -1 or 0. gr-fec hands the object one frame a call. Backends
+ * auto and cpu decode it on the calling thread with the engine's single decoders: the
+ * trellis's states in SIMD lanes, int16 metrics quantised as the batch decoders
+ * quantise them, exact Viterbi over a terminated or truncated frame (the batch CPU
+ * decoder's bits where it decodes the frame in one segment), wrap-around Viterbi over a
+ * tail-biting one; no thread pool, no allocation once the buffers have grown. auto takes
+ * them even where a GPU is: batches of frames belong to viterbi_decoder_pdu, the
+ * viterbi_decoder block and the numpy API. Backend cuda makes one launch a frame.
+ * One object serves one decoder block.
  */
 class GPUTURBO_API viterbi_decoder_fec : virtual public gr::fec::generic_decoder
 {
@@ -108,8 +115,9 @@ public:
      * \param mode CC_STREAMING, CC_TERMINATED, CC_TRUNCATED or CC_TAILBITING
      * \param padded CC_TERMINATED: each frame's code bits are padded to a whole byte
      * \param llr_sign "positive-one" (a positive value means 1) or "positive-zero"
-     * \param backend "auto", "cpu" or "cuda"
-     * \param threads CPU worker threads, 0 = all cores
+     * \param backend "auto" or "cpu" (the CPU's single decoders), or "cuda"
+     * \param threads CPU worker threads of the delayed stream decoder, 0 = all cores
+     *        (the single decoders run on the calling thread)
      * \param devices CUDA device: "0"
      * \param delayed CC_STREAMING: decode with viterbi_decoder's stream decoder, the
      *        output delayed by delay() bits and nothing read past a frame (ignored in

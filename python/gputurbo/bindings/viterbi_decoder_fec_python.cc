@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(ada9c8ea8f6faa098cc877029efd6c77) */
+/* BINDTOOL_HEADER_FILE_HASH(b3dec0a3424e0847791989f3754b86fa) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
