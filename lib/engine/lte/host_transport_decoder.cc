@@ -79,10 +79,9 @@ public:
             if (results) {
                 results[i].crc_ok =
                     check_crc(crc::crc24a, b.data(), b.size()) &&
-                    std::all_of(
-                        d_status[i].begin(),
-                        d_status[i].end(),
-                        [](const core::codeword_status& s) { return s.passed; });
+                    std::all_of(d_status[i].begin(),
+                                d_status[i].end(),
+                                [](const core::codeword_status& s) { return s.passed; });
                 results[i].code_blocks = d_status[i];
             }
         }

@@ -450,7 +450,7 @@ struct slot
     std::uint8_t* data = nullptr; // where its data go in the caller's output
     bool direct = false;          // the data go there by DMA
     std::size_t data_bytes = 0;
-    std::vector<std::vector<std::size_t>> status_at;        // [tb][r] index in iterations
+    std::vector<std::vector<std::size_t>> status_at; // [tb][r] index in iterations
     device_array<unsigned char> llrs, workspace;
     device_array<std::uint32_t> sequences;
     device_array<std::int8_t> input;
@@ -828,13 +828,12 @@ private:
                 host_block_bits[pointer_at[i] + std::size_t(r)] =
                     decided + bits_at[g] + m * std::size_t(K);
                 const turbo::qpp_row& qpp = turbo::qpp(K);
-                host_checks[job] = check_job{ j.input,
-                                              decided + bits_at[g] + m * std::size_t(K),
-                                              agreements + job,
-                                              K,
-                                              qpp.f1,
-                                              qpp.f2,
-                                              cb.filler };
+                host_checks[job] = check_job{
+                    j.input,          decided + bits_at[g] + m * std::size_t(K),
+                    agreements + job, K,
+                    qpp.f1,           qpp.f2,
+                    cb.filler
+                };
                 sl.status_at[i][std::size_t(r)] = status_at[g] + m;
             }
             ++g;
@@ -875,8 +874,11 @@ private:
         }
 
         // Each decision against its soft values.
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
-            checks, host_checks, pointers * sizeof(check_job), cudaMemcpyHostToDevice, s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(checks,
+                                          host_checks,
+                                          pointers * sizeof(check_job),
+                                          cudaMemcpyHostToDevice,
+                                          s));
         check_kernel<<<unsigned(pointers), check_threads, 0, s>>>(checks, d_odds);
         GPUTURBO_CUDA_CHECK_LAUNCH();
 
@@ -907,8 +909,7 @@ private:
                                           n * sizeof(concatenate_job),
                                           cudaMemcpyHostToDevice,
                                           s));
-        GPUTURBO_CUDA_TRY(
-            cudaMemsetAsync(remainders, 0, n * sizeof(std::uint32_t), s));
+        GPUTURBO_CUDA_TRY(cudaMemsetAsync(remainders, 0, n * sizeof(std::uint32_t), s));
         for (std::size_t first = 0; first < n; first += max_grid_y) {
             const unsigned count = unsigned(std::min<std::size_t>(max_grid_y, n - first));
             concatenate_kernel<<<dim3(unsigned(most_blocks), count),
@@ -961,11 +962,10 @@ private:
             for (std::size_t b = 0; b < sl.status_at[i].size(); ++b) {
                 const std::size_t at = sl.status_at[i][b];
                 // A block whose CRC checks passes only if its values agree with it.
-                r.code_blocks[b] = core::codeword_status{
-                    sl.host_iterations.get()[at],
-                    sl.host_passed.get()[at] != 0 &&
-                        consistent(sl.host_agreements.get()[at])
-                };
+                r.code_blocks[b] =
+                    core::codeword_status{ sl.host_iterations.get()[at],
+                                           sl.host_passed.get()[at] != 0 &&
+                                               consistent(sl.host_agreements.get()[at]) };
                 blocks_ok &= r.code_blocks[b].passed;
             }
             r.crc_ok = sl.host_remainders.get()[i] == 0 && blocks_ok;
