@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -124,6 +125,23 @@ inline std::vector<float> noisy_llrs(const viterbi_config& c,
         double(frame_bits) /
         double(punctured_length(c.generator, c.punctured, c.mode, frame_bits));
     return awgn_llrs(sent_bits(c, frame_bits, bits), sigma_at(ebn0_db, rate), rng);
+}
+
+//! \p llrs negated when \p invert, and special values laid over them at fixed
+//! places: NaN (an erasure), +-infinity, +-0.
+inline void add_special_values(std::vector<float>& llrs, bool invert)
+{
+    for (std::size_t i = 0; i < llrs.size(); ++i) {
+        if (invert)
+            llrs[i] = -llrs[i];
+        if (i % 17 == 3)
+            llrs[i] = std::numeric_limits<float>::quiet_NaN();
+        else if (i % 23 == 5)
+            llrs[i] = i % 2 ? std::numeric_limits<float>::infinity()
+                            : -std::numeric_limits<float>::infinity();
+        else if (i % 29 == 7)
+            llrs[i] = i % 2 ? 0.0f : -0.0f;
+    }
 }
 
 inline std::string message_of(const std::function<void()>& f)

@@ -675,17 +675,7 @@ TEST(Viterbi, EveryInstructionSetDecodesAlike)
                 c.invert_llr = invert;
                 const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
                 auto llrs = noisy_llrs(c, frame_bits, bits, 2.5, rng);
-                for (std::size_t i = 0; i < llrs.size(); ++i) {
-                    if (invert)
-                        llrs[i] = -llrs[i];
-                    if (i % 17 == 3)
-                        llrs[i] = std::numeric_limits<float>::quiet_NaN();
-                    else if (i % 23 == 5)
-                        llrs[i] = i % 2 ? std::numeric_limits<float>::infinity()
-                                        : -std::numeric_limits<float>::infinity();
-                    else if (i % 29 == 7)
-                        llrs[i] = i % 2 ? 0.0f : -0.0f;
-                }
+                add_special_values(llrs, invert);
                 std::vector<std::int8_t> q(llrs.size());
                 core::quantize_llrs(llrs.data(), llrs.size(), q.data(), c.int8_scale);
                 std::vector<std::uint8_t> first[2];

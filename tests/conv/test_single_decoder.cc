@@ -270,17 +270,7 @@ TEST(SingleDecoder, FloatFramesDecideAsTheBatchCpuDecoder)
                     const int frame_bits = shortest + int(rng() % 600);
                     const auto bits = random_bits(std::size_t(frame_bits), bit_rng);
                     auto llrs = noisy_llrs(c, frame_bits, bits, 2.0, rng);
-                    for (std::size_t i = 0; i < llrs.size(); ++i) {
-                        if (invert)
-                            llrs[i] = -llrs[i];
-                        if (i % 17 == 3)
-                            llrs[i] = std::numeric_limits<float>::quiet_NaN();
-                        else if (i % 23 == 5)
-                            llrs[i] = i % 2 ? std::numeric_limits<float>::infinity()
-                                            : -std::numeric_limits<float>::infinity();
-                        else if (i % 29 == 7)
-                            llrs[i] = i % 2 ? 0.0f : -0.0f;
-                    }
+                    add_special_values(llrs, invert);
                     std::vector<std::uint8_t> want(bits.size());
                     core::codeword_status status;
                     make_viterbi_decoder(c, "cpu")->decode(
