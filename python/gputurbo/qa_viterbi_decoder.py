@@ -148,7 +148,8 @@ class qa_viterbi_decoder_stream(gr_unittest.TestCase):
                    probe)
         tb.run()
         self.assertEqual(sum(probe.sizes), sent_bits.size)
-        self.assertGreaterEqual(max(probe.sizes), min(batch, 1 << 20))
+        # A whole batch a call, or the whole stream where a batch is longer (many cores).
+        self.assertGreaterEqual(max(probe.sizes), min(batch, 1 << 20, sent_bits.size))
 
     def test_int8_input_and_the_other_sign(self):
         _, sent_bits, sent, rng = self.stream("ccsds", "", seed=3)
