@@ -9,10 +9,10 @@
 // same code blocks, in one run.
 
 #include "bench_transport.h"
+#include "record.h"
 
 #include <gnuradio/gputurbo/engine/core/host_memory.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
-#include <gnuradio/gputurbo/engine/core/version.h>
 #include <gnuradio/gputurbo/engine/lte/segmentation.h>
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 
@@ -54,7 +54,7 @@ std::vector<option> transport_options()
         { "seconds", "S", "2", "minimum measuring time of each decoder" },
         { "seed", "N", "1", "random seed" },
         section("Output (the table always goes to stdout)"),
-        { "json", "FILE", "", "write the results as JSON" },
+        { "json", "FILE", "", "write the results as a record (JSON)" },
     };
     o.insert(o.end(), more.begin(), more.end());
     return o;
@@ -217,7 +217,6 @@ int transport_bench(const args& a)
     auto r = json::object();
     r.set("code", "lte-transport")
         .set("backend", decoder->backend())
-        .set("device", decoder->device())
         .set("input_type", int8 ? "int8" : "float")
         .set("iterations", config.turbo.iterations)
         .set("algorithm", turbo::to_string(config.turbo.algo))
@@ -238,10 +237,7 @@ int transport_bench(const args& a)
         .set("turbo_calls", turbo_calls)
         .set("turbo_seconds", turbo_elapsed)
         .set("turbo_code_block_bits_per_second", turbo_rate)
-        .set("pipeline_over_turbo", pipeline_blocks / turbo_rate)
-        .set("version", core::version())
-        .set("commit", source_commit())
-        .set("timestamp", utc_timestamp());
+        .set("pipeline_over_turbo", pipeline_blocks / turbo_rate);
 
     std::cout << "# gputurbo-bench --code lte: backend " << decoder->backend() << ": "
               << decoder->device() << "; input " << (int8 ? "int8" : "float") << ", Qm "
@@ -264,7 +260,10 @@ int transport_bench(const args& a)
                     format("%.3f", pipeline_blocks / turbo_rate) } });
     std::cout << std::flush;
     if (a.given("json"))
-        write_text_file(a.get("json"), r.dump());
+        write_text_file(a.get("json"),
+                        record("gputurbo-bench", decoder->device(), json::object(),
+                               json::array().push(std::move(r)))
+                            .dump());
     return 0;
 }
 

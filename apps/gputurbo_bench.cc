@@ -9,8 +9,8 @@
 
 #include "bench_transport.h"
 #include "cli.h"
+#include "record.h"
 
-#include <gnuradio/gputurbo/engine/core/version.h>
 
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
@@ -79,7 +79,7 @@ std::vector<cli::option> options(const std::string& code)
         { "json",
           "FILE",
           "",
-          "write the results as JSON: one object, or a list for several configurations" },
+          "write the results as a record (JSON): a row a configuration" },
     };
     o.insert(o.end(), more.begin(), more.end());
     return o;
@@ -293,7 +293,6 @@ int conv_bench(const cli::args& a)
 
     auto r = cli::json::object();
     r.set("backend", backend)
-        .set("device", device)
         .set("mode", mode)
         .set("host_memory",
              input_locked && bits.page_locked() ? "page-locked" : "pageable");
@@ -306,10 +305,7 @@ int conv_bench(const cli::args& a)
         .set("bit_errors", bit_errors)
         .set("calls", calls)
         .set("seconds", elapsed)
-        .set("info_bits_per_second", rate)
-        .set("version", core::version())
-        .set("commit", cli::source_commit())
-        .set("timestamp", cli::utc_timestamp());
+        .set("info_bits_per_second", rate);
 
     std::cout << "# gputurbo-bench: backend " << backend << ": " << device << "; "
               << cli::geometry_text(config) << "; mode " << mode << ", input " << input
@@ -336,7 +332,11 @@ int conv_bench(const cli::args& a)
             cli::format("%.2f", rate / 1e6) } });
     std::cout << std::flush;
     if (a.given("json"))
-        cli::write_text_file(a.get("json"), r.dump());
+        cli::write_text_file(
+            a.get("json"),
+            cli::record("gputurbo-bench", device, cli::json::object(),
+                        cli::json::array().push(std::move(r)))
+                .dump());
     return 0;
 }
 
@@ -398,6 +398,7 @@ int bench_main(int argc, char** argv)
 
     const bool tty = cli::stderr_is_terminal();
     std::vector<cli::json> results;
+    std::string first_device; // the record's; each row names its own
     std::vector<std::vector<std::string>> rows;
     std::string device_line;
     for (std::size_t i = 0; i < setups.size(); ++i) {
@@ -494,10 +495,9 @@ int bench_main(int argc, char** argv)
             .set("bit_errors", bit_errors)
             .set("calls", calls)
             .set("seconds", timed)
-            .set("info_bits_per_second", rate)
-            .set("version", core::version())
-            .set("commit", cli::source_commit())
-            .set("timestamp", cli::utc_timestamp());
+            .set("info_bits_per_second", rate);
+        if (results.empty())
+            first_device = dec->device();
         results.push_back(std::move(r));
         rows.push_back({ std::to_string(c.K),
                          std::to_string(batch),
@@ -532,12 +532,14 @@ int bench_main(int argc, char** argv)
                      rows);
     std::cout << std::flush;
 
-    if (a.given("json")) { // one configuration: one object; several: a list
-        auto list = cli::json::array();
-        for (const auto& r : results)
-            list.push(r);
-        cli::write_text_file(a.get("json"),
-                             results.size() == 1 ? results.front().dump() : list.dump());
+    if (a.given("json")) { // a row a configuration
+        auto rows = cli::json::array();
+        for (auto& r : results)
+            rows.push(std::move(r));
+        cli::write_text_file(
+            a.get("json"),
+            cli::record("gputurbo-bench", first_device, cli::json::object(), std::move(rows))
+                .dump());
     }
     return 0;
 }

@@ -7,8 +7,8 @@
 // gputurbo-ber: BER/FER of the LTE turbo decoder over BPSK/AWGN at several Eb/N0.
 
 #include "cli.h"
+#include "record.h"
 
-#include <gnuradio/gputurbo/engine/core/version.h>
 
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
@@ -72,7 +72,7 @@ std::vector<cli::option> options(const std::string& code)
           "format carries (2 ... 8), to measure what a narrower format costs" },
         cli::section(
             "Output (the table always goes to stdout; progress to stderr on a terminal)"),
-        { "json", "FILE", "", "write the configuration and the points as JSON" },
+        { "json", "FILE", "", "write the configuration and the points as a record (JSON)" },
         { "csv", "FILE", "", "write the points as CSV" },
         { "plot",
           "FILE.png",
@@ -373,11 +373,7 @@ int ber_main(int argc, char** argv)
         .set("seed", run.seed)
         .set("llr_bits", run.llr_bits)
         .set("backend_requested", backend_requested)
-        .set("backend", f.backend)
-        .set("device", f.device)
-        .set("version", core::version())
-        .set("commit", cli::source_commit())
-        .set("timestamp", cli::utc_timestamp());
+        .set("backend", f.backend);
     std::string json_path = a.get("json");
     const bool temporary = a.given("plot") && !a.given("json");
     if (temporary)
@@ -389,10 +385,10 @@ int ber_main(int argc, char** argv)
         auto pts = cli::json::array();
         for (const auto& p : points)
             pts.push(point_json(p));
-        auto doc = cli::json::object();
-        doc.set("config", cfg).set("points", std::move(pts));
         if (!json_path.empty())
-            cli::write_text_file(json_path, doc.dump());
+            cli::write_text_file(json_path,
+                                 cli::record("gputurbo-ber", f.device, cfg, std::move(pts))
+                                     .dump());
         if (a.given("csv"))
             cli::write_text_file(a.get("csv"), csv(points));
     };

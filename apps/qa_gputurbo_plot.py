@@ -2,7 +2,7 @@
 # Copyright 2026 gr-gputurbo authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 """gputurbo-plot: upper bounds for points without errors, labels that name the input
-type and P, records of earlier versions. The figure test needs matplotlib and is
+type and P, records and files of earlier versions. The figure test needs matplotlib and is
 skipped, saying so, without it.
 
     python3 qa_gputurbo_plot.py [path/to/gputurbo-plot]
@@ -53,6 +53,19 @@ class Curves(unittest.TestCase):
         self.assertEqual(names, ["int8 input, P=192, guard pividstw, g=10",
                                  "float input, P=1"])
         self.assertEqual(title, "K=6144, scaled-max-log, scaling 0.75")
+
+    def test_record(self):
+        # The one record format: the settings in parameters, the commit beside them.
+        record = {"record": 1, "tool": "gputurbo-ber", "command": "gputurbo-ber --K 6144",
+                  "commit": "abc1234", "version": "0.1.0", "date": None, "device": "CPU",
+                  "cpu": None, "parameters": dict(INT8_P192), "rows": POINTS[::-1]}
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "ber.json")
+            with open(path, "w") as f:
+                json.dump(record, f)
+            config, points = plot.load(path)
+        self.assertEqual(config, dict(INT8_P192, commit="abc1234"))
+        self.assertEqual(points, POINTS)
 
     def test_earlier_records(self):
         # "input" before the parameter table, nothing before int8 input (all float).

@@ -20,12 +20,9 @@ Rates are information bits per second, sampled at the null sink after a warm-up.
 """
 
 import argparse
-import json
 import math
 import os
-import platform
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +30,7 @@ import time
 import numpy as np
 from gnuradio import blocks, gr
 from gnuradio import gputurbo
+from gnuradio.gputurbo import records
 
 
 def precomputed_llrs(K, codewords, ebn0_db, seed):
@@ -84,28 +82,6 @@ def llr_file(data, directory):
 
 def source_for(path, itemsize):
     return blocks.file_source(itemsize, path, True)
-
-
-def commit():
-    if os.environ.get("GPUTURBO_COMMIT"):
-        return os.environ["GPUTURBO_COMMIT"]
-    try:
-        here = os.path.dirname(os.path.abspath(__file__))
-        return subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
-def host_cpu():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return f"{line.split(':', 1)[1].strip()}, {os.cpu_count()} cores"
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def main():
@@ -165,18 +141,17 @@ def main():
     # at small K too.
     llrs = np.tile(llrs, max(1, (1 << 22) // len(llrs)))
     scratch = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-    records = []
+    made = []  # the records, one a flowgraph
 
     def record(backend, input_type, rate, passthrough, **extra):
-        r = {"kind": "flowgraph", "backend": backend, "input": input_type, "K": K,
-             "iterations": args.iterations, "algorithm": args.algorithm,
-             "info_bits_per_second": rate, "vs_passthrough": rate / passthrough,
-             "passthrough_info_bits_per_second": passthrough,
-             "device": probe.device() if backend == probe.backend() else host_cpu(),
-             "host_cpu": host_cpu(), "seconds": args.seconds, "version": gputurbo.__version__, "commit": commit(),
-             "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-        r.update(extra)
-        records.append(r)
+        row = {"kind": "flowgraph", "backend": backend, "input": input_type, "K": K,
+               "iterations": args.iterations, "algorithm": args.algorithm,
+               "info_bits_per_second": rate, "vs_passthrough": rate / passthrough,
+               "passthrough_info_bits_per_second": passthrough, "seconds": args.seconds,
+               **extra}
+        made.append(records.record(
+            "examples/benchmark_flowgraph.py",
+            probe.device() if backend == probe.backend() else records.host_cpu(), {}, [row]))
         print(f"  {backend:>9} {input_type:>5}: {rate / 1e9:8.4f} Gbit/s, "
               f"pass-through {passthrough / 1e9:8.4f} Gbit/s, ratio "
               f"{rate / passthrough:.3f}", flush=True)
@@ -219,12 +194,11 @@ def main():
     shutil.rmtree(scratch, ignore_errors=True)
     if args.records:
         os.makedirs(args.records, exist_ok=True)
-        for r in records:
+        for r in made:
+            row = r["rows"][0]
             path = os.path.join(args.records,
-                                f"flowgraph-{r['backend']}-{args.tag}-{r['input']}.json")
-            with open(path, "w") as f:
-                json.dump(r, f, indent=2)
-                f.write("\n")
+                                f"flowgraph-{row['backend']}-{args.tag}-{row['input']}.json")
+            records.write(path, r)
             print(f"wrote {path}")
 
 

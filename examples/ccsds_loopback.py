@@ -18,13 +18,13 @@ streaming output is compared at the delay that matches it best.
 """
 
 import argparse
-import json
 import math
 import time
 
 import numpy as np
 from gnuradio import blocks, fec, gr
 from gnuradio import gputurbo
+from gnuradio.gputurbo import records
 
 
 def gr_fec_polys(code):
@@ -85,7 +85,7 @@ def main():
                         help="information bits a point (default 10^6)")
     parser.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda"])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    parser.add_argument("--json", metavar="FILE", help="write the results as a record")
     args = parser.parse_args()
 
     code = gputurbo.conv_code("ccsds")
@@ -102,8 +102,7 @@ def main():
         ours_errors, ours_n, _ = errors_at_best_delay(bits, sent, most=0)
         theirs, theirs_seconds = decode(y, gr_fec_stream_decoder(code))
         theirs_errors, theirs_n, delay = errors_at_best_delay(theirs, sent)
-        r = {"ebn0_db": ebn0, "backend": ours.backend(), "device": ours.device(),
-             "bits": int(ours_n), "bit_errors": ours_errors, "ber": ours_errors / ours_n,
+        r = {"ebn0_db": ebn0, "backend": ours.backend(), "bits": int(ours_n), "bit_errors": ours_errors, "ber": ours_errors / ours_n,
              "info_bits_per_second": ours_n / ours_seconds,
              "gr_fec_bits": int(theirs_n), "gr_fec_bit_errors": theirs_errors,
              "gr_fec_ber": theirs_errors / theirs_n, "gr_fec_delay": delay,
@@ -115,9 +114,9 @@ def main():
               f"{r['gr_fec_ber']:.3e} ({theirs_errors} of {theirs_n}, delay {delay}), "
               f"{r['gr_fec_info_bits_per_second'] / 1e6:7.1f} Mbit/s", flush=True)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=2)
-            f.write("\n")
+        records.write(args.json, records.record(
+            "examples/ccsds_loopback.py", ours.device(),
+            {"code": "ccsds", "termination": "streaming", "seed": args.seed}, results))
 
 
 if __name__ == "__main__":

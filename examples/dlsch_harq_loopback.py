@@ -33,18 +33,14 @@ matplotlib is there). Exits with 1 when a PDU came back with an error.
 """
 
 import argparse
-import datetime
-import json
 import math
-import os
-import platform
-import subprocess
 import sys
 import time
 
 import numpy as np
 from gnuradio import gr, pdu
 from gnuradio import gputurbo
+from gnuradio.gputurbo import records
 import pmt
 
 REDUNDANCY_VERSIONS = (0, 2, 3, 1)  # the order of the transmissions
@@ -170,28 +166,6 @@ def run_point(args, G, snr_db):
     return loops
 
 
-def commit():
-    if os.environ.get("GPUTURBO_COMMIT"):
-        return os.environ["GPUTURBO_COMMIT"]
-    try:
-        here = os.path.dirname(os.path.abspath(__file__))
-        return subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
-def host_cpu():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return f"{line.split(':', 1)[1].strip()}, {os.cpu_count()} cores"
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
 def plot(record, path):
     try:
         import matplotlib
@@ -200,13 +174,13 @@ def plot(record, path):
     except ImportError as e:
         print(f"no plot ({e})")
         return
-    c = record["config"]
-    snr = [p["snr_db"] for p in record["points"]]
+    c = record["parameters"]
+    snr = [p["snr_db"] for p in record["rows"]]
     fig, ax = plt.subplots(figsize=(7, 4.8))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for arm, style in (("combining", "-o"), ("no combining", "--s")):
         for n in range(len(REDUNDANCY_VERSIONS)):
-            bler = [p[arm]["bler_after"][n] for p in record["points"]]
+            bler = [p[arm]["bler_after"][n] for p in record["rows"]]
             x = [s for s, b in zip(snr, bler) if b > 0]  # 0 has no place on a log axis
             rvs = ",".join(map(str, REDUNDANCY_VERSIONS[:n + 1]))
             ax.semilogy(x, [b for b in bler if b > 0], style, color=colors[n],
@@ -268,27 +242,21 @@ def main():
     G = QM * max(1, round((args.tbs + 24) / args.rate / QM))
 
     probe = gputurbo.dlsch_decoder_pdu(iterations=args.iterations, backend=args.backend)
-    record = {
-        "config": {
-            "kind": "dlsch-harq-bler", "tbs": args.tbs, "G": G, "Qm": QM,
-            "code_rate": (args.tbs + 24) / G, "redundancy_versions": REDUNDANCY_VERSIONS,
-            "blocks": args.blocks, "processes": args.processes, "seed": args.seed,
-            "algorithm": "scaled-max-log", "iterations": args.iterations,
-            "early_stop": True, "backend": probe.backend(), "device": probe.device(),
-            "backend_requested": args.backend, "max_batch": probe.max_batch(),
-            "channel": "Gray QPSK, complex AWGN at Es/N0, LLR 2 sqrt(2) y / sigma^2",
-            "command": " ".join(["examples/dlsch_harq_loopback.py"] + sys.argv[1:]),
-            "host_cpu": host_cpu(), "gnuradio": gr.version(),
-            "version": gputurbo.__version__, "commit": commit(),
-            "timestamp": datetime.datetime.now(datetime.timezone.utc).strftime(
-                "%Y-%m-%dT%H:%M:%SZ"),
-        },
-        "points": [],
+    parameters = {
+        "kind": "dlsch-harq-bler", "tbs": args.tbs, "G": G, "Qm": QM,
+        "code_rate": (args.tbs + 24) / G, "redundancy_versions": REDUNDANCY_VERSIONS,
+        "blocks": args.blocks, "processes": args.processes, "seed": args.seed,
+        "algorithm": "scaled-max-log", "iterations": args.iterations, "early_stop": True,
+        "backend": probe.backend(), "backend_requested": args.backend,
+        "max_batch": probe.max_batch(),
+        "channel": "Gray QPSK, complex AWGN at Es/N0, LLR 2 sqrt(2) y / sigma^2",
+        "gnuradio": gr.version(),
     }
+    record = records.record("examples/dlsch_harq_loopback.py", probe.device(), parameters,
+                            [])
     del probe
     print(f"tbs {args.tbs}, G {G} (code rate {(args.tbs + 24) / G:.3f} a transmission), "
-          f"{args.blocks} blocks a point, {record['config']['backend']} "
-          f"({record['config']['device']})")
+          f"{args.blocks} blocks a point, {parameters['backend']} ({record['device']})")
     print(f"{'SNR':>6}  {'BLER after 1, 2, 3, 4 tx: combining':<40}{'no combining':<34}"
           "tx/block; undetected errors")
     failed = False
@@ -311,7 +279,7 @@ def main():
                 failed = True
                 print(f"  {arm}: {len(tx.errors)} PDUs answered with an error, the "
                       f"first: {tx.errors[0]}")
-        record["points"].append(point)
+        record["rows"].append(point)
         cells = {arm: " ".join(f"{b:7.4f}" for b in point[arm]["bler_after"])
                  for arm in loops}
         per_block = {arm: point[arm]["transmissions"] / args.blocks for arm in loops}
@@ -320,10 +288,8 @@ def main():
               f"{per_block['combining']:.2f} / {per_block['no combining']:.2f}; "
               f"{undetected['combining']} / {undetected['no combining']}"
               f"  ({seconds:.1f} s)", flush=True)
-    record["config"]["seconds"] = time.perf_counter() - total_start
-    with open(args.out + ".json", "w") as f:
-        json.dump(record, f, indent=2)
-        f.write("\n")
+    record["parameters"]["seconds"] = time.perf_counter() - total_start
+    records.write(args.out + ".json", record)
     print(f"wrote {args.out}.json")
     plot(record, args.out + ".png")
     return 1 if failed else 0

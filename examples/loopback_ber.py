@@ -20,7 +20,6 @@ counted per item, not per byte-of-8-bits as gr-fec's BER blocks do.
 """
 
 import argparse
-import json
 import math
 import os
 import time
@@ -31,6 +30,7 @@ os.environ.setdefault("GR_CONF_PERFCOUNTERS_ON", "True")
 
 from gnuradio import analog, blocks, gr  # noqa: E402 (after the environment is set)
 from gnuradio import gputurbo  # noqa: E402
+from gnuradio.gputurbo import records  # noqa: E402
 
 
 class loopback_ber(gr.top_block):
@@ -108,7 +108,7 @@ def main():
                         help="batches decoding at once, 1 ... 4 (default 2)")
     parser.add_argument("--threads", type=int, default=0, help="CPU threads, 0 = all cores")
     parser.add_argument("--seed", type=int, default=1, help="seed of bits and noise")
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as a record")
     args = parser.parse_args()
     if args.frames < 1:
         parser.error("--frames must be at least 1")
@@ -145,17 +145,14 @@ def main():
         print(f"decoder: {busy:.2f} s in work(), {bits / busy / 1e6:.3f} Mbit/s while "
               f"decoding")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"kind": "loopback-ber", "backend": tb.decoder.backend(),
-                       "device": tb.decoder.device(), "input": args.input, "K": args.K,
-                       "ebn0_db": args.ebn0, "algorithm": args.algorithm,
-                       "iterations": args.iterations, "subblocks": tb.decoder.subblocks(),
-                       "frames": frames, "bit_errors": bit_errors,
-                       "frame_errors": frame_errors, "ber": bit_errors / bits,
-                       "fer": frame_errors / frames, "seed": args.seed,
-                       "seconds": elapsed}, f, indent=2)
-            f.write("\n")
-
+        records.write(args.json, records.record(
+            "examples/loopback_ber.py", tb.decoder.device(),
+            {"kind": "loopback-ber", "backend": tb.decoder.backend(), "input": args.input,
+             "K": args.K, "algorithm": args.algorithm, "iterations": args.iterations,
+             "subblocks": tb.decoder.subblocks(), "seed": args.seed},
+            [{"ebn0_db": args.ebn0, "frames": frames, "bit_errors": bit_errors,
+              "frame_errors": frame_errors, "ber": bit_errors / bits,
+              "fer": frame_errors / frames, "seconds": elapsed}]))
 
 if __name__ == "__main__":
     main()

@@ -25,18 +25,17 @@ Rates are information bits per second, sampled at the null sink after a warm-up.
 """
 
 import argparse
-import json
 import math
 import os
 import shutil
 import tempfile
-import time
 
 import numpy as np
 from gnuradio import blocks, fec, gr
 from gnuradio import gputurbo
+from gnuradio.gputurbo import records
 
-from benchmark_flowgraph import commit, host_cpu, llr_file, measure, quantize, source_for
+from benchmark_flowgraph import llr_file, measure, quantize, source_for
 from ccsds_loopback import gr_fec_polys
 
 
@@ -106,7 +105,7 @@ def main():
     code = gputurbo.conv_code(args.preset)
     n = code.outputs
     scratch = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-    records = []
+    made = []  # the records, one a run
     for mode in args.modes:
         frame_bits = args.frame_bits
         # The pass-through keeps a unit's bits' worth of each unit's items: for a stream,
@@ -150,7 +149,7 @@ def main():
                 # Against the untagged pass-through (the first run's, when untagged).
                 passthrough = runs[0][4] if runs[0][2] != "length" else rate(
                     blocks.keep_m_in_n(itemsize, unit_bits, length, 0), itemsize)
-                runs.append(("gr-fec cc_decoder", host_cpu(), "none", rate(ext),
+                runs.append(("gr-fec cc_decoder", records.host_cpu(), "none", rate(ext),
                              passthrough))
             for backend, device, tags, value, passthrough in runs:
                 ours = backend != "gr-fec cc_decoder"
@@ -158,13 +157,12 @@ def main():
                      "code": code.text, "termination": mode,
                      "frame_bits": None if mode == "streaming" else frame_bits,
                      "info_bits_per_second": value, "vs_passthrough": value / passthrough,
-                     "passthrough_info_bits_per_second": passthrough, "device": device,
+                     "passthrough_info_bits_per_second": passthrough,
                      "batches_in_flight": args.batches_in_flight if ours else None,
                      "frame_tags": None if mode == "streaming" else tags,
-                     "host_cpu": host_cpu(), "seconds": args.seconds,
-                     "version": gputurbo.__version__, "commit": commit(),
-                     "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-                records.append(r)
+                     "seconds": args.seconds}
+                made.append(records.record("examples/viterbi_benchmark_flowgraph.py",
+                                           device, {}, [r]))
                 shape = mode if mode == "streaming" else f"{mode}, {tags} tags"
                 print(f"{shape:>24} {input_type:>5} {backend:>18}: "
                       f"{value / 1e9:8.4f} Gbit/s, pass-through {passthrough / 1e9:8.4f}, "
@@ -172,14 +170,13 @@ def main():
     shutil.rmtree(scratch, ignore_errors=True)
     if args.records:
         os.makedirs(args.records, exist_ok=True)
-        for r in records:
+        for record in made:
+            r = record["rows"][0]
             name = r["backend"].replace(" ", "-")
             tags = f"-{r['frame_tags']}-tags" if r["frame_tags"] else ""
             path = os.path.join(args.records, f"flowgraph-viterbi-{name}-{args.tag}-"
                                               f"{r['termination']}-{r['input']}{tags}.json")
-            with open(path, "w") as f:
-                json.dump(r, f, indent=2)
-                f.write("\n")
+            records.write(path, record)
             print(f"wrote {path}")
 
 

@@ -681,7 +681,7 @@ TEST(ViterbiBer, SegmentsAndInt8WithinTheirMarginsOfTheExactDecoder)
     // exact decoder, int8 input within 0.1 dB. Checked here a little below that BER,
     // where a short traceback costs more, on the same noisy bits for every decoder (so
     // the comparison is paired): a gap of g dB shows as an error ratio of 10^(g s), s
-    // the curve's slope, 1.5 decades per dB for both codes there (docs/PERFORMANCE.md,
+    // the curve's slope, 1.5 decades per dB for both codes there (docs/journal.md,
     // scripts/viterbi-ber-gap). Fixed seed; about 4 million bits per case.
     const double slope = 1.5;
     struct bar

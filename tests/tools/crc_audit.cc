@@ -28,6 +28,8 @@
 // --blocks: blocks of each of the low-weight and random kinds (zeros: a tenth). Exits
 // with 1 when a wrong block was delivered, or a sent all-zero block did not pass.
 
+#include "record.h"
+
 #include <gnuradio/gputurbo/engine/lte/rate_matching.h>
 #include <gnuradio/gputurbo/engine/lte/segmentation.h>
 #include <gnuradio/gputurbo/engine/lte/transport.h>
@@ -290,24 +292,28 @@ int main(int argc, char** argv)
     long wrong = 0;
     for (const char* k : kind_names)
         wrong += tally[std::string("kind:") + k].wrong;
-    std::string out = "{\n  \"tool\": \"gputurbo-crc-audit\",\n  \"backend\": \"" +
-                      decoder->backend() + "\",\n  \"device\": \"" + decoder->device() +
-                      "\",\n  \"seed\": " + std::to_string(seed) +
-                      ",\n  \"llr_scale\": " + std::to_string(llr_scale) +
-                      ",\n  \"blocks_per_kind\": " + std::to_string(blocks) +
-                      ",\n  \"transmissions\": " + std::to_string(total) +
-                      ",\n  \"delivered_wrong\": " + std::to_string(wrong) +
-                      ",\n  \"seconds\": " + std::to_string(seconds) + ",\n  \"by\": {";
-    bool first = true;
-    for (const auto& [key, c] : tally) {
-        out += std::string(first ? "\n" : ",\n") + "    \"" + key +
-               "\": {\"transmissions\": " + std::to_string(c.transmissions) +
-               ", \"passed\": " + std::to_string(c.passed) +
-               ", \"wrong\": " + std::to_string(c.wrong) +
-               ", \"refused_right\": " + std::to_string(c.refused_right) + "}";
-        first = false;
-    }
-    out += "\n  }\n}\n";
+    auto by = cli::json::object();
+    for (const auto& [key, c] : tally)
+        by.set(key,
+               cli::json::object()
+                   .set("transmissions", c.transmissions)
+                   .set("passed", c.passed)
+                   .set("wrong", c.wrong)
+                   .set("refused_right", c.refused_right));
+    const auto out = cli::record("gputurbo-crc-audit",
+                                 decoder->device(),
+                                 cli::json::object()
+                                     .set("backend", decoder->backend())
+                                     .set("seed", seed)
+                                     .set("llr_scale", llr_scale)
+                                     .set("blocks_per_kind", blocks),
+                                 cli::json::array().push(
+                                     cli::json::object()
+                                         .set("transmissions", total)
+                                         .set("delivered_wrong", wrong)
+                                         .set("seconds", seconds)
+                                         .set("by", std::move(by))))
+                         .dump();
     std::cout << out;
     if (!json.empty())
         std::ofstream(json) << out;

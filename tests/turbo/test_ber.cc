@@ -7,7 +7,7 @@
 // Error-rate tests at K = 6144, 6 iterations, fixed seeds, each with an upper AND a lower
 // bound (a lower bound catches transmitted bits leaking into the decoder's output).
 //  - Band tests (fast tier, CI): every algorithm and every guarding mode lands in a band
-//    around the curves recorded in docs/PERFORMANCE.md.
+//    around the curves recorded in docs/journal.md.
 //  - *Slow tests (ctest -L slow): the published reference curve, log-map against
 //    max-log, and P = 96 guarding against P = 1 with many more frames.
 // The bands and the reference curve are data, with their provenance:

@@ -77,7 +77,7 @@ struct viterbi_config
  * \brief The geometry with every 0 of \p config.geometry replaced by its default: depth
  * = 5 K / (1 - R) steps, R the punctured code's rate (10 K unpunctured at rate 1/2, 20 K
  * at 3/4), rounded up to whole puncturing periods; training = depth; bits = 32 depth, so
- * that the overlaps cost a sixteenth. Measured BER: docs/PERFORMANCE.md.
+ * that the overlaps cost a sixteenth. Measured BER: docs/journal.md.
  */
 segment_geometry derived_geometry(const viterbi_config& config);
 
