@@ -25,7 +25,6 @@ How gr-fec spells our codes (gr_fec_polys, GR_FEC_MODES, GR_FEC_PUNCPAT below):
   single frame gives ours when its last, partial period is flushed (gr_fec_puncture).
 """
 
-import os
 import re
 import unittest
 
@@ -33,10 +32,8 @@ import numpy as np
 from gnuradio import blocks, fec, gr, gr_unittest
 from gnuradio import gputurbo
 
+from gputurbo_qa import run_usage_example
 from qa_numpy_api import beyond_memory, no_copy_message
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-USAGE_MD = os.path.join(HERE, "..", "..", "docs", "usage.md")
 
 TERMINATIONS = ("terminated", "truncated", "tail-biting", "streaming")
 GR_FEC_MODES = {
@@ -295,11 +292,7 @@ class qa_conv_code_api(gr_unittest.TestCase):
 
     def test_006_usage_example_runs(self):
         # The example of docs/usage.md's "Convolutional codes (numpy)" section.
-        with open(USAGE_MD) as f:
-            text = f.read()
-        section = text.split("### Convolutional codes (numpy)", 1)[1]
-        code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-        exec(compile(code, "docs/usage.md", "exec"), {"__name__": "usage_example"})
+        run_usage_example("### Convolutional codes (numpy)")
 
 
 class qa_conv_code_errors(gr_unittest.TestCase):

@@ -10,8 +10,6 @@ backend GPUTURBO_QA_BACKEND names."""
 
 import collections
 import os
-import sys
-import time
 import unittest
 
 # Each block's work time on its thread's clock (test_frame_rate_beside_cc_decoder).
@@ -23,18 +21,10 @@ from gnuradio import blocks, fec, gr  # noqa: E402
 from gnuradio import gputurbo  # noqa: E402
 import pmt  # noqa: E402
 
-BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
-SKIP_RETURN_CODE = 77  # ctest's SKIP_RETURN_CODE for these tests
+from gputurbo_qa import BACKEND, require_backend, run_fec_pdus  # noqa: E402
+
 MODES = (fec.CC_STREAMING, fec.CC_TERMINATED, fec.CC_TRUNCATED, fec.CC_TAILBITING)
 CODES = {"ccsds": [79, -109], "802.11": [109, 79]}  # gr-fec's form of ours
-
-
-def require_backend():
-    try:
-        gputurbo.viterbi_decoder_fec.make(64, 7, 2, CODES["ccsds"], backend=BACKEND)
-    except RuntimeError as e:
-        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
-        sys.exit(SKIP_RETURN_CODE)
 
 
 def run(source, *chain):
@@ -255,23 +245,9 @@ class qa_conv_fec(unittest.TestCase):
         """The data of the PDUs block sends out for pdus. With unread > 0 the block is
         expected to stop with that many PDUs left in its queue: waits for that, and a
         moment more for any late output."""
-        tb = gr.top_block()
-        debug = blocks.message_debug()
-        tb.msg_connect(block, "out", debug, "store")
-        tb.start()
-        port = pmt.intern("in")
-        for vector in pdus:
-            block.to_basic_block()._post(port, pmt.cons(pmt.make_dict(), vector))
-        deadline = time.time() + 30
-        while ((debug.num_messages() < len(pdus) - unread or
-                block.to_basic_block().nmsgs(port) > unread) and time.time() < deadline):
-            time.sleep(0.01)
-        if unread:
-            time.sleep(0.5)
-        tb.stop()
-        tb.wait()
-        return [np.array(pmt.u8vector_elements(pmt.cdr(debug.get_message(i))),
-                         dtype=np.uint8) for i in range(debug.num_messages())]
+        out = run_fec_pdus(block, [(pmt.make_dict(), vector) for vector in pdus],
+                           len(pdus) - unread, unread)
+        return [np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8) for m in out]
 
     def test_async_decoder_frames_of_any_size(self):
         # async_decoder announces int(length / 2) less the tail: the frame's bits, of any
@@ -373,5 +349,5 @@ class qa_conv_fec(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    require_backend()
+    require_backend(gputurbo.viterbi_decoder_fec.make, 64, 7, 2, CODES["ccsds"])
     unittest.main(verbosity=2)

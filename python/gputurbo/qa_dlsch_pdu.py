@@ -10,32 +10,15 @@ their place, with the reason; many PDUs of mixed sizes decode in few engine call
 
 import math
 import os
-import sys
 import time
 
 import numpy as np
-from gnuradio import blocks, gr, gr_unittest
+from gnuradio import gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-# The decoder's backend under test: "cpu" (default), "reference", or "cuda", which skips
-# the whole module, with the reason, where this build or machine cannot run it.
-BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
-SKIP_RETURN_CODE = 77
-# The DL-SCH vectors in this repository (format: their README.md);
-# GPUTURBO_DLSCH_VECTORS_DIR names another copy.
-VECTORS_DIR = os.environ.get("GPUTURBO_DLSCH_VECTORS_DIR") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data", "lte-dlsch")
-
-PORT = pmt.intern("pdus")
-
-
-def require_backend():
-    try:
-        gputurbo.dlsch_decoder_pdu(backend=BACKEND)
-    except RuntimeError as e:
-        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
-        sys.exit(SKIP_RETURN_CODE)
+from gputurbo_qa import BACKEND, DLSCH_VECTORS_DIR, require_backend
+import gputurbo_qa
 
 
 def hex_bits(text, n):
@@ -48,7 +31,7 @@ def hex_bits(text, n):
 def read_vectors():
     """Each case of dlsch.txt: (fields, data bits, e bits)."""
     cases = []
-    with open(os.path.join(VECTORS_DIR, "dlsch.txt")) as f:
+    with open(os.path.join(DLSCH_VECTORS_DIR, "dlsch.txt")) as f:
         lines = [line.split() for line in f if line.strip()]
     for head, data, e in zip(lines[0::3], lines[1::3], lines[2::3]):
         assert head[0] == "case" and data[0] == "data" and e[0] == "e", head
@@ -103,25 +86,7 @@ def llrs_of(bits, magnitude=4.0):
 def run_pdus(block, messages, timeout=120.0):
     """Posts the messages to a PDU block, runs until as many come out; returns the
     outputs as (meta dict, numpy data)."""
-    tb = gr.top_block()
-    sink = blocks.message_debug(True)
-    tb.msg_connect((block, "pdus"), (sink, "store"))
-    for m in messages:  # queued before the start: they arrive as one burst
-        block.to_basic_block()._post(PORT, m)
-    start = time.perf_counter()
-    tb.start()
-    while sink.num_messages() < len(messages):
-        if time.perf_counter() - start > timeout:
-            break
-        time.sleep(0.001)
-    tb.stop()
-    tb.wait()
-    outputs = []
-    for i in range(sink.num_messages()):
-        m = sink.get_message(i)
-        outputs.append((pmt.to_python(pmt.car(m)),
-                        np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
-    return outputs
+    return gputurbo_qa.run_pdus(block, messages, timeout)[0]
 
 
 def decoder(**kwargs):
@@ -521,5 +486,5 @@ class qa_dlsch_pdu(gr_unittest.TestCase):
 
 
 if __name__ == '__main__':
-    require_backend()
+    require_backend(gputurbo.dlsch_decoder_pdu)
     gr_unittest.run(qa_dlsch_pdu)

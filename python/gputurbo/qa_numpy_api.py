@@ -11,9 +11,7 @@ machine can run it (skipped, with the reason, elsewhere)."""
 import math
 import os
 import re
-import sys
 import threading
-import time
 import unittest
 
 import numpy as np
@@ -21,10 +19,8 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-VECTORS_DIR = os.environ.get("GPUTURBO_VECTORS_DIR") or os.path.join(
-    HERE, "..", "..", "tests", "data", "lte-turbo")
-USAGE_MD = os.path.join(HERE, "..", "..", "docs", "usage.md")
+from gputurbo_qa import (TURBO_VECTORS_DIR, run_usage_example, seen_inside,
+                         skip_class_unless)
 
 
 def codeword_length(K):
@@ -97,13 +93,7 @@ class decoding_cases:
 
     @classmethod
     def setUpClass(cls):
-        try:
-            gputurbo.turbo_engine(K=40, backend=cls.BACKEND)
-        except RuntimeError as e:
-            # Said on stderr as well: a skipped GPU test must not pass unnoticed.
-            print(f"\nSKIPPED {cls.__name__}: backend {cls.BACKEND} is not available "
-                  f"here: {e}", file=sys.stderr)
-            raise unittest.SkipTest(f"backend {cls.BACKEND} is not available here: {e}")
+        skip_class_unless(cls, gputurbo.turbo_engine, K=40)
 
     def setUp(self):
         self.rng = np.random.default_rng(2026)
@@ -246,37 +236,11 @@ class decoding_cases:
             self.assertEqual(self.engine().arithmetic, "int16")
 
     def test_009_gil_released_while_decoding(self):
-        # With a switch interval longer than the test, a thread keeps the GIL until it
-        # blocks. The main thread, sleeping in steps of 1 ms, can then see the worker
-        # between "decoding" and "done" only while the worker is inside decode() and has
-        # released the GIL; otherwise the worker runs all its decodes in one go.
+        # The main thread sees a worker inside decode() only while it has released the
+        # GIL (seen_inside).
         eng = self.engine()
         llrs = gnuradio_llrs(eng.encode(self.random_bits(200)), 1.0, self.K, self.rng)
-        state = {"phase": "starting", "stop": False}
-
-        def worker():
-            state["phase"] = "decoding"
-            for _ in range(20):
-                eng.decode(llrs)
-                if state["stop"]:
-                    break
-            state["phase"] = "done"
-
-        seen = set()
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(1000.0)
-        try:
-            thread = threading.Thread(target=worker)
-            thread.start()
-            while thread.is_alive():
-                seen.add(state["phase"])
-                if state["phase"] == "decoding":
-                    state["stop"] = True
-                time.sleep(0.001)
-            thread.join()
-        finally:
-            sys.setswitchinterval(interval)
-        self.assertIn("decoding", seen)
+        self.assertTrue(seen_inside(lambda: eng.decode(llrs)))
 
     def test_010_concurrent_calls_on_one_engine(self):
         # Calls from several threads on one engine wait for each other.
@@ -495,7 +459,7 @@ class qa_numpy_api_helpers(gr_unittest.TestCase):
         i = np.arange(40)
         np.testing.assert_array_equal(gputurbo.qpp_interleaver(40), (3 * i + 10 * i * i) % 40)
         # The f1, f2 of the test vectors' index (tests/data/lte-turbo).
-        with open(os.path.join(VECTORS_DIR, "index.txt")) as f:
+        with open(os.path.join(TURBO_VECTORS_DIR, "index.txt")) as f:
             rows = [line.split() for line in f if not line.startswith("#")]
         for K, _, f1, f2, _, _ in ([int(v) for v in row] for row in rows):
             i = np.arange(K, dtype=np.int64)
@@ -506,7 +470,7 @@ class qa_numpy_api_helpers(gr_unittest.TestCase):
         # srsRAN_4G's encoder output (tests/data/lte-turbo).
         for K in (40, 1008, 6144):
             records = {}
-            with open(os.path.join(VECTORS_DIR, f"K{K:04d}.txt")) as f:
+            with open(os.path.join(TURBO_VECTORS_DIR, f"K{K:04d}.txt")) as f:
                 for line in f:
                     if not line.startswith("#"):
                         tag, block, value = line.split()
@@ -564,11 +528,7 @@ class qa_numpy_api_helpers(gr_unittest.TestCase):
 
     def test_007_usage_example_runs(self):
         # The example of docs/usage.md's "Python (numpy) API" section, as written.
-        with open(USAGE_MD) as f:
-            text = f.read()
-        section = text.split("## Python (numpy) API", 1)[1]
-        code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-        exec(compile(code, "docs/usage.md", "exec"), {"__name__": "usage_example"})
+        run_usage_example("## Python (numpy) API")
 
 
 if __name__ == '__main__':

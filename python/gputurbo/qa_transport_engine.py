@@ -13,19 +13,14 @@ machine can run it (skipped, with the reason, elsewhere)."""
 import math
 import os
 import re
-import sys
-import threading
-import time
 import unittest
 
 import numpy as np
 from gnuradio import gr_unittest
 from gnuradio import gputurbo
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-VECTORS_DIR = os.environ.get("GPUTURBO_DLSCH_VECTORS_DIR") or os.path.join(
-    HERE, "..", "..", "tests", "data", "lte-dlsch")
-USAGE_MD = os.path.join(HERE, "..", "..", "docs", "usage.md")
+from gputurbo_qa import (DLSCH_VECTORS_DIR, run_usage_example, seen_inside,
+                         skip_class_unless)
 
 
 def read_cases():
@@ -35,7 +30,7 @@ def read_cases():
         return np.unpackbits(np.frombuffer(bytes.fromhex(hex_digits.ljust(
             2 * ((len(hex_digits) + 1) // 2), "0")), np.uint8))[:n]
 
-    with open(os.path.join(VECTORS_DIR, "dlsch.txt")) as f:
+    with open(os.path.join(DLSCH_VECTORS_DIR, "dlsch.txt")) as f:
         lines = f.read().splitlines()
     cases = []
     for i, line in enumerate(lines):
@@ -73,13 +68,7 @@ class decoding_cases:
 
     @classmethod
     def setUpClass(cls):
-        try:
-            gputurbo.transport_engine(backend=cls.BACKEND)
-        except RuntimeError as e:
-            # Said on stderr as well: a skipped GPU test must not pass unnoticed.
-            print(f"\nSKIPPED {cls.__name__}: backend {cls.BACKEND} is not available "
-                  f"here: {e}", file=sys.stderr)
-            raise unittest.SkipTest(f"backend {cls.BACKEND} is not available here: {e}")
+        skip_class_unless(cls, gputurbo.transport_engine)
 
     def setUp(self):
         self.rng = np.random.default_rng(2026)
@@ -227,38 +216,14 @@ class decoding_cases:
                 np.testing.assert_array_equal(out, zeros)
 
     def test_005_gil_released_while_decoding(self):
-        # As qa_numpy_api's: with a long switch interval, the main thread sees the worker
-        # between "decoding" and "done" only while decode_batch() has released the GIL.
+        # The main thread sees a worker inside decode_batch() only while it has released
+        # the GIL (seen_inside).
         eng = self.engine()
         tbs, G = 6000, 12000
         e = gputurbo.transport_encode(self.random_bits(tbs), G)
         batch = [gputurbo.transport_block(awgn(e, 0.5, 1.0, self.rng), tbs, G)
                  for _ in range(8)]
-        state = {"phase": "starting", "stop": False}
-
-        def worker():
-            state["phase"] = "decoding"
-            for _ in range(20):
-                eng.decode_batch(batch)
-                if state["stop"]:
-                    break
-            state["phase"] = "done"
-
-        seen = set()
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(1000.0)
-        try:
-            thread = threading.Thread(target=worker)
-            thread.start()
-            while thread.is_alive():
-                seen.add(state["phase"])
-                if state["phase"] == "decoding":
-                    state["stop"] = True
-                time.sleep(0.001)
-            thread.join()
-        finally:
-            sys.setswitchinterval(interval)
-        self.assertIn("decoding", seen)
+        self.assertTrue(seen_inside(lambda: eng.decode_batch(batch)))
 
     def test_007_a_bad_block_changes_no_buffer(self):
         # P = 16 does not divide K = 40, the code block of tbs 16; a soft buffer of 3
@@ -359,11 +324,7 @@ class qa_transport_engine_helpers(gr_unittest.TestCase):
     def test_003_usage_example_runs(self):
         # The example of docs/usage.md's "LTE transport blocks (numpy)" section, as
         # written.
-        with open(USAGE_MD) as f:
-            text = f.read()
-        section = text.split("### LTE transport blocks (numpy)", 1)[1]
-        code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-        exec(compile(code, "docs/usage.md", "exec"), {"__name__": "usage_example"})
+        run_usage_example("### LTE transport blocks (numpy)")
 
 
 class qa_transport_engine_errors(gr_unittest.TestCase):

@@ -7,7 +7,6 @@
 import contextlib
 import math
 import os
-import sys
 import time
 
 import numpy as np
@@ -15,24 +14,7 @@ from gnuradio import blocks, digital, gr, gr_unittest, pdu
 from gnuradio import gputurbo
 import pmt
 
-# Encoder vectors made with srsRAN_4G's encoder, kept in this repository
-# (tests/data/lte-turbo, format: its README.md); GPUTURBO_VECTORS_DIR names another copy.
-VECTORS_DIR = os.environ.get("GPUTURBO_VECTORS_DIR") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data", "lte-turbo")
-
-
-# The backend under test: "cpu" (default), or "cuda", which skips the whole module, with
-# the reason, where this build or machine cannot run it.
-BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
-SKIP_RETURN_CODE = 77  # ctest's SKIP_RETURN_CODE for these tests
-
-
-def require_backend():
-    try:
-        gputurbo.turbo_decoder(40, backend=BACKEND)
-    except RuntimeError as e:
-        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
-        sys.exit(SKIP_RETURN_CODE)
+from gputurbo_qa import BACKEND, TURBO_VECTORS_DIR, require_backend
 
 
 def codeword_length(K):
@@ -440,7 +422,7 @@ class qa_turbo_decoder(gr_unittest.TestCase):
         # Codewords of an encoder nobody on this project wrote decode to their blocks.
         for K in (40, 6144):
             info, enc = [], []
-            with open(os.path.join(VECTORS_DIR, f"K{K:04d}.txt")) as f:
+            with open(os.path.join(TURBO_VECTORS_DIR, f"K{K:04d}.txt")) as f:
                 for line in f:
                     if line.startswith(("info ", "enc ")):
                         tag, _, text = line.split()
@@ -783,5 +765,5 @@ class qa_turbo_decoder(gr_unittest.TestCase):
 
 
 if __name__ == '__main__':
-    require_backend()
+    require_backend(gputurbo.turbo_decoder, 40)
     gr_unittest.run(qa_turbo_decoder)

@@ -16,20 +16,7 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-# The backend under test: "cpu" (default), or "cuda", which skips the whole module, with
-# the reason, where this build or machine cannot run it.
-BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
-SKIP_RETURN_CODE = 77
-
-PORT = pmt.intern("pdus")
-
-
-def require_backend():
-    try:
-        gputurbo.turbo_decoder_pdu(backend=BACKEND)
-    except RuntimeError as e:
-        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
-        sys.exit(SKIP_RETURN_CODE)
+from gputurbo_qa import BACKEND, PDU_PORT, require_backend, run_pdus as run_block
 
 
 def encode(bits, K):
@@ -63,26 +50,8 @@ def run_pdus(messages, timeout=60.0, **kwargs):
     """Posts the messages to a turbo_decoder_pdu, runs until as many come out; returns
     (outputs as (meta dict, bits), decoder, seconds from start to the last output)."""
     kwargs.setdefault("backend", BACKEND)
-    tb = gr.top_block()
     dec = gputurbo.turbo_decoder_pdu(**kwargs)
-    sink = blocks.message_debug(True)
-    tb.msg_connect((dec, "pdus"), (sink, "store"))
-    for m in messages:  # queued before the start: they arrive as one burst
-        dec.to_basic_block()._post(PORT, m)
-    start = time.perf_counter()
-    tb.start()
-    while sink.num_messages() < len(messages):
-        if time.perf_counter() - start > timeout:
-            break
-        time.sleep(0.001)
-    seconds = time.perf_counter() - start
-    tb.stop()
-    tb.wait()
-    outputs = []
-    for i in range(sink.num_messages()):
-        m = sink.get_message(i)
-        outputs.append((pmt.to_python(pmt.car(m)),
-                        np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
+    outputs, seconds = run_block(dec, messages, timeout)
     return outputs, dec, seconds
 
 
@@ -251,7 +220,7 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
 
         def post(messages, total):
             for m in messages:
-                dec.to_basic_block()._post(PORT, m)
+                dec.to_basic_block()._post(PDU_PORT, m)
             deadline = time.time() + 60
             while sink.num_messages() < total and time.time() < deadline:
                 time.sleep(0.001)
@@ -310,5 +279,5 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
 
 
 if __name__ == '__main__':
-    require_backend()
+    require_backend(gputurbo.turbo_decoder_pdu)
     gr_unittest.run(qa_turbo_decoder_pdu)

@@ -11,16 +11,13 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-# Encoder vectors made with srsRAN_4G's encoder, kept in this repository
-# (tests/data/lte-turbo, format: its README.md); GPUTURBO_VECTORS_DIR names another copy.
-VECTORS_DIR = os.environ.get("GPUTURBO_VECTORS_DIR") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "data", "lte-turbo")
+from gputurbo_qa import TURBO_VECTORS_DIR
 
 
 def read_vectors(K):
     """{tag: {block: bits}} of one KNNNN.txt file."""
     records = {}
-    with open(os.path.join(VECTORS_DIR, f"K{K:04d}.txt")) as f:
+    with open(os.path.join(TURBO_VECTORS_DIR, f"K{K:04d}.txt")) as f:
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue

@@ -6,13 +6,13 @@
 
 import math
 import sys
-import time
 
 import numpy as np
 from gnuradio import blocks, digital, fec, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
+from gputurbo_qa import run_fec_pdus
 from qa_conv_fec import fec_test_ber
 
 
@@ -223,25 +223,8 @@ class qa_turbo_fec(gr_unittest.TestCase):
     # --- (c) PDUs ---------------------------------------------------------------------
 
     def run_pdus(self, block, pdus, expected, unread=0):
-        """Posts PDUs to a message block; returns the PDUs it sends out. With unread > 0
-        the block is expected to stop with that many PDUs left in its queue: it waits for
-        that, and a moment more for any late output."""
-        tb = gr.top_block()
-        debug = blocks.message_debug()
-        tb.msg_connect(block, "out", debug, "store")
-        tb.start()
-        port = pmt.intern("in")
-        for meta, vector in pdus:
-            block.to_basic_block()._post(port, pmt.cons(meta, vector))
-        deadline = time.time() + 30
-        while ((debug.num_messages() < expected or
-                block.to_basic_block().nmsgs(port) > unread) and time.time() < deadline):
-            time.sleep(0.01)
-        if unread:
-            time.sleep(0.5)
-        tb.stop()
-        tb.wait()
-        return [debug.get_message(i) for i in range(debug.num_messages())]
+        """Posts PDUs to a message block; returns the PDUs it sends out (run_fec_pdus)."""
+        return run_fec_pdus(block, pdus, expected, unread)
 
     def test_007_async_pdus(self):
         # fec.async_encoder and fec.async_decoder, one codeword per PDU, metadata kept.

@@ -7,10 +7,7 @@
 calls, the last ones at the end of the stream) and frames, against the encoder and the
 numpy API, on the backend GPUTURBO_QA_BACKEND names."""
 
-import os
 import re
-import sys
-import time
 import unittest
 
 import numpy as np
@@ -18,20 +15,8 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
+from gputurbo_qa import BACKEND, require_backend, run_pdus
 from qa_turbo_decoder import codeword_tags, keyed_tags, paused_source, wait_for
-
-# "cpu" (default), or "cuda", which skips the whole module, with the reason, where this
-# build or machine cannot run it.
-BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
-SKIP_RETURN_CODE = 77  # ctest's SKIP_RETURN_CODE for these tests
-
-
-def require_backend():
-    try:
-        gputurbo.viterbi_decoder(backend=BACKEND)
-    except RuntimeError as e:
-        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
-        sys.exit(SKIP_RETURN_CODE)
 
 
 def bpsk_llrs(sent, sigma, rng):
@@ -429,24 +414,8 @@ class qa_viterbi_decoder_pdu(gr_unittest.TestCase):
 
     def run_pdus(self, messages, **kwargs):
         kwargs.setdefault("backend", BACKEND)
-        tb = gr.top_block()
         dec = gputurbo.viterbi_decoder_pdu(**kwargs)
-        sink = blocks.message_debug(True)
-        tb.msg_connect((dec, "pdus"), (sink, "store"))
-        for m in messages:  # queued before the start: they arrive as one burst
-            dec.to_basic_block()._post(pmt.intern("pdus"), m)
-        tb.start()
-        start = time.perf_counter()
-        while sink.num_messages() < len(messages) and time.perf_counter() - start < 60:
-            time.sleep(0.001)
-        tb.stop()
-        tb.wait()
-        out = []
-        for i in range(sink.num_messages()):
-            m = sink.get_message(i)
-            out.append((pmt.to_python(pmt.car(m)),
-                        np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
-        return out, dec
+        return run_pdus(dec, messages, timeout=60)[0], dec
 
     def test_frames_of_every_length_and_bad_pdus_in_their_place(self):
         rng = np.random.default_rng(7)
@@ -604,5 +573,5 @@ class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
 
 
 if __name__ == "__main__":
-    require_backend()
+    require_backend(gputurbo.viterbi_decoder)
     unittest.main(verbosity=2)

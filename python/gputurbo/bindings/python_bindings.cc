@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "common/engine_log.h"
+
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/gputurbo/engine/core/version.h>
 #include <pybind11/pybind11.h>
@@ -31,9 +33,6 @@ void bind_viterbi_decoder_pdu(py::module& m);
 void bind_viterbi_decoder_fec(py::module& m);
 void bind_dlsch_encoder_pdu(py::module& m);
 void bind_dlsch_decoder_pdu(py::module& m);
-void bind_engine(py::module& m);
-void bind_conv(py::module& m);
-void bind_lte(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() is a macro that returns NULL on failure, so it needs a function of
@@ -52,6 +51,9 @@ PYBIND11_MODULE(gputurbo_python, m)
     py::module::import("gnuradio.gr");
     // The FECAPI objects derive from gr-fec's generic_encoder and generic_decoder.
     py::module::import("gnuradio.fec");
+    // The engine's messages (the numpy API's too: the package gputurbo, which
+    // __init__.py re-exports) to GNU Radio's logger.
+    gr::gputurbo::route_engine_log();
 
     /**************************************/
     // The following comment block is used for
@@ -71,9 +73,6 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_viterbi_decoder_fec(m);
     bind_dlsch_encoder_pdu(m);
     bind_dlsch_decoder_pdu(m);
-    bind_engine(m);
-    bind_conv(m);
-    bind_lte(m);
     // ) END BINDING_FUNCTION_CALLS
 
     m.attr("__version__") = ::gputurbo::core::version();

@@ -11,7 +11,6 @@
  * std::invalid_argument reaches Python as ValueError).
  */
 
-#include "common/engine_log.h"
 #include "numpy_arrays.h"
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
@@ -34,7 +33,7 @@ namespace py = pybind11;
 
 namespace {
 
-using namespace gr::gputurbo::numpy;
+using namespace gputurbo::python;
 namespace conv = ::gputurbo::conv;
 
 std::string preset_list()
@@ -166,7 +165,6 @@ public:
         config.invert_llr = ::gputurbo::core::positive_means_one(llr_sign);
         config.int8_scale = int8_scale;
         config.threads = threads;
-        gr::gputurbo::route_engine_log();
         d_decoder = conv::make_viterbi_decoder(config, backend);
     }
 
@@ -281,7 +279,6 @@ public:
         config.int8_scale = int8_scale;
         config.threads = threads;
         config.node_sync = node_sync;
-        gr::gputurbo::route_engine_log();
         d_decoder = conv::make_stream_decoder(config, backend);
     }
 

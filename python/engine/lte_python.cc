@@ -12,7 +12,6 @@
  * ValueError).
  */
 
-#include "common/engine_log.h"
 #include "numpy_arrays.h"
 #include "turbo/decoder_parameters.h"
 
@@ -37,7 +36,7 @@ namespace py = pybind11;
 
 namespace {
 
-using namespace gr::gputurbo::numpy;
+using namespace gputurbo::python;
 namespace lte = ::gputurbo::lte;
 namespace turbo = ::gputurbo::turbo;
 
@@ -194,7 +193,6 @@ public:
         config.turbo.int8_scale = int8_scale;
         config.early_stop = early_stop;
         config.max_harq_processes = max_harq_processes;
-        gr::gputurbo::route_engine_log();
         d_decoder = lte::make_transport_decoder(config, backend);
     }
 

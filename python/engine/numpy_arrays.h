@@ -8,8 +8,8 @@
  * and shape that raise ValueError saying what is expected and what was given.
  */
 
-#ifndef INCLUDED_GPUTURBO_BINDINGS_NUMPY_ARRAYS_H
-#define INCLUDED_GPUTURBO_BINDINGS_NUMPY_ARRAYS_H
+#ifndef INCLUDED_GPUTURBO_PYTHON_NUMPY_ARRAYS_H
+#define INCLUDED_GPUTURBO_PYTHON_NUMPY_ARRAYS_H
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <pybind11/numpy.h>
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace gr::gputurbo::numpy {
+namespace gputurbo::python {
 
 namespace py = pybind11;
 
@@ -172,6 +172,6 @@ inline void decode_rows(::gputurbo::core::batch_decoder& decoder,
             block, static_cast<const float*>(input), in.count, bits, status, format);
 }
 
-} // namespace gr::gputurbo::numpy
+} // namespace gputurbo::python
 
 #endif

@@ -9,7 +9,6 @@
  * engine; the decoding, the parameter checks and their wording are the engine's.
  */
 
-#include "common/engine_log.h"
 #include "numpy_arrays.h"
 #include "turbo/decoder_parameters.h"
 
@@ -34,7 +33,7 @@ namespace py = pybind11;
 
 namespace {
 
-using namespace gr::gputurbo::numpy;
+using namespace gputurbo::python;
 namespace turbo = ::gputurbo::turbo;
 namespace lte = ::gputurbo::lte;
 
@@ -112,7 +111,6 @@ public:
         turbo::qpp(K); // K = 0, which the engine takes for "none", is refused too
         config.K = K;
         config.int8_scale = int8_scale;
-        gr::gputurbo::route_engine_log();
         d_decoder = turbo::make_decoder(config, backend);
     }
 

@@ -1,0 +1,148 @@
+#
+# Copyright 2026 gr-gputurbo authors.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""What the QA modules (qa_*.py) share: the backend under test and the skip of a module
+whose backend this build or machine lacks, the test vectors' folders, PDUs through a
+block, and the check that a call releases the GIL. The QA imports it from its own folder
+(each qa_*.py runs as a script there: ctest, scripts/device-gnuradio)."""
+
+import os
+import re
+import sys
+import threading
+import time
+import unittest
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr
+
+# The backend under test: "cpu" (default), "reference", or "cuda", which skips the whole
+# module, with the reason, where this build or machine cannot run it.
+BACKEND = os.environ.get("GPUTURBO_QA_BACKEND", "cpu")
+SKIP_RETURN_CODE = 77  # ctest's SKIP_RETURN_CODE for these tests
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+USAGE_MD = os.path.join(HERE, "..", "..", "docs", "usage.md")
+# Encoder vectors made with srsRAN_4G's encoder, and the DL-SCH vectors, kept in this
+# repository (tests/data/lte-turbo and lte-dlsch, format: their README.md);
+# GPUTURBO_VECTORS_DIR and GPUTURBO_DLSCH_VECTORS_DIR name other copies.
+TURBO_VECTORS_DIR = os.environ.get("GPUTURBO_VECTORS_DIR") or os.path.join(
+    HERE, "..", "..", "tests", "data", "lte-turbo")
+DLSCH_VECTORS_DIR = os.environ.get("GPUTURBO_DLSCH_VECTORS_DIR") or os.path.join(
+    HERE, "..", "..", "tests", "data", "lte-dlsch")
+
+PDU_PORT = pmt.intern("pdus")
+
+
+def require_backend(make, *args, **kwargs):
+    """Exits with SKIP_RETURN_CODE, saying why, when make(*args, backend=BACKEND,
+    **kwargs), the block under test on BACKEND, cannot be made here."""
+    try:
+        make(*args, backend=BACKEND, **kwargs)
+    except RuntimeError as e:
+        print(f"SKIPPED: backend {BACKEND} is not available here: {e}")
+        sys.exit(SKIP_RETURN_CODE)
+
+
+def skip_class_unless(test_class, make, *args, **kwargs):
+    """For a setUpClass: unittest.SkipTest, said on stderr as well (a skipped GPU test
+    must not pass unnoticed), when make(*args, backend=test_class.BACKEND, **kwargs)
+    cannot be made here."""
+    try:
+        make(*args, backend=test_class.BACKEND, **kwargs)
+    except RuntimeError as e:
+        reason = f"backend {test_class.BACKEND} is not available here: {e}"
+        print(f"\nSKIPPED {test_class.__name__}: {reason}", file=sys.stderr)
+        raise unittest.SkipTest(reason)
+
+
+def run_pdus(block, messages, timeout):
+    """Posts the messages to a PDU block, runs until as many come out or timeout seconds
+    pass; returns (outputs as (meta dict, uint8 data), seconds from the start to the
+    last output)."""
+    tb = gr.top_block()
+    sink = blocks.message_debug(True)
+    tb.msg_connect((block, "pdus"), (sink, "store"))
+    for m in messages:  # queued before the start: they arrive as one burst
+        block.to_basic_block()._post(PDU_PORT, m)
+    start = time.perf_counter()
+    tb.start()
+    while sink.num_messages() < len(messages):
+        if time.perf_counter() - start > timeout:
+            break
+        time.sleep(0.001)
+    seconds = time.perf_counter() - start
+    tb.stop()
+    tb.wait()
+    outputs = []
+    for i in range(sink.num_messages()):
+        m = sink.get_message(i)
+        outputs.append((pmt.to_python(pmt.car(m)),
+                        np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
+    return outputs, seconds
+
+
+def run_usage_example(heading):
+    """Runs the first Python example after `heading` in docs/usage.md, as written."""
+    with open(USAGE_MD) as f:
+        section = f.read().split(heading, 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    exec(compile(code, "docs/usage.md", "exec"), {"__name__": "usage_example"})
+
+
+def run_fec_pdus(block, pdus, expected, unread=0):
+    """Posts (meta, vector) PDUs to a gr-fec message block (fec.async_encoder,
+    async_decoder: ports "in" and "out"); returns the PDUs it sends out once there are
+    `expected` of them. With unread > 0 the block is expected to stop with that many PDUs
+    left in its queue: waits for that, and a moment more for any late output."""
+    tb = gr.top_block()
+    debug = blocks.message_debug()
+    tb.msg_connect(block, "out", debug, "store")
+    tb.start()
+    port = pmt.intern("in")
+    for meta, vector in pdus:
+        block.to_basic_block()._post(port, pmt.cons(meta, vector))
+    deadline = time.time() + 30
+    while ((debug.num_messages() < expected or
+            block.to_basic_block().nmsgs(port) > unread) and time.time() < deadline):
+        time.sleep(0.01)
+    if unread:
+        time.sleep(0.5)
+    tb.stop()
+    tb.wait()
+    return [debug.get_message(i) for i in range(debug.num_messages())]
+
+
+def seen_inside(decode, calls=20):
+    """Whether the main thread saw a worker thread inside decode(), which it calls up to
+    `calls` times: with a switch interval longer than the test, a thread keeps the GIL
+    until it blocks, so the main thread, sleeping in steps of 1 ms, can see the worker
+    between "decoding" and "done" only while decode() has released the GIL; otherwise
+    the worker runs all its calls in one go."""
+    state = {"phase": "starting", "stop": False}
+
+    def worker():
+        state["phase"] = "decoding"
+        for _ in range(calls):
+            decode()
+            if state["stop"]:
+                break
+        state["phase"] = "done"
+
+    seen = set()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        thread = threading.Thread(target=worker)
+        thread.start()
+        while thread.is_alive():
+            seen.add(state["phase"])
+            if state["phase"] == "decoding":
+                state["stop"] = True
+            time.sleep(0.001)
+        thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return "decoding" in seen
