@@ -44,14 +44,6 @@ int stream_batcher::checked_batch(int max_batch,
     return max_batch > 0 ? max_batch : automatic_batch(engine, block_size);
 }
 
-codeword_tags parse_codeword_tags(const std::string& name)
-{
-    // The parameter table's choices, in the enum's order.
-    const auto& p = ::gputurbo::core::find_parameter(::gputurbo::core::block_parameters(),
-                                                     "codeword_tags");
-    return static_cast<codeword_tags>(::gputurbo::core::choice_index(p, name));
-}
-
 int stream_batcher::automatic_batch(const ::gputurbo::core::batch_decoder& engine,
                                     int block_size)
 {
@@ -66,26 +58,23 @@ stream_batcher::stream_batcher(gr::block& block,
                                gr::logger_ptr logger,
                                ::gputurbo::core::batch_decoder& engine,
                                int block_size,
-                               bool int8,
-                               int max_batch,
-                               int batches_in_flight,
-                               codeword_tags tags,
-                               const std::string& length_tag_key)
+                               const block_options& options)
     : d_block(block),
       d_logger(logger),
       d_engine(engine),
       d_K(block_size),
       d_n(int(engine.input_length(block_size))),
-      d_int8(int8),
-      d_max_batch(checked_batch(max_batch, engine, block_size)),
-      d_batches_in_flight(batches_in_flight_for(batches_in_flight, false)),
-      d_tags(tags),
+      d_int8(options.int8),
+      d_max_batch(checked_batch(options.max_batch, engine, block_size)),
+      d_batches_in_flight(batches_in_flight_for(options.batches_in_flight, false)),
+      d_tags(options.tags),
       d_status(d_max_batch),
       d_tag_key(pmt::intern("codeword")),
       d_index_key(pmt::intern("index")),
       d_iterations_key(pmt::intern("iterations")),
       d_passed_key(pmt::intern("passed")),
-      d_length_key(length_tag_key.empty() ? pmt::PMT_NIL : pmt::intern(length_tag_key)),
+      d_length_key(options.length_tag_key.empty() ? pmt::PMT_NIL
+                                                  : pmt::intern(options.length_tag_key)),
       d_restart_key(pmt::intern("restart")),
       d_status_dicts(2 * (cached_iterations + 1), pmt::PMT_NIL)
 {

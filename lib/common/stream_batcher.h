@@ -12,6 +12,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/logger.h>
+#include <gnuradio/gputurbo/block_options.h>
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/tags.h>
 #include <pmt/pmt.h>
@@ -26,15 +27,8 @@ namespace gr {
 namespace gputurbo {
 namespace common {
 
-//! Which decoded codewords get a "codeword" stream tag.
-enum class codeword_tags {
-    failed, //!< those whose check did not hold (passed false): the ones to look at
-    all,    //!< every codeword
-    none,
-};
-
-//! "failed" | "all" | "none"; throws std::invalid_argument naming the options.
-codeword_tags parse_codeword_tags(const std::string& name);
+using gr::gputurbo::block_options;
+using gr::gputurbo::codeword_tags;
 
 /*!
  * \brief The stream side of any family's batched decoder block: LLRs in, hard bits out,
@@ -73,11 +67,7 @@ public:
                    gr::logger_ptr logger,
                    ::gputurbo::core::batch_decoder& engine,
                    int block_size,
-                   bool int8,
-                   int max_batch,
-                   int batches_in_flight,
-                   codeword_tags tags,
-                   const std::string& length_tag_key);
+                   const block_options& options);
 
     int max_batch() const { return d_max_batch; }
     int input_length() const { return d_n; }

@@ -7,7 +7,6 @@
 #include "viterbi_decoder_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
-#include "decoder_parameters.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -30,78 +29,35 @@ namespace {
 constexpr auto batch_wait = std::chrono::milliseconds(5);
 } // namespace
 
-viterbi_decoder::sptr viterbi_decoder::make(int frame_bits,
-                                            const std::string& preset,
-                                            int constraint,
-                                            const std::string& polys,
-                                            const std::string& puncture,
-                                            const std::string& termination,
-                                            int decision_depth,
-                                            int training_depth,
-                                            int segment_bits,
-                                            const std::string& llr_sign,
-                                            const std::string& backend,
-                                            int max_batch,
-                                            int threads,
-                                            const std::string& input_type,
-                                            float int8_scale,
-                                            int batches_in_flight,
-                                            const std::string& codeword_tags,
-                                            const std::string& devices,
-                                            const std::string& length_tag_key,
-                                            bool node_sync)
+viterbi_decoder::sptr viterbi_decoder::make(const viterbi_options& options)
 {
-    conv::viterbi_config config = viterbi_parameters(preset,
-                                                     constraint,
-                                                     polys,
-                                                     puncture,
-                                                     termination,
-                                                     decision_depth,
-                                                     training_depth,
-                                                     segment_bits,
-                                                     llr_sign,
-                                                     int8_scale,
-                                                     threads,
-                                                     devices);
-    config.node_sync = node_sync;
-    config.validate(); // node_sync: a stream
-    if (config.mode != conv::termination::streaming) {
-        ::gputurbo::core::check(conv::parameter("frame_bits"), frame_bits);
-        conv::check_frame_bits(config.generator, config.mode, frame_bits);
+    if (options.decoder.mode != conv::termination::streaming) {
+        ::gputurbo::core::check(conv::parameter("frame_bits"), options.frame_bits);
+        conv::check_frame_bits(
+            options.decoder.generator, options.decoder.mode, options.frame_bits);
     }
-    return gnuradio::make_block_sptr<viterbi_decoder_impl>(
-        config,
-        frame_bits,
-        backend,
-        ::gputurbo::core::parse_input_type(input_type),
-        max_batch,
-        batches_in_flight,
-        common::parse_codeword_tags(codeword_tags),
-        length_tag_key);
+    return gnuradio::make_block_sptr<viterbi_decoder_impl>(options);
 }
 
-viterbi_decoder_impl::viterbi_decoder_impl(const conv::viterbi_config& config,
-                                           int frame_bits,
-                                           const std::string& backend,
-                                           bool int8,
-                                           int max_batch,
-                                           int batches_in_flight,
-                                           common::codeword_tags tags,
-                                           const std::string& length_tag_key)
+viterbi_decoder_impl::viterbi_decoder_impl(const viterbi_options& options)
     : gr::block("viterbi_decoder",
-                gr::io_signature::make(1, 1, int8 ? sizeof(std::int8_t) : sizeof(float)),
+                gr::io_signature::make(
+                    1, 1, options.block.int8 ? sizeof(std::int8_t) : sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
-      d_config(config),
-      d_frame_bits(frame_bits),
-      d_int8(int8)
+      d_config(options.decoder),
+      d_frame_bits(options.frame_bits),
+      d_int8(options.block.int8)
 {
+    const conv::viterbi_config& config = options.decoder;
+    const std::string& backend = options.block.backend;
     route_engine_log();
     if (config.mode == conv::termination::streaming) {
         // max_batch is for frames; it is still checked, so that a flowgraph that
         // switches to frames later does not meet a new error.
-        check_max_batch(max_batch);
+        check_max_batch(options.block.max_batch);
         d_stream = conv::make_stream_decoder(config, backend);
-        d_stream->set_batches_in_flight(batches_in_flight_for(batches_in_flight, true));
+        d_stream->set_batches_in_flight(
+            batches_in_flight_for(options.block.batches_in_flight, true));
         const int n = config.generator.outputs(), period = config.punctured.period();
         const int kept = config.punctured.kept_per_period(n);
         set_relative_rate(std::uint64_t(period), std::uint64_t(kept));
@@ -115,15 +71,8 @@ viterbi_decoder_impl::viterbi_decoder_impl(const conv::viterbi_config& config,
         set_output_multiple(d_output_multiple);
     } else {
         d_frames = conv::make_viterbi_decoder(config, backend);
-        d_batcher = std::make_unique<common::stream_batcher>(*this,
-                                                             d_logger,
-                                                             *d_frames,
-                                                             frame_bits,
-                                                             int8,
-                                                             max_batch,
-                                                             batches_in_flight,
-                                                             tags,
-                                                             length_tag_key);
+        d_batcher = std::make_unique<common::stream_batcher>(
+            *this, d_logger, *d_frames, d_frame_bits, options.block);
     }
     const std::string chosen = viterbi_decoder_impl::backend();
     if (backend == "auto")

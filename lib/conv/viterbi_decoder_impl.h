@@ -78,14 +78,7 @@ private:
     void note_sync_changes();
 
 public:
-    viterbi_decoder_impl(const ::gputurbo::conv::viterbi_config& config,
-                         int frame_bits,
-                         const std::string& backend,
-                         bool int8,
-                         int max_batch,
-                         int batches_in_flight,
-                         common::codeword_tags tags,
-                         const std::string& length_tag_key);
+    explicit viterbi_decoder_impl(const viterbi_options& options);
 
     std::string code() const override { return d_config.generator.text(); }
     std::string termination() const override

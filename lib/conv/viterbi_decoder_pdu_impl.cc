@@ -8,7 +8,6 @@
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
 #include "../common/pdu_messages.h"
-#include "decoder_parameters.h"
 
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 #include <gnuradio/io_signature.h>
@@ -37,55 +36,29 @@ make_engine(const conv::viterbi_config& config, const std::string& backend, int 
 
 } // namespace
 
-viterbi_decoder_pdu::sptr viterbi_decoder_pdu::make(const std::string& preset,
-                                                    int constraint,
-                                                    const std::string& polys,
-                                                    const std::string& puncture,
-                                                    const std::string& termination,
-                                                    int decision_depth,
-                                                    int training_depth,
-                                                    int segment_bits,
-                                                    const std::string& llr_sign,
-                                                    const std::string& backend,
-                                                    int max_batch,
-                                                    int threads,
-                                                    const std::string& devices)
+viterbi_decoder_pdu::sptr viterbi_decoder_pdu::make(const viterbi_options& options)
 {
-    const auto config = viterbi_parameters(preset,
-                                           constraint,
-                                           polys,
-                                           puncture,
-                                           termination,
-                                           decision_depth,
-                                           training_depth,
-                                           segment_bits,
-                                           llr_sign,
-                                           8.0f,
-                                           threads,
-                                           devices);
-    return gnuradio::make_block_sptr<viterbi_decoder_pdu_impl>(
-        config, backend, max_batch);
+    return gnuradio::make_block_sptr<viterbi_decoder_pdu_impl>(options);
 }
 
-viterbi_decoder_pdu_impl::viterbi_decoder_pdu_impl(const conv::viterbi_config& config,
-                                                   const std::string& backend,
-                                                   int max_batch)
+viterbi_decoder_pdu_impl::viterbi_decoder_pdu_impl(const viterbi_options& options)
     : gr::block("viterbi_decoder_pdu",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(0, 0, 0)),
-      d_config(config),
-      d_engine(make_engine(config, backend, max_batch)),
+      d_config(options.decoder),
+      d_engine(
+          make_engine(options.decoder, options.block.backend, options.block.max_batch)),
       d_queue(*this,
               d_logger,
               *d_engine,
-              pdu_batch_for(max_batch, d_engine->kind()),
+              pdu_batch_for(options.block.max_batch, d_engine->kind()),
               "frame_bits",
               false,
               [this](const pmt::pmt_t& meta, std::size_t length, std::string& error) {
                   return frame_bits_of(meta, length, error);
               })
 {
-    if (backend == "auto")
+    if (options.block.backend == "auto")
         d_logger->info("backend auto chose {:s}: {:s}",
                        viterbi_decoder_pdu_impl::backend(),
                        d_engine->device());

@@ -35,9 +35,7 @@ private:
     frame_bits_of(const pmt::pmt_t& meta, std::size_t length, std::string& error) const;
 
 public:
-    viterbi_decoder_pdu_impl(const ::gputurbo::conv::viterbi_config& config,
-                             const std::string& backend,
-                             int max_batch);
+    explicit viterbi_decoder_pdu_impl(const viterbi_options& options);
 
     bool stop() override;
 

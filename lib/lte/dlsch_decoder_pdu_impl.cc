@@ -8,7 +8,6 @@
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
 #include "../common/pdu_messages.h"
-#include "../turbo/decoder_parameters.h"
 
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
 #include <gnuradio/io_signature.h>
@@ -34,66 +33,21 @@ std::unique_ptr<lte::transport_decoder> make_engine(const lte::transport_config&
 
 } // namespace
 
-dlsch_decoder_pdu::sptr dlsch_decoder_pdu::make(const std::string& algorithm,
-                                                int iterations,
-                                                float scaling,
-                                                int subblocks,
-                                                const std::string& guard,
-                                                int guard_window,
-                                                bool early_stop,
-                                                const std::string& llr_sign,
-                                                float int8_scale,
-                                                int Qm,
-                                                int layers,
-                                                int rv,
-                                                long soft_buffer,
-                                                long c_init,
-                                                const std::string& backend,
-                                                int max_batch,
-                                                int threads,
-                                                const std::string& arithmetic,
-                                                const std::string& devices,
-                                                int max_harq_processes)
+dlsch_decoder_pdu::sptr dlsch_decoder_pdu::make(const dlsch_options& options)
 {
-    // The turbo decoder's parameters as the turbo blocks read them; the transport
-    // decoder sets the rest (K, layout, its CRC stop).
-    lte::transport_config config;
-    config.turbo = decoder_parameters(algorithm,
-                                      iterations,
-                                      scaling,
-                                      subblocks,
-                                      guard,
-                                      guard_window,
-                                      "off",
-                                      40.0f,
-                                      "interleaved",
-                                      llr_sign,
-                                      threads,
-                                      devices,
-                                      arithmetic);
-    ::gputurbo::core::check(::gputurbo::core::find_parameter(
-                                ::gputurbo::core::engine_parameters(), "int8_scale"),
-                            int8_scale);
-    config.turbo.int8_scale = int8_scale;
-    config.early_stop = early_stop;
-    config.max_harq_processes = max_harq_processes; // checked by the engine
-    const auto defaults = checked_transport_defaults(Qm, layers, rv, soft_buffer, c_init);
-    return gnuradio::make_block_sptr<dlsch_decoder_pdu_impl>(
-        config, backend, max_batch, defaults);
+    return gnuradio::make_block_sptr<dlsch_decoder_pdu_impl>(options);
 }
 
-dlsch_decoder_pdu_impl::dlsch_decoder_pdu_impl(const lte::transport_config& config,
-                                               const std::string& backend,
-                                               int max_batch,
-                                               const transport_defaults& defaults)
+dlsch_decoder_pdu_impl::dlsch_decoder_pdu_impl(const dlsch_options& options)
     : gr::block("dlsch_decoder_pdu",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(0, 0, 0)),
-      d_engine(make_engine(config, backend, max_batch)),
-      d_defaults(defaults),
-      d_max_batch(pdu_batch_for(max_batch, d_engine->kind()))
+      d_engine(
+          make_engine(options.decoder, options.block.backend, options.block.max_batch)),
+      d_defaults(options.defaults),
+      d_max_batch(pdu_batch_for(options.block.max_batch, d_engine->kind()))
 {
-    if (backend == "auto")
+    if (options.block.backend == "auto")
         d_logger->info(
             "backend auto chose {:s}: {:s}", d_engine->backend(), d_engine->device());
     message_port_register_in(common::pdus_port());

@@ -57,10 +57,7 @@ private:
     void publish_failure(pmt::pmt_t meta, const std::string& reason);
 
 public:
-    dlsch_decoder_pdu_impl(const ::gputurbo::lte::transport_config& config,
-                           const std::string& backend,
-                           int max_batch,
-                           const transport_defaults& defaults);
+    explicit dlsch_decoder_pdu_impl(const dlsch_options& options);
 
     bool stop() override;
 

@@ -10,6 +10,7 @@
 // A transport block's format in PDU metadata, read and written the same way by the
 // DL-SCH encoder and decoder blocks.
 
+#include <gnuradio/gputurbo/block_options.h>
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 #include <pmt/pmt.h>
 
@@ -17,16 +18,6 @@
 
 namespace gr {
 namespace gputurbo {
-
-//! The fields of the format that a PDU's metadata may leave out: the blocks' parameters.
-struct transport_defaults
-{
-    int Qm = 2;
-    int layers = 1;
-    int rv = 0;
-    long soft_buffer = 0;
-    long c_init = ::gputurbo::lte::no_scrambling;
-};
 
 //! The defaults, each checked against lte::transport_parameters(): std::invalid_argument
 //! (ValueError in Python) naming the parameter.

@@ -6,7 +6,6 @@
 
 #include "turbo_decoder_fec_impl.h"
 #include "../common/engine_log.h"
-#include "decoder_parameters.h"
 
 #include <algorithm>
 #include <climits>
@@ -52,35 +51,10 @@ make_engine(const ::gputurbo::turbo::decoder_config& config, const std::string& 
 
 } // namespace
 
-gr::fec::generic_decoder::sptr turbo_decoder_fec::make(int frame_size,
-                                                       const std::string& algorithm,
-                                                       int iterations,
-                                                       float scaling,
-                                                       int subblocks,
-                                                       const std::string& guard,
-                                                       int guard_window,
-                                                       const std::string& early_stop,
-                                                       float stop_threshold,
-                                                       const std::string& llr_sign,
-                                                       const std::string& backend,
-                                                       int threads,
-                                                       const std::string& devices)
+gr::fec::generic_decoder::sptr turbo_decoder_fec::make(const turbo_options& options)
 {
-    auto config = decoder_parameters(algorithm,
-                                     iterations,
-                                     scaling,
-                                     subblocks,
-                                     guard,
-                                     guard_window,
-                                     early_stop,
-                                     stop_threshold,
-                                     "interleaved",
-                                     llr_sign,
-                                     threads,
-                                     devices,
-                                     "auto");
-    config.K = frame_size;
-    return std::make_shared<turbo_decoder_fec_impl>(config, backend);
+    return std::make_shared<turbo_decoder_fec_impl>(options.decoder,
+                                                    options.block.backend);
 }
 
 turbo_decoder_fec_impl::turbo_decoder_fec_impl(

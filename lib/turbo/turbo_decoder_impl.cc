@@ -7,7 +7,6 @@
 #include "turbo_decoder_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
-#include "decoder_parameters.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
@@ -33,76 +32,21 @@ make_engine(const ::gputurbo::turbo::decoder_config& config, const std::string& 
 
 } // namespace
 
-turbo_decoder::sptr turbo_decoder::make(int K,
-                                        const std::string& algorithm,
-                                        int iterations,
-                                        float scaling,
-                                        int subblocks,
-                                        const std::string& guard,
-                                        int guard_window,
-                                        const std::string& early_stop,
-                                        float stop_threshold,
-                                        const std::string& layout,
-                                        const std::string& llr_sign,
-                                        const std::string& backend,
-                                        int max_batch,
-                                        int threads,
-                                        const std::string& input_type,
-                                        float int8_scale,
-                                        int batches_in_flight,
-                                        const std::string& arithmetic,
-                                        const std::string& codeword_tags,
-                                        const std::string& devices,
-                                        const std::string& length_tag_key)
+turbo_decoder::sptr turbo_decoder::make(const turbo_options& options)
 {
-    auto config = decoder_parameters(algorithm,
-                                     iterations,
-                                     scaling,
-                                     subblocks,
-                                     guard,
-                                     guard_window,
-                                     early_stop,
-                                     stop_threshold,
-                                     layout,
-                                     llr_sign,
-                                     threads,
-                                     devices,
-                                     arithmetic);
-    config.K = K;
-    config.int8_scale = int8_scale;
-    return gnuradio::make_block_sptr<turbo_decoder_impl>(
-        config,
-        backend,
-        ::gputurbo::core::parse_input_type(input_type),
-        max_batch,
-        batches_in_flight,
-        common::parse_codeword_tags(codeword_tags),
-        length_tag_key);
+    return gnuradio::make_block_sptr<turbo_decoder_impl>(options);
 }
 
-turbo_decoder_impl::turbo_decoder_impl(const ::gputurbo::turbo::decoder_config& config,
-                                       const std::string& backend,
-                                       bool int8,
-                                       int max_batch,
-                                       int batches_in_flight,
-                                       common::codeword_tags tags,
-                                       const std::string& length_tag_key)
+turbo_decoder_impl::turbo_decoder_impl(const turbo_options& options)
     : gr::block("turbo_decoder",
-                gr::io_signature::make(1, 1, int8 ? sizeof(std::int8_t) : sizeof(float)),
+                gr::io_signature::make(
+                    1, 1, options.block.int8 ? sizeof(std::int8_t) : sizeof(float)),
                 gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
-      d_decoder(make_engine(config, backend)),
-      d_K(config.K),
-      d_batcher(*this,
-                d_logger,
-                *d_decoder,
-                config.K,
-                int8,
-                max_batch,
-                batches_in_flight,
-                tags,
-                length_tag_key)
+      d_decoder(make_engine(options.decoder, options.block.backend)),
+      d_K(options.decoder.K),
+      d_batcher(*this, d_logger, *d_decoder, options.decoder.K, options.block)
 {
-    if (backend == "auto")
+    if (options.block.backend == "auto")
         d_logger->info(
             "backend auto chose {:s}: {:s}", d_decoder->backend(), d_decoder->device());
     else

@@ -29,13 +29,7 @@ private:
     common::stream_batcher d_batcher;
 
 public:
-    turbo_decoder_impl(const ::gputurbo::turbo::decoder_config& config,
-                       const std::string& backend,
-                       bool int8,
-                       int max_batch,
-                       int batches_in_flight,
-                       common::codeword_tags tags,
-                       const std::string& length_tag_key);
+    explicit turbo_decoder_impl(const turbo_options& options);
 
     void set_iterations(int iterations) override;
     int iterations() const override;

@@ -8,7 +8,6 @@
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
 #include "../common/pdu_messages.h"
-#include "decoder_parameters.h"
 
 #include <gnuradio/io_signature.h>
 
@@ -34,55 +33,26 @@ std::unique_ptr<::gputurbo::turbo::decoder> make_engine(
 
 } // namespace
 
-turbo_decoder_pdu::sptr turbo_decoder_pdu::make(const std::string& algorithm,
-                                                int iterations,
-                                                float scaling,
-                                                int subblocks,
-                                                const std::string& guard,
-                                                int guard_window,
-                                                const std::string& early_stop,
-                                                float stop_threshold,
-                                                const std::string& layout,
-                                                const std::string& llr_sign,
-                                                const std::string& backend,
-                                                int max_batch,
-                                                int threads,
-                                                const std::string& arithmetic,
-                                                const std::string& devices)
+turbo_decoder_pdu::sptr turbo_decoder_pdu::make(const turbo_options& options)
 {
-    const auto config = decoder_parameters(algorithm,
-                                           iterations,
-                                           scaling,
-                                           subblocks,
-                                           guard,
-                                           guard_window,
-                                           early_stop,
-                                           stop_threshold,
-                                           layout,
-                                           llr_sign,
-                                           threads,
-                                           devices,
-                                           arithmetic);
-    return gnuradio::make_block_sptr<turbo_decoder_pdu_impl>(config, backend, max_batch);
+    return gnuradio::make_block_sptr<turbo_decoder_pdu_impl>(options);
 }
 
-turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(
-    const ::gputurbo::turbo::decoder_config& config,
-    const std::string& backend,
-    int max_batch)
+turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(const turbo_options& options)
     : gr::block("turbo_decoder_pdu",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(0, 0, 0)),
-      d_engine(make_engine(config, backend, max_batch)),
+      d_engine(
+          make_engine(options.decoder, options.block.backend, options.block.max_batch)),
       d_queue(*this,
               d_logger,
               *d_engine,
-              pdu_batch_for(max_batch, d_engine->kind()),
+              pdu_batch_for(options.block.max_batch, d_engine->kind()),
               "K",
               true,
               &turbo_decoder_pdu_impl::block_of)
 {
-    if (backend == "auto")
+    if (options.block.backend == "auto")
         d_logger->info(
             "backend auto chose {:s}: {:s}", d_engine->backend(), d_engine->device());
     set_msg_handler(pmt::mp("pdus"), [this](const pmt::pmt_t& msg) {

@@ -33,9 +33,7 @@ private:
     static int block_of(const pmt::pmt_t& meta, std::size_t length, std::string& error);
 
 public:
-    turbo_decoder_pdu_impl(const ::gputurbo::turbo::decoder_config& config,
-                           const std::string& backend,
-                           int max_batch);
+    explicit turbo_decoder_pdu_impl(const turbo_options& options);
 
     bool stop() override;
 

@@ -13,7 +13,10 @@ choices are the table's, and the asserts accept exactly what the table accepts a
 edges of each range (every K of 0 ... 6200 against the LTE sizes). The Python bindings'
 defaults are checked the same way.
 
-    qa_parameters.py GPUTURBO_BENCH GRC_DIR
+    qa_parameters.py GPUTURBO_BENCH GRC_DIRS
+
+GRC_DIRS: the folders of the blocks' YAML, separated by ':' (the build tree's, with the
+generated decoder blocks, and the source tree's).
 """
 
 import ast
@@ -31,7 +34,17 @@ except ImportError as e:
     print(f"SKIPPED: no PyYAML for {sys.executable}: {e}")
     sys.exit(SKIP_RETURN_CODE)
 
-BENCH, GRC_DIR = sys.argv[1:3] if len(sys.argv) >= 3 else (None, None)
+BENCH, GRC_DIRS = sys.argv[1:3] if len(sys.argv) >= 3 else (None, None)
+
+
+def grc_block(block_id):
+    """A block's YAML, from the first of GRC_DIRS that has it."""
+    for folder in GRC_DIRS.split(os.pathsep):
+        path = os.path.join(folder, block_id + ".block.yml")
+        if os.path.exists(path):
+            with open(path) as f:
+                return yaml.safe_load(f)
+    raise FileNotFoundError(f"{block_id}.block.yml in none of {GRC_DIRS}")
 
 # Each code family's table (gputurbo-bench --code FAMILY) and the GRC blocks that take it.
 DECODER_BLOCKS = {
@@ -41,6 +54,15 @@ DECODER_BLOCKS = {
              "gputurbo_conv_encoder"],
     "dlsch": ["gputurbo_dlsch_decoder_pdu", "gputurbo_dlsch_encoder_pdu"],
 }
+# Each decoder block's GRC YAML and the Python class whose make() it calls.
+GRC_MAKES = {"gputurbo_turbo_decoder": "turbo_decoder",
+             "gputurbo_turbo_decoder_pdu": "turbo_decoder_pdu",
+             "variable_gputurbo_turbo_decoder_def": "turbo_decoder_fec",
+             "gputurbo_viterbi_decoder": "viterbi_decoder",
+             "gputurbo_viterbi_decoder_pdu": "viterbi_decoder_pdu",
+             "gputurbo_dlsch_decoder_pdu": "dlsch_decoder_pdu"}
+# GRC parameters of a FECAPI definition block, not of make(): the objects' array shape.
+GRC_ONLY = {"ndim", "dim1", "dim2"}
 # GRC ids and Python argument names of table parameters that differ from the table's.
 RENAMED = {"frame_size": "K"}
 # Parameters of the blocks that are not decoder parameters.
@@ -125,6 +147,19 @@ def probes(p):
     return edges
 
 
+def passed_arguments(template, names):
+    """The arguments that a GRC make template's first gputurbo call passes, by name:
+    positional ones (${x}) in names' order, keywords (name=...) where they stand."""
+    call = re.search(r"gputurbo\.\w+(?:\.make)?\((.*?)\)\s*$", template, re.S | re.M)
+    passed = []
+    for i, item in enumerate(re.split(r",\s*", call.group(1).strip())):
+        keyword = re.match(r"(\w+)=", item)
+        passed.append(keyword.group(1) if keyword else
+                      names[i] if re.fullmatch(r"'?\$\{%s\}'?" % names[i], item) else
+                      item)
+    return passed
+
+
 class qa_parameters(unittest.TestCase):
 
     @classmethod
@@ -149,8 +184,7 @@ class qa_parameters(unittest.TestCase):
         for family, block_ids in DECODER_BLOCKS.items():
             self.table = self.tables[family]
             for block_id in block_ids:
-                with open(os.path.join(GRC_DIR, block_id + ".block.yml")) as f:
-                    block = yaml.safe_load(f)
+                block = grc_block(block_id)
                 with self.subTest(block=block_id):
                     self.check_block(block_id, block)
 
@@ -216,6 +250,50 @@ class qa_parameters(unittest.TestCase):
                 want = OWN_DEFAULTS.get((label, p["name"]), typed(p, p["default"]))
                 self.assertEqual(ast.literal_eval(text), want,
                                  f"{label}: default of {name}")
+
+    def test_005_grc_parameters_are_make_arguments(self):
+        # Each decoder block's GRC parameters are its make() arguments (the Python
+        # class's make_arguments, from the parameter table), each passed by the make
+        # template: a new argument fails here until the YAML has it.
+        try:
+            from gnuradio import gputurbo
+        except ImportError as e:
+            self.skipTest(f"the gputurbo module does not import here: {e}")
+        for block_id, cls in GRC_MAKES.items():
+            block = grc_block(block_id)
+            ids = [q["id"] for q in block["parameters"] if q["id"] not in GRC_ONLY]
+            names = [a["name"] for a in getattr(gputurbo, cls).make_arguments]
+            with self.subTest(block=block_id):
+                self.assertEqual(sorted(ids), sorted(names))
+                make = block["templates"].get("var_make", block["templates"].get("make"))
+                self.assertEqual(passed_arguments(make, names), names, block_id)
+                # GRC writes an enum's value bare: the template quotes it, and no other.
+                for q in block["parameters"]:
+                    if q["id"] in names:
+                        self.assertEqual(f"'${{{q['id']}}}'" in make, q["dtype"] == "enum",
+                                         f"{block_id}: quotes of {q['id']}")
+
+    def test_006_usage_table(self):
+        # docs/usage.md's parameter table of turbo_decoder: the make() arguments, in
+        # order, with their defaults.
+        try:
+            from gnuradio import gputurbo
+        except ImportError as e:
+            self.skipTest(f"the gputurbo module does not import here: {e}")
+        source_grc = GRC_DIRS.split(os.pathsep)[-1]
+        with open(os.path.join(source_grc, "..", "docs", "usage.md")) as f:
+            text = f.read()
+        section = text.split("### `gputurbo.turbo_decoder(K, …)`", 1)[1].split("\n### ")[0]
+        rows = re.findall(r"^\| `(\w+)` \| ([^|]*) \|", section, re.M)
+        arguments = gputurbo.turbo_decoder.make_arguments
+        self.assertEqual([name for name, _ in rows], [a["name"] for a in arguments])
+        for (name, default), a in zip(rows, arguments):
+            if "default" in a:
+                documented = default.strip().strip("`")
+                want = a["default"]
+                if isinstance(want, (int, float)) and not isinstance(want, bool):
+                    documented = float(documented)
+                self.assertEqual(documented, want, f"usage.md: default of {name}")
 
     def test_004_K_must_be_an_integer(self):
         # Every make() that takes K says what K must be when it is no integer (pybind11

@@ -142,3 +142,39 @@ TEST(Parameters, ValidationUsesTheTable)
     EXPECT_NE(validate_message([](decoder_config& c) { c.K = 41; }).find("K=41"),
               std::string::npos);
 }
+
+TEST(Parameters, AssignTakesValuesOfTheirKind)
+{
+    decoder_config c;
+    assign(c, "iterations", 8LL);
+    assign(c, "scaling", 0.5);
+    assign(c, "stop_threshold", 12LL); // an integer for a real
+    assign(c, "algorithm", std::string("max-log"));
+    assign(c, "invert_llr", true);
+    EXPECT_EQ(c.iterations, 8);
+    EXPECT_EQ(c.scaling, 0.5f);
+    EXPECT_EQ(c.stop_threshold, 12.0f);
+    EXPECT_EQ(c.algo, algorithm::max_log);
+    EXPECT_TRUE(c.invert_llr);
+    // The range is validate()'s; a value of another kind or an unknown name is not.
+    assign(c, "iterations", 0LL);
+    EXPECT_EQ(message([&] { c.validate(); }), "iterations=0 is out of range: use 1 ... 32");
+    EXPECT_EQ(message([&] { assign(c, "iterations", std::string("8")); }),
+              "iterations must be an integer");
+    EXPECT_EQ(message([&] { assign(c, "iterations", 1LL << 40); }),
+              "iterations=1099511627776 is out of range: use 1 ... 32");
+    EXPECT_EQ(message([&] { assign(c, "algorithm", 1.0); }), "algorithm must be a text");
+    EXPECT_EQ(message([&] { assign(c, "algorithm", std::string("x")); }),
+              "unknown algorithm 'x': use one of log-map, max-log, scaled-max-log");
+    EXPECT_THROW(assign(c, "max_batch", 1LL), std::logic_error);
+
+    // Every default, as default_of() reads it, gives the config's own.
+    decoder_config d;
+    d.iterations = 1;
+    d.algo = algorithm::log_map;
+    for (const auto& p : parameters())
+        if (in_config(p.name))
+            assign(d, p.name, core::default_of(p));
+    for (const auto& [p, text] : config_values(d))
+        EXPECT_EQ(text, p->default_value) << p->name;
+}

@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
 #include <string>
@@ -65,64 +66,16 @@ public:
     typedef std::shared_ptr<dlsch_decoder_pdu> sptr;
 
     /*!
-     * \brief Makes a DL-SCH PDU decoder. Bad parameters raise ValueError; a backend this
-     * build or machine lacks raises RuntimeError.
-     *
-     * \param algorithm "log-map", "max-log" or "scaled-max-log"
-     * \param iterations full turbo iterations of a code block, 1 ... 32 (the most, with
-     *        early_stop)
-     * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
-     * \param subblocks P for every code-block size (a PDU with a code block whose K it
-     *        does not divide fails), or 0 = automatic for each K
-     * \param guard "none", "pivi", "dstw" or "pividstw" (sub-block edges when P > 1)
-     * \param guard_window g for "dstw"/"pividstw", 1 ... K/P
-     * \param early_stop a code block stops iterating once its CRC checks (CRC-24B, or
-     *        the CRC-24A of a transport block of one code block)
-     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1, GNU
-     *        Radio's convention) or "positive-zero" (L = ln P(0)/P(1))
-     * \param int8_scale the soft buffers' unit: an LLR L is held as round(L *
-     *        int8_scale), saturated to +-127 (so float LLRs beyond 127 / int8_scale
-     *        saturate); an s8vector's value q is the LLR q / int8_scale
-     * \param Qm bits per modulation symbol where the metadata has no "Qm": 2, 4, 6 or 8
-     * \param layers transmission layers where the metadata has no "layers": 1 ... 4
-     * \param rv redundancy version where the metadata has no "rv": 0 ... 3
-     * \param soft_buffer N_IR in bits where the metadata has no "soft_buffer"; 0 = no
-     *        limit
-     * \param c_init scrambling where the metadata has no "c_init": 0 ... 2^31 - 1, or
-     *        -1 = none
-     * \param backend "auto" (CUDA when available, else the CPU; logged), "cpu", "cuda"
-     *        or "reference"
-     * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024 on
-     *        CUDA, 64 on the CPU)
-     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
-     * \param arithmetic metric arithmetic: "auto" (int16 where it runs, else float32),
-     *        "int16" or "float32" (see turbo_decoder)
-     * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
-     *        or "all"; ignored by the CPU backend
-     * \param max_harq_processes most HARQ processes with a soft buffer, 1 ...
-     *        2147483647 (a buffer takes 3 bytes a bit of its transport block, 1.2 MB at
-     *        most; on CUDA in GPU memory)
+     * \brief Makes a DL-SCH PDU decoder of \p options
+     * (dlsch_options_from("dlsch_decoder_pdu", …)): the turbo decoder's arguments for
+     * every code block (subblocks P for every code-block size: a PDU with a code block
+     * whose K it does not divide fails), the transport channel's (engine/lte/
+     * parameters.h: Qm, layers, rv, soft_buffer and c_init where the metadata has none;
+     * early_stop, max_harq_processes), and max_batch, the most PDUs decoded together
+     * (0: automatic, 1024 on CUDA, 64 on the CPU). Bad parameters raise ValueError; a
+     * backend this build or machine lacks raises RuntimeError.
      */
-    static sptr make(const std::string& algorithm = "scaled-max-log",
-                     int iterations = 6,
-                     float scaling = 0.75f,
-                     int subblocks = 0,
-                     const std::string& guard = "pividstw",
-                     int guard_window = 8,
-                     bool early_stop = true,
-                     const std::string& llr_sign = "positive-one",
-                     float int8_scale = 8.0f,
-                     int Qm = 2,
-                     int layers = 1,
-                     int rv = 0,
-                     long soft_buffer = 0,
-                     long c_init = -1,
-                     const std::string& backend = "auto",
-                     int max_batch = 0,
-                     int threads = 0,
-                     const std::string& arithmetic = "auto",
-                     const std::string& devices = "0",
-                     int max_harq_processes = 4096);
+    static sptr make(const dlsch_options& options);
 
     //! Full iterations per code block (the most, with early stopping).
     virtual int iterations() const = 0;

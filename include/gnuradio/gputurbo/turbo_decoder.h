@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
 #include <string>
@@ -88,78 +89,14 @@ public:
     typedef std::shared_ptr<turbo_decoder> sptr;
 
     /*!
-     * \brief Makes a turbo decoder. Bad parameters raise ValueError with the reason; a
-     * backend this build or machine lacks raises RuntimeError.
-     *
-     * \param K information bits per codeword: one of the 188 LTE block sizes, 40 ... 6144
-     * \param algorithm SISO arithmetic: "log-map", "max-log", or "scaled-max-log"
-     *        (max-log with extrinsic values multiplied by \p scaling)
-     * \param iterations full turbo iterations, 1 ... 32 (the maximum when early_stop
-     *        is not "off")
-     * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
-     * \param subblocks P: each codeword is split in P sub-blocks decoded in parallel;
-     *        P must divide K (1 = no split); 0 = automatic: sub-blocks of about 32 bits
-     *        on CUDA (P = 192 for K = 6144); on the CPU in int16 up to 16 (AVX2)
-     *        or 32 (AVX-512) of at least 64 bits, in float32 P = 1
-     * \param guard how sub-blocks start at inner edges when P > 1: "none", "pivi"
-     *        (edge metrics of the previous iteration), "dstw" (training windows) or
-     *        "pividstw" (training windows started from the previous iteration)
-     * \param guard_window g: training window length for "dstw"/"pividstw",
-     *        1 ... 6144 and, when P > 1, at most K/P
-     * \param early_stop per-codeword early termination: "off", "crc24a", "crc24b" (the
-     *        last 24 bits of each block are its CRC), "mean-llr", "min-llr" (mean or
-     *        minimum |L| of the K bits reaches \p stop_threshold) or "hard" (decisions
-     *        unchanged since the previous iteration)
-     * \param stop_threshold threshold T for "mean-llr" and "min-llr", finite and >= 0
-     * \param layout order of the 3K+12 input LLRs: "interleaved" (triples d0_k d1_k d2_k)
-     *        or "streams" (d0 | d1 | d2)
-     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1, GNU
-     *        Radio's convention) or "positive-zero" (L = ln P(0)/P(1): positive means 0)
-     * \param backend "auto" (CUDA when built with it and a GPU is present, else the
-     *        CPU; the choice is logged), "cpu" or "cuda"
-     * \param max_batch most codewords decoded per engine call, 1 ... 131072 (and at
-     *        most 2^29 input LLRs); 0 =
-     *        automatic: about 4 Mbit of information bits on CUDA (682 codewords of
-     *        K = 6144), 64 codewords on the CPU
-     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
-     * \param input_type "float" (float32 items) or "int8" (signed 8-bit items)
-     * \param int8_scale int8 input: the item q means the LLR q / int8_scale (> 0)
-     * \param batches_in_flight batches decoding at once, 1 ... 4: 1 decodes each batch
-     *        within the call that submits it; 2 or more overlap the GPU with GNU Radio
-     *        and bound the latency to that many batches; 0 = automatic (2)
-     * \param arithmetic metric arithmetic: "auto" (int16 where it runs, else float32),
-     *        "int16" (fast fixed point; log-map's correction term is approximated; on
-     *        the CPU the sub-blocks of a codeword in AVX2 / AVX-512 lanes) or "float32"
-     *        (on CUDA bit-identical to the CPU for max-log and scaled-max-log,
-     *        near-exact log-map, several times slower)
-     * \param codeword_tags which codewords get a "codeword" tag: "failed" (their
-     *        early-stop rule did not hold), "all" or "none"
-     * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
-     *        (each batch is spread over them) or "all"; ignored by the CPU backend
-     * \param length_tag_key key of the length tags of a tagged stream, whose values
-     *        are rescaled to decoded bits; "" for none
+     * \brief Makes a turbo decoder of \p options (turbo_options_from("turbo_decoder",
+     * …)). Its arguments, their defaults and ranges are rows of the turbo parameter
+     * table (engine/turbo/parameters.h; docs/usage.md lists them), which Python's
+     * keywords and GRC's parameters read: K, one of the 188 LTE block sizes, is
+     * required. Bad parameters raise ValueError with the reason; a backend this build
+     * or machine lacks raises RuntimeError.
      */
-    static sptr make(int K,
-                     const std::string& algorithm = "scaled-max-log",
-                     int iterations = 6,
-                     float scaling = 0.75f,
-                     int subblocks = 0,
-                     const std::string& guard = "pividstw",
-                     int guard_window = 8,
-                     const std::string& early_stop = "off",
-                     float stop_threshold = 40.0f,
-                     const std::string& layout = "interleaved",
-                     const std::string& llr_sign = "positive-one",
-                     const std::string& backend = "auto",
-                     int max_batch = 0,
-                     int threads = 0,
-                     const std::string& input_type = "float",
-                     float int8_scale = 8.0f,
-                     int batches_in_flight = 0,
-                     const std::string& arithmetic = "auto",
-                     const std::string& codeword_tags = "failed",
-                     const std::string& devices = "0",
-                     const std::string& length_tag_key = "packet_len");
+    static sptr make(const turbo_options& options);
 
     /*!
      * \brief Sets the number of full iterations (the maximum with early stopping),

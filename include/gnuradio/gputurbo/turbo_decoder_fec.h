@@ -9,6 +9,7 @@
 
 #include <gnuradio/fec/generic_decoder.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
 #include <string>
@@ -88,49 +89,13 @@ class GPUTURBO_API turbo_decoder_fec : virtual public gr::fec::generic_decoder
 {
 public:
     /*!
-     * \brief Makes an LTE turbo decoder object. Bad parameters raise ValueError with the
-     * reason; a backend this build or machine lacks raises RuntimeError.
-     *
-     * \param frame_size K, information bits per frame: one of the 188 LTE block sizes,
-     *        40 ... 6144 (ValueError naming the nearest valid sizes otherwise)
-     * \param algorithm SISO arithmetic: "log-map" (exact), "max-log", or
-     *        "scaled-max-log" (max-log with extrinsic values multiplied by \p scaling)
-     * \param iterations full turbo iterations, 1 ... 32 (the maximum when early_stop
-     *        is not "off")
-     * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
-     * \param subblocks P: each codeword is split in P sub-blocks decoded in parallel;
-     *        P must divide K; 0 = automatic (about 32-bit sub-blocks on CUDA; on the
-     *        CPU in int16 up to 16 or 32 of at least 64 bits, in float32 1)
-     * \param guard how sub-blocks start at inner edges when P > 1: "none", "pivi",
-     *        "dstw" or "pividstw"
-     * \param guard_window g: training window length for "dstw"/"pividstw", 1 ... K/P
-     * \param early_stop per-codeword early termination: "off", "crc24a", "crc24b",
-     *        "mean-llr", "min-llr" or "hard"
-     * \param stop_threshold threshold T for "mean-llr" and "min-llr", finite and >= 0
-     * \param llr_sign "positive-one" (the default): a positive input means bit 1, as
-     *        GNU Radio's soft demappers and gr-fec's chains make them; "positive-zero":
-     *        L = ln P(0)/P(1), a positive input means 0
-     * \param backend "auto" (CUDA when built with it and a GPU is present, else the
-     *        CPU; the choice is logged), "cpu" or "cuda"
-     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores (a frame is
-     *        decoded on one thread in any case)
-     * \param devices the CUDA device: a GPU index ("0", the default); ignored by the CPU
-     *        backend
+     * \brief Makes an LTE turbo decoder object of \p options
+     * (turbo_options_from("turbo_decoder_fec", …)): turbo_decoder's arguments that a
+     * frame at a time needs, frame_size (K, required) first; on the CPU a frame is
+     * decoded on one thread. Bad parameters raise ValueError with the reason; a backend
+     * this build or machine lacks raises RuntimeError.
      */
-    static gr::fec::generic_decoder::sptr
-    make(int frame_size,
-         const std::string& algorithm = "scaled-max-log",
-         int iterations = 6,
-         float scaling = 0.75f,
-         int subblocks = 0,
-         const std::string& guard = "pividstw",
-         int guard_window = 8,
-         const std::string& early_stop = "off",
-         float stop_threshold = 40.0f,
-         const std::string& llr_sign = "positive-one",
-         const std::string& backend = "auto",
-         int threads = 0,
-         const std::string& devices = "0");
+    static gr::fec::generic_decoder::sptr make(const turbo_options& options);
 
     /*!
      * \brief Announces the next frame, in decoded bits: mK (m >= 1) is m codewords;

@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
 #include <string>
@@ -49,49 +50,16 @@ public:
     typedef std::shared_ptr<turbo_decoder_pdu> sptr;
 
     /*!
-     * \brief Makes a PDU turbo decoder. The parameters are those of turbo_decoder, less
-     * K (each PDU brings its own) and the input type. Bad parameters raise ValueError; a
-     * backend this build or machine lacks raises RuntimeError.
-     *
-     * \param algorithm "log-map", "max-log" or "scaled-max-log"
-     * \param iterations full turbo iterations, 1 ... 32 (the maximum with early_stop)
-     * \param scaling extrinsic scaling factor for "scaled-max-log", 0 < scaling <= 1
-     * \param subblocks P for every K (a PDU whose K it does not divide fails; a P that
-     *        divides no LTE size is refused), or 0 = automatic for each K (sub-blocks of
-     *        about 32 bits on CUDA; on the CPU in int16 up to 16 or 32 of at least
-     *        64 bits, in float32 1)
-     * \param guard "none", "pivi", "dstw" or "pividstw" (sub-block edges when P > 1)
-     * \param guard_window g for "dstw"/"pividstw", 1 ... K/P (with a fixed P > 1, one
-     *        that exceeds K/P for every K that P divides is refused)
-     * \param early_stop "off", "crc24a", "crc24b", "mean-llr", "min-llr" or "hard"
-     * \param stop_threshold threshold for "mean-llr" and "min-llr", finite and >= 0
-     * \param layout "interleaved" (triples d0_k d1_k d2_k) or "streams" (d0 | d1 | d2)
-     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1, GNU
-     *        Radio's convention) or "positive-zero" (L = ln P(0)/P(1))
-     * \param backend "auto" (CUDA when available, else the CPU; logged), "cpu", "cuda"
-     * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024 on
-     *        CUDA, 64 on the CPU)
-     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
-     * \param arithmetic metric arithmetic: "auto" (int16 where it runs, else float32),
-     *        "int16" or "float32" (see turbo_decoder)
-     * \param devices CUDA devices: a GPU index ("0", the default), a list such as "0,1"
-     *        (each batch is spread over them) or "all"; ignored by the CPU backend
+     * \brief Makes a PDU turbo decoder of \p options
+     * (turbo_options_from("turbo_decoder_pdu", …)): the arguments of turbo_decoder, less
+     * K (each PDU brings its own), the input type and the stream's options. Subblocks
+     * P applies to every K: a PDU whose K it does not divide fails, and a P that
+     * divides no LTE size, or a guard window above K/P for every K that P divides, is
+     * refused. max_batch counts PDUs decoded together (0: automatic, 1024 on CUDA, 64 on
+     * the CPU). Bad parameters raise ValueError; a backend this build or machine lacks
+     * raises RuntimeError.
      */
-    static sptr make(const std::string& algorithm = "scaled-max-log",
-                     int iterations = 6,
-                     float scaling = 0.75f,
-                     int subblocks = 0,
-                     const std::string& guard = "pividstw",
-                     int guard_window = 8,
-                     const std::string& early_stop = "off",
-                     float stop_threshold = 40.0f,
-                     const std::string& layout = "interleaved",
-                     const std::string& llr_sign = "positive-one",
-                     const std::string& backend = "auto",
-                     int max_batch = 0,
-                     int threads = 0,
-                     const std::string& arithmetic = "auto",
-                     const std::string& devices = "0");
+    static sptr make(const turbo_options& options);
 
     /*!
      * \brief Sets the number of full iterations (the maximum with early stopping),

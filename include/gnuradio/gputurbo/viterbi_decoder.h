@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
 #include <string>
@@ -89,66 +90,15 @@ public:
     typedef std::shared_ptr<viterbi_decoder> sptr;
 
     /*!
-     * \brief Makes a Viterbi decoder. Bad parameters raise ValueError with the reason; a
-     * backend this build or machine lacks raises RuntimeError.
-     *
-     * \param frame_bits information bits per frame, 1 ... 2^20 (not used when
-     *        streaming)
-     * \param preset a named code ("ccsds", "802.11", "dvb", "lte", "gsm", "cdma-r2",
-     *        …) or "none" for the code of \p constraint and \p polys (which a preset
-     *        overrides)
-     * \param constraint constraint length K, 3 ... 9
-     * \param polys generator polynomials in octal, 2 to 4 of them, the MSB tapping the
-     *        current bit ("133,171"); a leading minus inverts that output ("171,-133")
-     * \param puncture "" (none); "2/3", "3/4", "5/6" or "7/8" for the K = 7 code of 171
-     *        and 133; or patterns per output such as "110,101"
-     * \param termination "streaming" (the default: a stream block's input is a
-     *        stream), "terminated", "truncated" or "tail-biting"
-     * \param decision_depth steps traced back past the bits a segment decides (v2); 0 =
-     *        5 K / (1 - R), R the punctured rate
-     * \param training_depth steps a segment runs before its bits (v1); 0 = the decision
-     *        depth
-     * \param segment_bits bits one segment decides (f); 0 = 32 times the decision depth
-     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1) or
-     *        "positive-zero"
-     * \param backend "auto" (CUDA when built with it and a GPU is present, else the
-     *        CPU; the choice is logged), "cpu" or "cuda"
-     * \param max_batch frames: most frames per engine call, 1 ... 131072; 0 =
-     *        automatic (about 4 Mbit on CUDA, 64 frames on the CPU)
-     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
-     * \param input_type "float" (float32 items) or "int8" (signed 8-bit items)
-     * \param int8_scale int8 input: the item q means the LLR q / int8_scale (> 0)
-     * \param batches_in_flight batches decoding at once on CUDA, 1 ... 4 (frames, or
-     *        the segments of a stream's work calls); 0 = automatic: 2 of frames, 4 of
-     *        a stream
-     * \param codeword_tags frames: which get a "codeword" tag: "failed", "all" or "none"
-     * \param devices CUDA devices: "0", a list such as "0,1", or "all"
-     * \param length_tag_key frames: key of the length tags of a tagged stream, rescaled
-     *        to decoded bits; "" for none
-     * \param node_sync a stream: find the phase of its steps in the LLRs (and its
-     *        inversion, where the code shows it) and follow a slip, tagging each change
-     *        "node_sync"
+     * \brief Makes a Viterbi decoder of \p options
+     * (viterbi_options_from("viterbi_decoder", …)). Its arguments, their defaults and
+     * ranges are rows of the convolutional parameter table (engine/conv/parameters.h;
+     * docs/usage.md lists them), which Python's keywords and GRC's parameters read; a
+     * stream block's termination is "streaming" by default. Bad parameters raise
+     * ValueError with the reason; a backend this build or machine lacks raises
+     * RuntimeError.
      */
-    static sptr make(int frame_bits = 1024,
-                     const std::string& preset = "none",
-                     int constraint = 7,
-                     const std::string& polys = "133,171",
-                     const std::string& puncture = "",
-                     const std::string& termination = "streaming",
-                     int decision_depth = 0,
-                     int training_depth = 0,
-                     int segment_bits = 0,
-                     const std::string& llr_sign = "positive-one",
-                     const std::string& backend = "auto",
-                     int max_batch = 0,
-                     int threads = 0,
-                     const std::string& input_type = "float",
-                     float int8_scale = 8.0f,
-                     int batches_in_flight = 0,
-                     const std::string& codeword_tags = "failed",
-                     const std::string& devices = "0",
-                     const std::string& length_tag_key = "packet_len",
-                     bool node_sync = false);
+    static sptr make(const viterbi_options& options);
 
     //! The code: "K=7 133,171" (K and the polynomials, "-" where inverted).
     virtual std::string code() const = 0;

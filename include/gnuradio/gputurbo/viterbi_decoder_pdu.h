@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
 #include <string>
@@ -48,41 +49,15 @@ public:
     typedef std::shared_ptr<viterbi_decoder_pdu> sptr;
 
     /*!
-     * \brief Makes a PDU Viterbi decoder. The parameters are those of viterbi_decoder,
-     * less frame_bits (each PDU brings its own), the input type and the stream's; the
-     * termination is a frame's: "terminated", "truncated" or "tail-biting". Bad
-     * parameters raise ValueError; a backend this build or machine lacks raises
-     * RuntimeError.
-     *
-     * \param preset a named code, or "none" for the code of \p constraint and \p polys
-     * \param constraint constraint length K, 3 ... 9
-     * \param polys generator polynomials in octal ("133,171"; "-" inverts an output)
-     * \param puncture "" (none), "2/3" … "7/8", or patterns per output ("110,101")
-     * \param termination "terminated", "truncated" or "tail-biting"
-     * \param decision_depth steps traced back past a segment's bits; 0 = derived
-     * \param training_depth steps a segment runs before its bits; 0 = derived
-     * \param segment_bits bits a segment of a long frame decides; 0 = derived
-     * \param llr_sign "positive-one" (the default: a positive LLR means bit 1) or
-     *        "positive-zero"
-     * \param backend "auto", "cpu" or "cuda"
-     * \param max_batch most PDUs decoded together, 1 ... 131072; 0 = automatic (1024
-     *        on CUDA, 64 on the CPU)
-     * \param threads CPU worker threads, 1 ... 4096; 0 = all cores
-     * \param devices CUDA devices: "0", a list such as "0,1", or "all"
+     * \brief Makes a PDU Viterbi decoder of \p options
+     * (viterbi_options_from("viterbi_decoder_pdu", …)): the arguments of
+     * viterbi_decoder, less frame_bits (each PDU brings its own), the input type and
+     * the stream's; the termination is a frame's: "terminated", "truncated" or
+     * "tail-biting". max_batch counts PDUs decoded together (0: automatic, 1024 on CUDA,
+     * 64 on the CPU). Bad parameters raise ValueError; a backend this build or machine
+     * lacks raises RuntimeError.
      */
-    static sptr make(const std::string& preset = "none",
-                     int constraint = 7,
-                     const std::string& polys = "133,171",
-                     const std::string& puncture = "",
-                     const std::string& termination = "terminated",
-                     int decision_depth = 0,
-                     int training_depth = 0,
-                     int segment_bits = 0,
-                     const std::string& llr_sign = "positive-one",
-                     const std::string& backend = "auto",
-                     int max_batch = 0,
-                     int threads = 0,
-                     const std::string& devices = "0");
+    static sptr make(const viterbi_options& options);
 
     //! The code: "K=7 133,171".
     virtual std::string code() const = 0;

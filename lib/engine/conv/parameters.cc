@@ -24,12 +24,12 @@ std::vector<core::parameter> make_table()
     t.back().choices = { "none" };
     for (const auto& name : preset_names())
         t.back().choices.push_back(name);
-    t.push_back({ "constraint",
-                  parameter_kind::integer,
-                  "7",
-                  "constraint length K: memory K-1, 2^(K-1) states" });
-    t.back().min = min_constraint;
-    t.back().max = max_constraint;
+    t.push_back(core::number(parameter_kind::integer,
+                             "constraint",
+                             "7",
+                             min_constraint,
+                             max_constraint,
+                             "constraint length K: memory K-1, 2^(K-1) states"));
     t.back().symbol = "K";
     t.push_back({ "polys",
                   parameter_kind::text,
@@ -51,43 +51,44 @@ std::vector<core::parameter> make_table()
                           termination::tail_biting,
                           termination::streaming }) // the enum's order
         t.back().choices.push_back(to_string(m));
-    t.push_back(
-        { "decision_depth",
-          parameter_kind::integer,
-          "0",
-          "steps traced back past the bits a segment or stream decides before "
-          "they are released (v2); 0 = 5 K / (1 - R) rounded up to whole puncturing "
-          "periods, R the punctured code rate" });
-    t.back().min = 0;
-    t.back().max = max_overlap;
+    t.push_back(core::number(
+        parameter_kind::integer,
+        "decision_depth",
+        "0",
+        0,
+        max_overlap,
+        "steps traced back past the bits a segment or stream decides before they are "
+        "released (v2); 0 = 5 K / (1 - R) rounded up to whole puncturing periods, R the "
+        "punctured code rate"));
     t.back().symbol = "D";
-    t.push_back({ "training_depth",
-                  parameter_kind::integer,
-                  "0",
-                  "steps a segment runs before the bits it decides, from every state "
-                  "alike (v1); 0 = the decision depth" });
-    t.back().min = 0;
-    t.back().max = max_overlap;
-    t.push_back({ "segment_bits",
-                  parameter_kind::integer,
-                  "0",
-                  "bits one segment of a long frame or a stream decides (f); frames that "
-                  "fit in one segment with its overlaps are decoded whole; 0 = 32 times "
-                  "the decision depth" });
-    t.back().min = 0;
-    t.back().max = max_frame_bits;
+    t.push_back(
+        core::number(parameter_kind::integer,
+                     "training_depth",
+                     "0",
+                     0,
+                     max_overlap,
+                     "steps a segment runs before the bits it decides, from every "
+                     "state alike (v1); 0 = the decision depth"));
+    t.push_back(core::number(parameter_kind::integer,
+                             "segment_bits",
+                             "0",
+                             0,
+                             max_frame_bits,
+                             "bits one segment of a long frame or a stream decides (f); "
+                             "frames that fit in one segment with its overlaps are "
+                             "decoded whole; 0 = 32 times the decision depth"));
     t.push_back({ "node_sync",
                   parameter_kind::flag,
                   "false",
                   "a stream: find the phase of its steps in the LLRs (and its inversion, "
                   "where the code shows it) by the path metrics' growth, and follow a "
                   "slip" });
-    t.push_back({ "frame_bits",
-                  parameter_kind::integer,
-                  "1024",
-                  "block size: information bits per frame" });
-    t.back().min = 1;
-    t.back().max = max_frame_bits;
+    t.push_back(core::number(parameter_kind::integer,
+                             "frame_bits",
+                             "1024",
+                             1,
+                             max_frame_bits,
+                             "block size: information bits per frame"));
     for (const auto& p : core::engine_parameters())
         t.push_back(p);
     for (const auto& p : core::block_parameters())

@@ -54,6 +54,19 @@ std::string format_real(float value)
     return buf;
 }
 
+parameter number(parameter_kind kind,
+                 const char* name,
+                 const char* default_value,
+                 double min,
+                 double max,
+                 const char* help)
+{
+    parameter p{ name, kind, default_value, help };
+    p.min = min;
+    p.max = max;
+    return p;
+}
+
 std::string range_text(const parameter& p)
 {
     switch (p.kind) {
@@ -166,6 +179,69 @@ const parameter& find_parameter(const std::vector<parameter>& table,
 
 namespace {
 
+[[noreturn]] void wrong_kind(const parameter& p, const char* what)
+{
+    throw std::invalid_argument(std::string(p.name) + " must be " + what);
+}
+
+} // namespace
+
+value default_of(const parameter& p)
+{
+    const std::string text = p.default_value;
+    switch (p.kind) {
+    case parameter_kind::integer:
+        return std::stoll(text);
+    case parameter_kind::real:
+        return std::stod(text);
+    case parameter_kind::flag:
+        return text == "true";
+    case parameter_kind::choice:
+    case parameter_kind::text:
+        break;
+    }
+    return text;
+}
+
+template <class T>
+T integer_of(const parameter& p, const value& v)
+{
+    const long long* n = std::get_if<long long>(&v);
+    if (!n)
+        wrong_kind(p, "an integer");
+    if (*n < std::numeric_limits<T>::min() || *n > std::numeric_limits<T>::max())
+        throw std::invalid_argument(assignment(p, std::to_string(*n)) +
+                                    " is out of range: use " + range_text(p));
+    return T(*n);
+}
+template int integer_of<int>(const parameter&, const value&);
+template long integer_of<long>(const parameter&, const value&);
+
+float real_of(const parameter& p, const value& v)
+{
+    if (const double* x = std::get_if<double>(&v))
+        return float(*x);
+    if (const long long* n = std::get_if<long long>(&v))
+        return float(*n);
+    wrong_kind(p, "a number");
+}
+
+bool flag_of(const parameter& p, const value& v)
+{
+    if (const bool* b = std::get_if<bool>(&v))
+        return *b;
+    wrong_kind(p, "true or false");
+}
+
+const std::string& text_of(const parameter& p, const value& v)
+{
+    if (const std::string* t = std::get_if<std::string>(&v))
+        return *t;
+    wrong_kind(p, "a text");
+}
+
+namespace {
+
 std::vector<parameter> make_engine_table()
 {
     std::vector<parameter> t;
@@ -173,21 +249,20 @@ std::vector<parameter> make_engine_table()
                   parameter_kind::flag,
                   "false",
                   "the input LLRs are ln P(1)/P(0) (positive means 1)" });
-    t.push_back({ "threads", parameter_kind::integer, "0", "CPU worker threads" });
-    t.back().min = 1;
-    t.back().max = 4096;
+    t.push_back(
+        number(parameter_kind::integer, "threads", "0", 1, 4096, "CPU worker threads"));
     t.back().zero_means = "all cores";
     t.push_back({ "devices",
                   parameter_kind::text,
                   "0",
                   "CUDA devices: a GPU index, a list such as 0,1 (each batch is spread "
                   "over them) or all; ignored by the CPU backends" });
-    t.push_back({ "int8_scale",
-                  parameter_kind::real,
-                  "8",
-                  "int8 input: the value q means the LLR q / int8_scale" });
-    t.back().min = 0.0;
-    t.back().max = unbounded;
+    t.push_back(number(parameter_kind::real,
+                       "int8_scale",
+                       "8",
+                       0.0,
+                       unbounded,
+                       "int8 input: the value q means the LLR q / int8_scale"));
     t.back().min_exclusive = true;
     return t;
 }
@@ -201,22 +276,23 @@ std::vector<parameter> make_block_table()
                   "LLR input type: float, or int8 (round(L * int8_scale), saturated to "
                   "+-127)" });
     t.back().choices = { "float", "int8" };
-    t.push_back({ "max_batch",
-                  parameter_kind::integer,
-                  "0",
-                  "blocks: most codewords per engine call (automatic: chosen from the "
-                  "backend and K)" });
-    t.back().min = 1;
-    t.back().max = max_batch_limit;
+    t.push_back(number(parameter_kind::integer,
+                       "max_batch",
+                       "0",
+                       1,
+                       max_batch_limit,
+                       "blocks: most codewords per engine call (automatic: chosen from "
+                       "the backend and K)"));
     t.back().zero_means = "automatic";
-    t.push_back({ "batches_in_flight",
-                  parameter_kind::integer,
-                  "0",
-                  "blocks: batches decoding at once; 2 or more overlap the GPU with the "
-                  "flowgraph (automatic: 2 batches of codewords or frames, 4 of a "
-                  "stream's segments)" });
-    t.back().min = 1;
-    t.back().max = batch_decoder::max_in_flight;
+    t.push_back(
+        number(parameter_kind::integer,
+               "batches_in_flight",
+               "0",
+               1,
+               batch_decoder::max_in_flight,
+               "blocks: batches decoding at once; 2 or more overlap the GPU with "
+               "the flowgraph (automatic: 2 batches of codewords or frames, 4 of a "
+               "stream's segments)"));
     t.back().zero_means = "automatic";
     // In the order of the blocks' codeword_tags enum (lib/common/stream_batcher.h).
     t.push_back({ "codeword_tags",

@@ -18,10 +18,8 @@ namespace {
 core::parameter integer(
     const char* name, const char* default_value, double min, double max, const char* help)
 {
-    core::parameter p{ name, core::parameter_kind::integer, default_value, help };
-    p.min = min;
-    p.max = max;
-    return p;
+    return core::number(
+        core::parameter_kind::integer, name, default_value, min, max, help);
 }
 
 std::vector<core::parameter> make_table()

@@ -71,18 +71,7 @@ const char* name_of(T value, const std::pair<const char*, T> (&names)[N])
     return "?";
 }
 
-core::parameter number(parameter_kind kind,
-                       const char* name,
-                       const char* default_value,
-                       double min,
-                       double max,
-                       const char* help)
-{
-    core::parameter p{ name, kind, default_value, help };
-    p.min = min;
-    p.max = max;
-    return p;
-}
+using core::number;
 
 template <class T, std::size_t N>
 core::parameter choice(const char* name,
@@ -235,6 +224,43 @@ void from_text(const core::parameter& p, std::string_view t, layout& m)
     m = parse(p.name, t, layout_names);
 }
 
+void from_value(const core::parameter& p, const core::value& v, int& m)
+{
+    m = core::integer_of<int>(p, v);
+}
+void from_value(const core::parameter& p, const core::value& v, float& m)
+{
+    m = core::real_of(p, v);
+}
+void from_value(const core::parameter& p, const core::value& v, bool& m)
+{
+    m = core::flag_of(p, v);
+}
+// The blocks' message of a bad layout, as code.h's parse_layout() gives it.
+void from_value(const core::parameter& p, const core::value& v, layout& m)
+{
+    m = parse_layout(core::text_of(p, v));
+}
+template <class Member>
+void from_value(const core::parameter& p, const core::value& v, Member& m)
+{
+    from_text(p, core::text_of(p, v), m); // a choice's name, or a text
+}
+
+template <class Convert>
+void set_member(decoder_config& c, std::string_view name, Convert&& convert)
+{
+    bool found = false;
+    for_each_member(c, [&](std::string_view member_name, auto& member) {
+        if (member_name == name) {
+            convert(member);
+            found = true;
+        }
+    });
+    if (!found)
+        throw std::logic_error("decoder_config has no " + std::string(name));
+}
+
 } // namespace
 
 algorithm parse_algorithm(std::string_view n)
@@ -291,16 +317,13 @@ config_values(const decoder_config& c)
 void set_config_value(decoder_config& c, std::string_view name, std::string_view text)
 {
     const core::parameter& p = parameter(name);
-    bool found = false;
-    for_each_member(c, [&](std::string_view member_name, auto& member) {
-        if (member_name == name) {
-            from_text(p, text, member);
-            found = true;
-        }
-    });
-    if (!found)
-        throw std::logic_error("set_config_value: decoder_config has no " +
-                               std::string(name));
+    set_member(c, name, [&](auto& member) { from_text(p, text, member); });
+}
+
+void assign(decoder_config& c, std::string_view name, const core::value& v)
+{
+    const core::parameter& p = parameter(name);
+    set_member(c, name, [&](auto& member) { from_value(p, v, member); });
 }
 
 } // namespace gputurbo::turbo

@@ -11,13 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(dlsch_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(c4d522e20271342571341ffd5bc0ca0c) */
+/* BINDTOOL_HEADER_FILE_HASH(1c09a13fe8b5f55142f8dd30ff7663d5) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
+#include "block_arguments.h"
 #include <gnuradio/gputurbo/dlsch_decoder_pdu.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <dlsch_decoder_pdu_pydoc.h>
@@ -29,35 +30,15 @@ void bind_dlsch_decoder_pdu(py::module& m)
     py::class_<dlsch_decoder_pdu,
                gr::block,
                gr::basic_block,
-               std::shared_ptr<dlsch_decoder_pdu>>(
-        m, "dlsch_decoder_pdu", D(dlsch_decoder_pdu))
-
-        .def(py::init(&dlsch_decoder_pdu::make),
-             py::arg("algorithm") = "scaled-max-log",
-             py::arg("iterations") = 6,
-             py::arg("scaling") = 0.75f,
-             py::arg("subblocks") = 0,
-             py::arg("guard") = "pividstw",
-             py::arg("guard_window") = 8,
-             py::arg("early_stop") = true,
-             py::arg("llr_sign") = "positive-one",
-             py::arg("int8_scale") = 8.0f,
-             py::arg("Qm") = 2,
-             py::arg("layers") = 1,
-             py::arg("rv") = 0,
-             py::arg("soft_buffer") = 0,
-             py::arg("c_init") = -1,
-             py::arg("backend") = "auto",
-             py::arg("max_batch") = 0,
-             py::arg("threads") = 0,
-             py::arg("arithmetic") = "auto",
-             py::arg("devices") = "0",
-             py::arg("max_harq_processes") = 4096,
-             D(dlsch_decoder_pdu, make))
-
-        .def("iterations",
-             &dlsch_decoder_pdu::iterations,
-             D(dlsch_decoder_pdu, iterations))
+               std::shared_ptr<dlsch_decoder_pdu>>
+        cls(m, "dlsch_decoder_pdu", D(dlsch_decoder_pdu));
+    gputurbo_bindings::def_make_init(cls,
+                                     "dlsch_decoder_pdu",
+                                     gr::gputurbo::dlsch_options_from,
+                                     &dlsch_decoder_pdu::make,
+                                     D(dlsch_decoder_pdu, make));
+    cls.def(
+           "iterations", &dlsch_decoder_pdu::iterations, D(dlsch_decoder_pdu, iterations))
         .def("release",
              &dlsch_decoder_pdu::release,
              py::arg("harq_process"),

@@ -11,14 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(4d67f3dcb296a6b7efbbcbcd27cbe608) */
+/* BINDTOOL_HEADER_FILE_HASH(2b4c5671627084f310fc2c6eaf806325) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
-#include "block_size_arg.h"
+#include "block_arguments.h"
 #include <gnuradio/gputurbo/turbo_decoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_decoder_fec_pydoc.h>
@@ -31,65 +31,28 @@ void bind_turbo_decoder_fec(py::module& m)
     // fec.extended_decoder, fec.decoder and fec.async_decoder take it.
     py::class_<turbo_decoder_fec,
                gr::fec::generic_decoder,
-               std::shared_ptr<turbo_decoder_fec>>(
-        m,
+               std::shared_ptr<turbo_decoder_fec>>
+        cls(m,
+            "turbo_decoder_fec",
+            // generic_decoder is a virtual base: a pointer to it is not a pointer to the
+            // object, so pybind11 must cast rather than assume single inheritance.
+            py::multiple_inheritance(),
+            D(turbo_decoder_fec));
+    // make() returns a generic_decoder::sptr, as gr-fec's make functions do; Python
+    // gets it as a turbo_decoder_fec, with the methods below as well.
+    gputurbo_bindings::def_make_static(
+        cls,
         "turbo_decoder_fec",
-        // generic_decoder is a virtual base: a pointer to it is not a pointer to the
-        // object, so pybind11 must cast rather than assume single inheritance.
-        py::multiple_inheritance(),
-        D(turbo_decoder_fec))
-
-        // make() returns a generic_decoder::sptr, as gr-fec's make functions do; Python
-        // gets it as a turbo_decoder_fec, with the methods below as well.
-        .def_static(
-            "make",
-            [](block_size_arg frame_size,
-               const std::string& algorithm,
-               int iterations,
-               float scaling,
-               int subblocks,
-               const std::string& guard,
-               int guard_window,
-               const std::string& early_stop,
-               float stop_threshold,
-               const std::string& llr_sign,
-               const std::string& backend,
-               int threads,
-               const std::string& devices) {
-                return std::dynamic_pointer_cast<turbo_decoder_fec>(
-                    turbo_decoder_fec::make(frame_size.value,
-                                            algorithm,
-                                            iterations,
-                                            scaling,
-                                            subblocks,
-                                            guard,
-                                            guard_window,
-                                            early_stop,
-                                            stop_threshold,
-                                            llr_sign,
-                                            backend,
-                                            threads,
-                                            devices));
-            },
+        gr::gputurbo::turbo_options_from,
+        [](const gr::gputurbo::turbo_options& options) {
+            return std::dynamic_pointer_cast<turbo_decoder_fec>(
+                turbo_decoder_fec::make(options));
+        },
+        D(turbo_decoder_fec, make));
+    cls.def("set_frame_size",
+            &turbo_decoder_fec::set_frame_size,
             py::arg("frame_size"),
-            py::arg("algorithm") = "scaled-max-log",
-            py::arg("iterations") = 6,
-            py::arg("scaling") = 0.75f,
-            py::arg("subblocks") = 0,
-            py::arg("guard") = "pividstw",
-            py::arg("guard_window") = 8,
-            py::arg("early_stop") = "off",
-            py::arg("stop_threshold") = 40.0f,
-            py::arg("llr_sign") = "positive-one",
-            py::arg("backend") = "auto",
-            py::arg("threads") = 0,
-            py::arg("devices") = "0",
-            D(turbo_decoder_fec, make))
-
-        .def("set_frame_size",
-             &turbo_decoder_fec::set_frame_size,
-             py::arg("frame_size"),
-             D(turbo_decoder_fec, set_frame_size))
+            D(turbo_decoder_fec, set_frame_size))
         .def("rate", &turbo_decoder_fec::rate, D(turbo_decoder_fec, rate))
         .def("get_iterations",
              &turbo_decoder_fec::get_iterations,

@@ -11,13 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(283d254bf018cd850aff1401dfcd480a) */
+/* BINDTOOL_HEADER_FILE_HASH(614f7b781d473d2f327dcb2630dfd6ee) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
+#include "block_arguments.h"
 #include <gnuradio/gputurbo/turbo_decoder_pdu.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_decoder_pdu_pydoc.h>
@@ -29,31 +30,17 @@ void bind_turbo_decoder_pdu(py::module& m)
     py::class_<turbo_decoder_pdu,
                gr::block,
                gr::basic_block,
-               std::shared_ptr<turbo_decoder_pdu>>(
-        m, "turbo_decoder_pdu", D(turbo_decoder_pdu))
-
-        .def(py::init(&turbo_decoder_pdu::make),
-             py::arg("algorithm") = "scaled-max-log",
-             py::arg("iterations") = 6,
-             py::arg("scaling") = 0.75f,
-             py::arg("subblocks") = 0,
-             py::arg("guard") = "pividstw",
-             py::arg("guard_window") = 8,
-             py::arg("early_stop") = "off",
-             py::arg("stop_threshold") = 40.0f,
-             py::arg("layout") = "interleaved",
-             py::arg("llr_sign") = "positive-one",
-             py::arg("backend") = "auto",
-             py::arg("max_batch") = 0,
-             py::arg("threads") = 0,
-             py::arg("arithmetic") = "auto",
-             py::arg("devices") = "0",
-             D(turbo_decoder_pdu, make))
-
-        .def("set_iterations",
-             &turbo_decoder_pdu::set_iterations,
-             py::arg("iterations"),
-             D(turbo_decoder_pdu, set_iterations))
+               std::shared_ptr<turbo_decoder_pdu>>
+        cls(m, "turbo_decoder_pdu", D(turbo_decoder_pdu));
+    gputurbo_bindings::def_make_init(cls,
+                                     "turbo_decoder_pdu",
+                                     gr::gputurbo::turbo_options_from,
+                                     &turbo_decoder_pdu::make,
+                                     D(turbo_decoder_pdu, make));
+    cls.def("set_iterations",
+            &turbo_decoder_pdu::set_iterations,
+            py::arg("iterations"),
+            D(turbo_decoder_pdu, set_iterations))
         .def("iterations",
              &turbo_decoder_pdu::iterations,
              D(turbo_decoder_pdu, iterations))

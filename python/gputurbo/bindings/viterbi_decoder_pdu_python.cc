@@ -11,13 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(123f0f5ddda86a71926e20913e6646fc) */
+/* BINDTOOL_HEADER_FILE_HASH(743c5cd9da7614d9e99d2c297b556972) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
+#include "block_arguments.h"
 #include <gnuradio/gputurbo/viterbi_decoder_pdu.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <viterbi_decoder_pdu_pydoc.h>
@@ -29,26 +30,14 @@ void bind_viterbi_decoder_pdu(py::module& m)
     py::class_<viterbi_decoder_pdu,
                gr::block,
                gr::basic_block,
-               std::shared_ptr<viterbi_decoder_pdu>>(
-        m, "viterbi_decoder_pdu", D(viterbi_decoder_pdu))
-
-        .def(py::init(&viterbi_decoder_pdu::make),
-             py::arg("preset") = "none",
-             py::arg("constraint") = 7,
-             py::arg("polys") = "133,171",
-             py::arg("puncture") = "",
-             py::arg("termination") = "terminated",
-             py::arg("decision_depth") = 0,
-             py::arg("training_depth") = 0,
-             py::arg("segment_bits") = 0,
-             py::arg("llr_sign") = "positive-one",
-             py::arg("backend") = "auto",
-             py::arg("max_batch") = 0,
-             py::arg("threads") = 0,
-             py::arg("devices") = "0",
-             D(viterbi_decoder_pdu, make))
-
-        .def("code", &viterbi_decoder_pdu::code, D(viterbi_decoder_pdu, code))
+               std::shared_ptr<viterbi_decoder_pdu>>
+        cls(m, "viterbi_decoder_pdu", D(viterbi_decoder_pdu));
+    gputurbo_bindings::def_make_init(cls,
+                                     "viterbi_decoder_pdu",
+                                     gr::gputurbo::viterbi_options_from,
+                                     &viterbi_decoder_pdu::make,
+                                     D(viterbi_decoder_pdu, make));
+    cls.def("code", &viterbi_decoder_pdu::code, D(viterbi_decoder_pdu, code))
         .def("backend", &viterbi_decoder_pdu::backend, D(viterbi_decoder_pdu, backend))
         .def("device", &viterbi_decoder_pdu::device, D(viterbi_decoder_pdu, device))
         .def("max_batch",

@@ -11,13 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(274b2fd25cba25d6b7431d92127433d3) */
+/* BINDTOOL_HEADER_FILE_HASH(9d8adc5074553043562536f63b606875) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
+#include "block_arguments.h"
 #include <gnuradio/gputurbo/viterbi_decoder.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <viterbi_decoder_pydoc.h>
@@ -29,32 +30,14 @@ void bind_viterbi_decoder(py::module& m)
     py::class_<viterbi_decoder,
                gr::block,
                gr::basic_block,
-               std::shared_ptr<viterbi_decoder>>(m, "viterbi_decoder", D(viterbi_decoder))
-
-        .def(py::init(&viterbi_decoder::make),
-             py::arg("frame_bits") = 1024,
-             py::arg("preset") = "none",
-             py::arg("constraint") = 7,
-             py::arg("polys") = "133,171",
-             py::arg("puncture") = "",
-             py::arg("termination") = "streaming",
-             py::arg("decision_depth") = 0,
-             py::arg("training_depth") = 0,
-             py::arg("segment_bits") = 0,
-             py::arg("llr_sign") = "positive-one",
-             py::arg("backend") = "auto",
-             py::arg("max_batch") = 0,
-             py::arg("threads") = 0,
-             py::arg("input_type") = "float",
-             py::arg("int8_scale") = 8.0f,
-             py::arg("batches_in_flight") = 0,
-             py::arg("codeword_tags") = "failed",
-             py::arg("devices") = "0",
-             py::arg("length_tag_key") = "packet_len",
-             py::arg("node_sync") = false,
-             D(viterbi_decoder, make))
-
-        .def("code", &viterbi_decoder::code, D(viterbi_decoder, code))
+               std::shared_ptr<viterbi_decoder>>
+        cls(m, "viterbi_decoder", D(viterbi_decoder));
+    gputurbo_bindings::def_make_init(cls,
+                                     "viterbi_decoder",
+                                     gr::gputurbo::viterbi_options_from,
+                                     &viterbi_decoder::make,
+                                     D(viterbi_decoder, make));
+    cls.def("code", &viterbi_decoder::code, D(viterbi_decoder, code))
         .def(
             "termination", &viterbi_decoder::termination, D(viterbi_decoder, termination))
         .def("frame_bits", &viterbi_decoder::frame_bits, D(viterbi_decoder, frame_bits))

@@ -20,6 +20,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace gputurbo::core {
@@ -57,6 +58,14 @@ struct parameter
         ""; //!< the value's letter in messages: "P" gives "subblocks P=7"
 };
 
+//! An integer or real parameter valid in min ... max (unbounded: no upper bound).
+parameter number(parameter_kind kind,
+                 const char* name,
+                 const char* default_value,
+                 double min,
+                 double max,
+                 const char* help);
+
 //! The valid values in words: "1 ... 32", "1 ... 6144, or 0 (automatic)",
 //! "0 < scaling <= 1", "a finite value >= 0", "one of off, crc24a, …".
 std::string range_text(const parameter& p);
@@ -90,6 +99,27 @@ std::string format_real(float value);
 //! (a name in code that the table lacks is a programming error).
 const parameter& find_parameter(const std::vector<parameter>& table,
                                 std::string_view name);
+
+/*!
+ * \brief A parameter's value as a caller holds it (a Python keyword, an option): an
+ * integer, a real, a flag or a text (a choice's name).
+ */
+using value = std::variant<long long, double, bool, std::string>;
+
+//! The value of a parameter's default_value text, of its kind; not range-checked.
+value default_of(const parameter& p);
+
+//! An integer value as \p T (int, long): std::invalid_argument "NAME=V is out of range:
+//! use RANGE" where T cannot hold it, or where it is no integer.
+template <class T>
+T integer_of(const parameter& p, const value& v);
+
+//! A real value (an integer too) as a float; std::invalid_argument otherwise.
+float real_of(const parameter& p, const value& v);
+//! A flag's value; std::invalid_argument for another kind.
+bool flag_of(const parameter& p, const value& v);
+//! A choice's or a text's value; std::invalid_argument for another kind.
+const std::string& text_of(const parameter& p, const value& v);
 
 //! The largest max_batch of a decoder block (GNU Radio's int item counts also bound a
 //! batch by its input items).

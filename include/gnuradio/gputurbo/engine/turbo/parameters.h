@@ -51,6 +51,15 @@ config_values(const decoder_config& c);
  */
 void set_config_value(decoder_config& c, std::string_view name, std::string_view text);
 
+/*!
+ * \brief Sets the decoder_config member of a parameter to a value of its kind (a
+ * choice by its name), as make() arguments set it: std::invalid_argument for a value
+ * of another kind or an unknown choice; the range is left to
+ * decoder_config::validate(), which reads every member. std::logic_error for a
+ * parameter decoder_config lacks.
+ */
+void assign(decoder_config& c, std::string_view name, const core::value& v);
+
 } // namespace gputurbo::turbo
 
 #endif
