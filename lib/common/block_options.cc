@@ -91,7 +91,8 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
         "threads", "arithmetic", "devices" });
     s["turbo_decoder_fec"] = arguments(turbo_table, {
         "K", "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
-        "early_stop", "stop_threshold", "llr_sign", "backend", "threads", "devices" });
+        "early_stop", "stop_threshold", "llr_sign", "backend", "threads", "devices",
+        "arithmetic" });
     s["viterbi_decoder"] = arguments(conv_table, {
         "frame_bits", "preset", "constraint", "polys", "puncture", "termination",
         "decision_depth", "training_depth", "segment_bits", "llr_sign", "backend",

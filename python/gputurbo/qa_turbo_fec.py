@@ -339,6 +339,7 @@ class qa_turbo_fec(gr_unittest.TestCase):
             (dict(stop_threshold=-1.0), "stop_threshold"),
             (dict(threads=-1), "threads"),
             (dict(backend="fpga"), "backend"),
+            (dict(arithmetic="int8"), "arithmetic"),
         ]
         for kwargs, pattern in cases:
             with self.subTest(**kwargs):
@@ -557,6 +558,17 @@ class qa_turbo_fec(gr_unittest.TestCase):
                 self.assertEqual(ours.ber_bf_errors, ours.errors, what)
                 self.assertAlmostEqual(ours.ber_bf, ours.errors / ours.compared,
                                        delta=1e-6 * ours.ber_bf, msg=what)
+
+    def test_018_arithmetic(self):
+        # float32 on the CPU, the exact reference frame by frame, gives the stream
+        # block's float32 bits where frames keep errors.
+        K, count = 1008, 8
+        bits = self.random_bits(K, count)
+        kwargs = dict(backend="cpu", arithmetic="float32", iterations=2)
+        out, soft, _ = fec_loopback(bits, K, ebn0_db=0.0, seed=11, **kwargs)
+        self.assertGreater(np.sum(out != bits), 10)
+        native, _ = native_decode(soft, K, **kwargs)
+        np.testing.assert_array_equal(native, out)
 
 
 if __name__ == '__main__':
