@@ -106,7 +106,7 @@ inline noisy_batch make_batch(int K,
                               std::size_t n,
                               std::uint64_t seed,
                               layout l = layout::interleaved,
-                              std::optional<lte::crc> crc = std::nullopt)
+                              std::optional<core::crc> crc = std::nullopt)
 {
     channel_setup setup;
     setup.K = K;

@@ -727,7 +727,7 @@ TEST_P(Backend, Int4InputEqualsInt8OfTheSameValues)
     c.subblocks = 16;
     c.int8_scale = 2.0f;
     GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
-    const auto b = make_batch(c.K, 0.7, 19, 72, layout::interleaved, lte::crc::crc24a);
+    const auto b = make_batch(c.K, 0.7, 19, 72, layout::interleaved, core::crc::crc24a);
     std::vector<std::int8_t> q(b.llrs.size());
     quantize_llrs(b.llrs.data(), b.llrs.size(), q.data(), c.int8_scale, 4);
     std::vector<int4_pair> packed(int4_bytes(q.size()));
@@ -759,7 +759,7 @@ TEST_P(Backend, Int8InputEqualsDequantizedFloat)
             c.stop_threshold = 12.0f;
             GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
             const auto b =
-                make_batch(c.K, 0.7, 19, 71, layout::interleaved, lte::crc::crc24a);
+                make_batch(c.K, 0.7, 19, 71, layout::interleaved, core::crc::crc24a);
             std::vector<std::int8_t> q(b.llrs.size());
             quantize_llrs(b.llrs.data(), b.llrs.size(), q.data(), c.int8_scale);
             std::vector<float> dequantized(q.size());
@@ -817,7 +817,7 @@ TEST(CudaDevices, SplittingABatchOverDevicesChangesNothing)
     c.K = 2048;
     c.subblocks = 32;
     c.early_stop = stop_rule::crc24b;
-    const auto b = make_batch(c.K, 0.6, 37, 81, layout::interleaved, lte::crc::crc24b);
+    const auto b = make_batch(c.K, 0.6, 37, 81, layout::interleaved, core::crc::crc24b);
     std::vector<std::uint8_t> one, many;
     std::vector<codeword_status> s_one, s_many;
     make_decoder(c, "cuda")->decode(b.llrs, one, &s_one);

@@ -5,7 +5,7 @@
  */
 
 #include "reference_decoder.h"
-#include "../core/thread_pool.h"
+#include "core/thread_pool.h"
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
 

@@ -41,50 +41,18 @@ public:
         decoder(turbo::stop_rule::off); // a bad turbo config fails here, not at first use
     }
 
+    // The phases of the CUDA receiver's, on the host: plan, combine, decode,
+    // concatenate.
     void decode(const transport_block* blocks,
                 std::size_t n,
                 std::uint8_t* data,
                 transport_result* results) override
     {
-        d_cache.trim(); // before this call takes any plan
-        const batch_plan plan = d_book.plan(blocks, n, d_cache);
-        if (n > 0 && !data)
-            throw std::invalid_argument("decode: null output buffer");
-        d_book.commit(blocks, plan);
-        for (const int process : plan.dropped)
-            d_buffers.erase(process);
-        // Combine each transmission into its buffer (a scratch one without HARQ).
-        std::vector<std::vector<std::int8_t>> scratch(n);
-        std::vector<std::vector<std::int8_t>*> buffers(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const transport_block& t = blocks[i];
-            const transport_plan& p = *plan.blocks[i];
-            std::vector<std::int8_t>& buffer =
-                t.harq_process == no_harq ? scratch[i] : d_buffers[t.harq_process];
-            if (plan.fresh[i])
-                start(buffer, p);
-            combine(t, p, buffer);
-            buffers[i] = &buffer;
-        }
+        const batch_plan plan = plan_call(blocks, n, data);
+        std::vector<std::vector<std::int8_t>> scratch(n); // buffers without HARQ
+        const auto buffers = combine_all(blocks, plan, scratch);
         decode_code_blocks(plan, buffers);
-        // Code blocks back into transport blocks.
-        std::uint8_t* out = data;
-        for (std::size_t i = 0; i < n; ++i) {
-            const transport_plan& p = *plan.blocks[i];
-            std::vector<std::uint8_t> b(std::size_t(p.s.B));
-            for (int r = 0; r < p.s.C; ++r)
-                concatenate_block(p.s, d_bits[i][std::size_t(r)].data(), r, b.data());
-            std::copy_n(b.begin(), blocks[i].format.tbs, out);
-            out += blocks[i].format.tbs;
-            if (results) {
-                results[i].crc_ok =
-                    check_crc(crc::crc24a, b.data(), b.size()) &&
-                    std::all_of(d_status[i].begin(),
-                                d_status[i].end(),
-                                [](const core::codeword_status& s) { return s.passed; });
-                results[i].code_blocks = d_status[i];
-            }
-        }
+        concatenate(blocks, plan, data, results);
     }
 
     void check(const transport_block& block) override
@@ -127,6 +95,64 @@ public:
     }
 
 private:
+    // The call checked and booked before any work: its plans, the HARQ processes it
+    // uses, the buffers it drops.
+    batch_plan plan_call(const transport_block* blocks, std::size_t n, std::uint8_t* data)
+    {
+        d_cache.trim(); // before this call takes any plan
+        batch_plan plan = d_book.begin_call(blocks, n, data, d_cache);
+        for (const int process : plan.dropped)
+            d_buffers.erase(process);
+        return plan;
+    }
+
+    // Each transmission combined into its buffer (\p scratch's without HARQ).
+    std::vector<std::vector<std::int8_t>*>
+    combine_all(const transport_block* blocks,
+                const batch_plan& plan,
+                std::vector<std::vector<std::int8_t>>& scratch)
+    {
+        const std::size_t n = plan.blocks.size();
+        std::vector<std::vector<std::int8_t>*> buffers(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const transport_block& t = blocks[i];
+            const transport_plan& p = *plan.blocks[i];
+            std::vector<std::int8_t>& buffer =
+                t.harq_process == no_harq ? scratch[i] : d_buffers[t.harq_process];
+            if (plan.fresh[i])
+                start(buffer, p);
+            combine(t, p, buffer);
+            buffers[i] = &buffer;
+        }
+        return buffers;
+    }
+
+    // Code blocks back into transport blocks, their CRCs checked.
+    void concatenate(const transport_block* blocks,
+                     const batch_plan& plan,
+                     std::uint8_t* data,
+                     transport_result* results)
+    {
+        const std::size_t n = plan.blocks.size();
+        std::uint8_t* out = data;
+        for (std::size_t i = 0; i < n; ++i) {
+            const transport_plan& p = *plan.blocks[i];
+            std::vector<std::uint8_t> b(std::size_t(p.s.B));
+            for (int r = 0; r < p.s.C; ++r)
+                concatenate_block(p.s, d_bits[i][std::size_t(r)].data(), r, b.data());
+            std::copy_n(b.begin(), blocks[i].format.tbs, out);
+            out += blocks[i].format.tbs;
+            if (results) {
+                results[i].crc_ok =
+                    check_crc(crc::crc24a, b.data(), b.size()) &&
+                    std::all_of(d_status[i].begin(),
+                                d_status[i].end(),
+                                [](const core::codeword_status& s) { return s.passed; });
+                results[i].code_blocks = d_status[i];
+            }
+        }
+    }
+
     // A fresh buffer: nothing received yet, filler bits known to be 0.
     static void start(std::vector<std::int8_t>& buffer, const transport_plan& p)
     {

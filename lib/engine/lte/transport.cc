@@ -256,6 +256,18 @@ harq_book::plan(const transport_block* blocks, std::size_t n, plan_cache& cache)
     return b;
 }
 
+batch_plan harq_book::begin_call(const transport_block* blocks,
+                                 std::size_t n,
+                                 const std::uint8_t* data,
+                                 plan_cache& cache)
+{
+    batch_plan b = plan(blocks, n, cache);
+    if (n > 0 && !data)
+        throw std::invalid_argument("decode: null output buffer");
+    commit(blocks, b);
+    return b;
+}
+
 void harq_book::commit(const transport_block* blocks, const batch_plan& b)
 {
     drop(b.dropped);

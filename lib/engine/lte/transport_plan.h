@@ -131,6 +131,13 @@ public:
     //! Books a planned call: its processes used now, the fresh ones started with their
     //! tbs, the dropped ones forgotten.
     void commit(const transport_block* blocks, const batch_plan& b);
+    //! A decode() call's bookkeeping: plan(), a null \p data with blocks to decode
+    //! refused (std::invalid_argument), commit(). The backend then drops the buffers of
+    //! batch_plan::dropped.
+    batch_plan begin_call(const transport_block* blocks,
+                          std::size_t n,
+                          const std::uint8_t* data,
+                          plan_cache& cache);
     //! Books a process's buffer set whole (set_soft_buffer()); returns the processes
     //! dropped to make room (their buffers are the backend's to free).
     std::vector<int> set(int process, int tbs);

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../core/thread_pool.h"
+#include "core/thread_pool.h"
 
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
@@ -89,7 +89,7 @@ void make_frame(const channel_setup& setup,
             bits[k + j] = std::uint8_t((r >> j) & 1u);
     }
     if (setup.crc)
-        lte::attach_crc(*setup.crc, bits, K);
+        core::attach_crc(*setup.crc, bits, K);
     turbo::encode(K, bits, 1, codeword.data(), setup.out_layout);
     add_noise(rng, codeword.data(), codeword.size(), noise_sigma(K, setup.ebn0_db), llrs);
 }

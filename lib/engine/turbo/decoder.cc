@@ -11,6 +11,7 @@
 #endif
 
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
+#include <gnuradio/gputurbo/engine/turbo/device_kernels.h>
 #include <gnuradio/gputurbo/engine/turbo/parameters.h>
 
 #include <algorithm>
@@ -67,12 +68,12 @@ void check_some_block_fits(const decoder_config& c)
 
 } // namespace
 
-std::optional<lte::crc> stop_crc(stop_rule r)
+std::optional<core::crc> stop_crc(stop_rule r)
 {
     if (r == stop_rule::crc24a)
-        return lte::crc::crc24a;
+        return core::crc::crc24a;
     if (r == stop_rule::crc24b)
-        return lte::crc::crc24b;
+        return core::crc::crc24b;
     return std::nullopt;
 }
 
@@ -104,11 +105,7 @@ int decoder::subblocks(int K) const
     return d_config.subblocks > 0 ? d_config.subblocks : automatic_subblocks(K);
 }
 
-void decoder::check_block(int K) const
-{
-    qpp(K); // throws for an invalid K
-    check_subblocks(d_config, K, subblocks(K));
-}
+void decoder::check_block(int K) const { turbo::check_block(d_config, K, subblocks(K)); }
 
 void decoder::set_iterations(int iterations)
 {
@@ -137,6 +134,19 @@ void decoder::decode(const std::vector<float>& llrs,
     if (status)
         status->resize(count);
     decode(llrs.data(), count, bits.data(), status ? status->data() : nullptr);
+}
+
+void check_block(const decoder_config& config, int K, int P)
+{
+    qpp(K); // throws for an invalid K
+    check_subblocks(config, K, P);
+}
+
+int cuda_subblocks(const decoder_config& config, int K)
+{
+    return config.subblocks > 0
+               ? config.subblocks
+               : subblocks_for_length(K, cuda_subblock_length, cuda_segment_length);
 }
 
 int subblocks_for_length(int K, int length, int multiple)
@@ -173,6 +183,18 @@ std::unique_ptr<decoder> make_decoder(const decoder_config& config,
             config, cpu::reference_kernel(), core::backend::reference, 1);
     }
     throw std::logic_error("make_decoder: unhandled backend");
+}
+
+std::unique_ptr<device_kernels> make_device_kernels(const decoder_config& config,
+                                                    int device)
+{
+    config.validate();
+#ifdef GPUTURBO_HAVE_CUDA
+    return cuda::make_device_kernels(config, device);
+#else
+    (void)device;
+    throw std::runtime_error("make_device_kernels: this build has no CUDA");
+#endif
 }
 
 } // namespace gputurbo::turbo

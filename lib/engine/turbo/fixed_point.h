@@ -64,6 +64,58 @@ constexpr int max_star_offset = 27;
 //! wrap.
 constexpr int impossible_metric = -8192;
 
+//! The bounds above, checked on the constants: g, c and the sums the proof names.
+namespace bounds {
+constexpr int int16_range = 1 << 15; // every value lies in (-int16_range, int16_range)
+template <bool Exact>
+constexpr int g = 2 * max_input + max_extrinsic<Exact>; // a branch metric, at most
+template <bool Exact>
+constexpr int c = Exact ? max_star_offset : 0; // max*'s correction, at most
+
+// The plain form (the CPU's window kernels): a stage moves a metric by g + c at most;
+// the largest sum, alpha + beta + g from an impossible alpha, plus the extrinsic's three
+// corrections.
+template <bool Exact>
+constexpr int plain_stage = g<Exact> + c<Exact>;
+template <bool Exact>
+constexpr int plain_largest_sum =
+    -impossible_metric + 21 * plain_stage<Exact> + 3 * c<Exact>;
+static_assert(plain_largest_sum<false> == 32342 && plain_largest_sum<true> == 32150);
+static_assert(plain_largest_sum<false> < int16_range &&
+              plain_largest_sum<true> < int16_range);
+
+// The offset form (the CUDA kernel): metrics used within +-(12 g + 6 c); the largest
+// sum alpha + beta + 2B plus three corrections; the least from an unreached alpha.
+template <bool Exact>
+constexpr int offset_metric = 12 * g<Exact> + 6 * c<Exact>;
+template <bool Exact>
+constexpr int offset_largest_sum =
+    2 * offset_metric<Exact> + 3 * c<Exact> + 2 * max_input;
+template <bool Exact>
+constexpr int offset_least_sum =
+    impossible_metric - 18 * g<Exact> - 6 * c<Exact> - 2 * max_input;
+static_assert(offset_largest_sum<false> == 28110 && offset_largest_sum<true> == 27555);
+static_assert(offset_least_sum<false> == -29402 && offset_least_sum<true> == -28844);
+static_assert(offset_largest_sum<false> < int16_range &&
+              offset_largest_sum<true> < int16_range);
+static_assert(offset_least_sum<false> > -int16_range &&
+              offset_least_sum<true> > -int16_range);
+// Inside the recursions: within +-(14 g + 7 c), or above -8192 - 8 g when unreached.
+static_assert(14 * g<false> + 7 * c<false> < int16_range &&
+              14 * g<true> + 7 * c<true> < int16_range);
+static_assert(impossible_metric - 8 * g<false> > -int16_range &&
+              impossible_metric - 8 * g<true> > -int16_range);
+// log-map's halved pair sum: two metrics of one stage add up within +-(24 g + 12 c), or
+// above twice an unreached one.
+static_assert(24 * g<true> + 12 * c<true> == 26964 && 26964 < int16_range);
+static_assert(2 * (impossible_metric - 6 * g<true>) == -29704 && -29704 > -int16_range);
+// log-map's extrinsic max*: its two arguments differ by less than 2^15.
+static_assert(-impossible_metric + 18 * g<true> + 6 * c<true> + 2 * c<true> +
+                      2 * max_input ==
+                  28898 &&
+              28898 < int16_range);
+} // namespace bounds
+
 } // namespace gputurbo::turbo::fixed_point
 
 #endif

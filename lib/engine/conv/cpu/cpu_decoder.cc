@@ -5,8 +5,8 @@
  */
 
 #include "cpu_decoder.h"
-#include "../../core/cpu/isa.h"
-#include "../../core/thread_pool.h"
+#include "core/cpu/isa.h"
+#include "core/thread_pool.h"
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
 

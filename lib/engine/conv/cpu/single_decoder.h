@@ -13,7 +13,7 @@
 // objects need, one frame a call; batches of frames decode faster on the batch decoders
 // (conv/decoder.h), which put frames in the lanes.
 
-#include "../../core/cpu/isa.h"
+#include "core/cpu/isa.h"
 #include "state_kernel.h"
 #include "viterbi_kernel.h"
 

@@ -47,9 +47,13 @@ inline int decision_words(int states) { return states > 64 ? states / 64 : 1; }
 
 //! The head start of state 0 when a run starts there: more than any path gains in the
 //! K-1 steps that reach every state, so that no path from another state survives.
+constexpr std::int16_t start_penalty(int constraint, int outputs)
+{
+    return std::int16_t((constraint - 1) * 2 * outputs * 127 + 1);
+}
 inline std::int16_t start_penalty(const state_trellis& t)
 {
-    return std::int16_t((t.constraint - 1) * 2 * t.outputs * 127 + 1);
+    return start_penalty(t.constraint, t.outputs);
 }
 
 struct state_kernel

@@ -22,6 +22,8 @@
 
 #include "state_kernel.h"
 
+#include <gnuradio/gputurbo/engine/conv/code.h>
+
 #include <cstring>
 #include <utility>
 #if defined(__SSE2__)
@@ -37,6 +39,12 @@ namespace {
 
 constexpr int W = GPUTURBO_STATE_LANES;
 constexpr int renormalize_every = 16; // steps (see the bounds above)
+// The bounds above on the largest code (K = 9, n = 4).
+constexpr int most_penalty = start_penalty(max_constraint, max_outputs);
+static_assert(2 * most_penalty == 16258);
+static_assert(2 * most_penalty + (renormalize_every + 1) * max_outputs * 127 == 24894 &&
+                  24894 < 1 << 15,
+              "int16 path metrics must not wrap");
 
 template <int L>
 struct vector_of

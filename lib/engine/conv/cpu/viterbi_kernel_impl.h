@@ -23,6 +23,8 @@
 
 #include "viterbi_kernel.h"
 
+#include <gnuradio/gputurbo/engine/conv/code.h>
+
 #include <cstring>
 #include <utility>
 #if defined(__SSE2__)
@@ -35,6 +37,14 @@
 
 namespace gputurbo::conv::cpu {
 namespace {
+
+// The bound above on the largest code (K = 9, n = 4): the spread of a step's metrics,
+// the head start as much again, and state 0's move of a step.
+constexpr int most_spread = (max_constraint - 1) * 2 * max_outputs * max_metric;
+static_assert(most_spread == 8128);
+static_assert(2 * most_spread + 1 + max_outputs * max_metric == 16257 + 508 &&
+                  16257 + 508 < 1 << 15,
+              "int16 path metrics must not wrap");
 
 constexpr int W = GPUTURBO_LANES;
 // Sums wrap (unsigned) where a branch metric's parts pass the int16 range on the way;

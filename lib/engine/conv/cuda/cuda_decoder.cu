@@ -4,15 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../../core/cuda/pipeline.h"
-#include "../../core/cuda/runtime.h"
+#include "core/cuda/multi_device.h"
+#include "core/cuda/pipeline.h"
+#include "core/cuda/runtime.h"
+#include "core/cuda/slot_ring.h"
 #include "../quantize.h"
 #include "cuda_decoder.h"
 #include "viterbi_kernel.cuh"
 
 #include <algorithm>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -247,44 +248,20 @@ private:
 };
 
 // Several GPUs of one host, each with a decoder of its own.
-class multi_device_decoder final : public core::batch_decoder
+class multi_device_decoder final
+    : public core::cuda::multi_device<core::batch_decoder, frame_decoder>
 {
 public:
     multi_device_decoder(const viterbi_config& config, const std::vector<int>& devices)
+        : multi_device(core::cuda::parts_on<frame_decoder>(
+              devices, [&](int d) { return std::make_unique<frame_decoder>(config, d); }))
     {
-        for (int d : devices)
-            d_parts.push_back(std::make_unique<frame_decoder>(config, d));
     }
 
-    void check_block(int frame_bits) const override
-    {
-        d_parts.front()->check_block(frame_bits);
-    }
     std::size_t input_length(int frame_bits) const override
     {
         return d_parts.front()->input_length(frame_bits);
     }
-    core::backend kind() const override { return core::backend::cuda; }
-
-    double device_seconds() const override
-    {
-        return core::cuda::slowest_device_seconds(d_parts);
-    }
-
-    std::string device() const override { return core::cuda::describe_devices(d_parts); }
-
-private:
-    void decode_batch(const batch& b,
-                      std::uint8_t* bits,
-                      core::codeword_status* status) override
-    {
-        std::vector<core::batch_decoder*> parts;
-        for (auto& part : d_parts)
-            parts.push_back(part.get());
-        core::cuda::decode_across(parts, b, input_length(b.block), bits, status);
-    }
-
-    std::vector<std::unique_ptr<frame_decoder>> d_parts;
 };
 
 // The segments of a stream on one GPU, a batch a launch: each batch in a slot of its
@@ -306,12 +283,6 @@ public:
         d_threads = decoding_threads(d_trellis);
     }
 
-    ~gpu_segment_engine() override
-    {
-        for (slot* sl : d_busy) // their buffers are about to go
-            cudaEventSynchronize(sl->done);
-    }
-
     // Frames go through frame_decoder's pipeline; this engine serves streams.
     void decode(const std::vector<window>&,
                 std::int64_t,
@@ -328,14 +299,14 @@ public:
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         if (w.sent_index && d_index_count < w.index_count) {
             // Kernels in flight may read the old copy.
-            for (slot* busy : d_busy)
+            for (const segment_slot* busy : d_slots.taken())
                 GPUTURBO_CUDA_TRY(cudaEventSynchronize(busy->done));
             core::cuda::upload(
                 d_index.reserve(w.index_count), w.sent_index, w.index_count);
             d_index_count = w.index_count;
         }
-        slot& sl = free_slot();
-        cudaStream_t s = sl.stream;
+        segment_slot& sl = d_slots.take();
+        cudaStream_t s = sl.queue;
         const std::size_t size = w.int8 ? 1 : sizeof(float);
         unsigned char* llrs = sl.llrs.reserve((w.held_count + w.fresh_count) * size +
                                               core::cuda::llr_padding);
@@ -348,7 +319,7 @@ public:
                                               w.fresh_count * size,
                                               cudaMemcpyHostToDevice,
                                               s));
-        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.read, s));
+        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.input_read, s));
         device_segment* staged = sl.staged.reserve(segments.size());
         bool firsts_aligned = true;
         for (std::size_t i = 0; i < segments.size(); ++i) {
@@ -387,33 +358,35 @@ public:
         job.scratch = sl.workspace.reserve(layout.bytes);
         job.owned = nullptr;
         launch_viterbi(d_trellis, job, s);
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
-            sl.out.reserve(sl.count), job.bits, sl.count, cudaMemcpyDeviceToHost, s));
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.staged_out.reserve(sl.count),
+                                          job.bits,
+                                          sl.count,
+                                          cudaMemcpyDeviceToHost,
+                                          s));
         GPUTURBO_CUDA_TRY(cudaEventRecord(sl.done, s));
-        d_busy.push_back(&sl);
         // The caller may reuse its LLRs once the copies have read them.
-        GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.read));
+        GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.input_read));
     }
 
     std::size_t collect(std::uint8_t* bits, bool wait) override
     {
-        if (d_busy.empty() || (!wait && !ready()))
+        if (d_slots.taken().empty() || (!wait && !ready()))
             return 0;
-        slot& sl = *d_busy.front();
+        segment_slot& sl = *d_slots.taken().front();
         GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.done));
-        std::memcpy(bits, sl.out.get(), sl.count);
-        d_busy.pop_front();
+        std::memcpy(bits, sl.staged_out.get(), sl.count);
+        d_slots.give_back(sl);
         return sl.count;
     }
 
-    std::size_t submitted() const override { return d_busy.size(); }
+    std::size_t submitted() const override { return d_slots.taken().size(); }
 
     // An error counts as ready: collect() then reports it.
     bool ready() const override
     {
-        if (d_busy.empty())
+        if (d_slots.taken().empty())
             return false;
-        const cudaError_t e = cudaEventQuery(d_busy.front()->done);
+        const cudaError_t e = cudaEventQuery(d_slots.taken().front()->done);
         if (e != cudaErrorNotReady)
             return true;
         if (cudaPeekAtLastError() == cudaErrorNotReady)
@@ -423,9 +396,11 @@ public:
 
     void discard() override
     {
-        for (slot* sl : d_busy)
-            GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl->done));
-        d_busy.clear();
+        while (!d_slots.taken().empty()) {
+            segment_slot& sl = *d_slots.taken().front();
+            GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.done));
+            d_slots.give_back(sl);
+        }
     }
 
     core::backend kind() const override { return core::backend::cuda; }
@@ -435,37 +410,26 @@ public:
     }
 
 private:
-    struct slot
+    // A batch of segments: done when its bits are in staged_out.
+    struct segment_slot : core::cuda::slot
     {
-        core::cuda::stream stream;
-        core::cuda::event read; // its LLRs are on the GPU
-        core::cuda::event done; // its bits are in out
         core::cuda::device_array<unsigned char> llrs;
         core::cuda::pinned_array<device_segment> staged;
         core::cuda::device_array<device_segment> segments;
         core::cuda::device_array<unsigned char> workspace;
         core::cuda::device_array<std::uint8_t> bits;
-        core::cuda::pinned_array<std::uint8_t> out;
         std::size_t count = 0; // bits of its batch
     };
-
-    slot& free_slot()
-    {
-        for (const auto& sl : d_slots)
-            if (std::find(d_busy.begin(), d_busy.end(), sl.get()) == d_busy.end())
-                return *sl;
-        d_slots.push_back(std::make_unique<slot>());
-        return *d_slots.back();
-    }
 
     const trellis d_trellis;
     const int d_device;
     cudaDeviceProp d_prop{};
-    std::size_t d_threads = 0; // decoding_threads()
-    std::vector<std::unique_ptr<slot>> d_slots;
-    std::deque<slot*> d_busy;              // submitted, oldest first
+    std::size_t d_threads = 0;             // decoding_threads()
     core::cuda::device_array<int> d_index; // the stream's sent_index
     std::size_t d_index_count = 0;
+    // Taken: submitted, oldest first. Last, so that it waits for their work before the
+    // buffers above go.
+    core::cuda::slot_ring<segment_slot> d_slots;
 };
 
 std::vector<int> devices_of(const viterbi_config& config)

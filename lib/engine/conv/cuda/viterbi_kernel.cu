@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../../core/cuda/error.h"
-#include "../../core/cuda/llr.cuh"
-#include "../../core/cuda/s16x2.cuh"
+#include "core/cuda/error.h"
+#include "core/cuda/llr.cuh"
+#include "core/cuda/s16x2.cuh"
 #include "../presets.h"
 #include "../quantize.h"
 #include "../segments.h"
@@ -25,11 +25,35 @@ namespace {
 
 using core::cuda::s16x2;
 
-constexpr int log2_of(int x) { return x > 1 ? 1 + log2_of(x / 2) : 0; }
+// The Viterbi kernels' tuning, in one place: the kernels and their launchers read it.
+struct viterbi_policy
+{
+    //! Threads of a decoding block (and of the writing and status kernels).
+    static constexpr int threads = 128;
+    //! Blocks an SM holds at least of a symmetric code's decoding kernel (its branch
+    //! metrics in registers); any code's: 1.
+    static constexpr int symmetric_min_blocks = 4;
+    //! Loops over states are unrolled up to K = 7, so that every metric lives in a
+    //! register; K = 8 and 9 keep theirs in local memory.
+    static constexpr int unrolled_states = 64;
+    //! Trellis steps an iteration of the decoding loop: the first moves the metrics (the
+    //! symmetric form's int16 bound), and the previous pair's rows, fetched
+    //! unrolled_steps - 1 steps ahead, wait in as many slots.
+    static constexpr int unrolled_steps = 4;
+    //! Rows the last pair's traceback loads ahead of the one it traces: up to 32 words
+    //! in registers.
+    static constexpr int traceback_ahead(int words)
+    {
+        return words <= 4 ? 8 : 32 / words;
+    }
+    //! Segment pairs and threads of a preparing block.
+    static constexpr int prepare_pairs = 32;
+    static constexpr int prepare_threads = 256;
+    //! Output bits a writing thread.
+    static constexpr int bits_per_writer = 16;
+};
 
-// Loops over states are unrolled up to K = 7, so that every metric lives in a register;
-// K = 8 and 9 keep theirs in local memory.
-constexpr int unrolled_states = 64;
+constexpr int log2_of(int x) { return x > 1 ? 1 + log2_of(x / 2) : 0; }
 
 // Decisions of one step (a row): the decision of target state s of segment h at bit
 // 31 - p % 32 of word p / 32, p = decision_position<S>(h, s): each segment's S decisions
@@ -315,8 +339,8 @@ struct decision_row
 // Blocks of the decoding kernel for \p pairs pairs and at most \p threads threads.
 __host__ __device__ std::size_t decoding_blocks(std::size_t pairs, std::size_t threads)
 {
-    return ((pairs < threads ? pairs : threads) + threads_per_block - 1) /
-           threads_per_block;
+    return ((pairs < threads ? pairs : threads) + viterbi_policy::threads - 1) /
+           viterbi_policy::threads;
 }
 
 // Where a launch's scratch puts what: the decision rows, one pair's of each decoding
@@ -336,7 +360,7 @@ struct scratch_layout
     __host__ __device__ scratch_layout(
         int states, int outputs, std::size_t segments, int run, std::size_t most_threads)
         : pairs(segment_pairs(segments)),
-          threads(decoding_blocks(pairs, most_threads) * threads_per_block),
+          threads(decoding_blocks(pairs, most_threads) * viterbi_policy::threads),
           group_steps(group_steps_of(outputs)),
           bit_words((run + 31) / 32),
           decisions(0)
@@ -374,8 +398,8 @@ __device__ __forceinline__ long long warp_sum(long long x)
     return x;
 }
 
-constexpr int prepare_pairs = 32; // segment pairs a preparing block
-constexpr int prepare_threads = 256;
+constexpr int prepare_pairs = viterbi_policy::prepare_pairs;
+constexpr int prepare_threads = viterbi_policy::prepare_threads;
 
 // A block per 32 pairs of segments. First its warps measure the segments, a warp a
 // segment with the lanes along it: the magnitudes of its owned steps give the frame
@@ -560,43 +584,400 @@ bool reads_llrs(const trellis& t, const viterbi_job& job)
            reinterpret_cast<std::uintptr_t>(job.llrs) % 4 == 0;
 }
 
-// The Viterbi of two segments (A, B), each over its window, in the halves of packed
-// registers: segment g of the job is half g % 2 of thread g / 2. Its metrics come
-// prepared, or (Direct) from the int8 LLRs themselves, a group of steps two words a
-// segment.
+// The decoding kernel's work for one thread, in named steps: the Viterbi of pairs of
+// segments (A, B), each over its window, in the halves of packed registers (segment g of
+// the job is half g % 2 of thread g / 2). Its metrics come prepared, or (Direct) from
+// the int8 LLRs themselves, a group of steps two words a segment. Each thread decodes
+// pairs pair, pair + stride, …, and traces each pair's paths while it runs the next
+// pair's trellis, a row a step, so that the tracebacks' reads of memory overlap the
+// arithmetic (they would otherwise all come at once, every thread's at the end of its
+// run): the previous pair's rows come into shared memory unrolled_steps - 1 steps before
+// they are traced (asynchronous copies, no register waiting), into a ring of
+// unrolled_steps slots a thread.
 template <class Tr, bool Direct>
-__global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
-    viterbi_kernel(const __grid_constant__ trellis t,
-                   const __grid_constant__ viterbi_job job,
-                   const __grid_constant__ output_signs signs)
+struct viterbi_agent
 {
-    constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
+    static constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
     static_assert(!Direct || N == 2 || N == 4);
-    constexpr int words = words_for(S), per_word = butterflies_per_word(S);
+    static constexpr int words = words_for(S), per_word = butterflies_per_word(S);
     using row = decision_row<S>;
-    constexpr int unroll = S <= unrolled_states ? S : 1;
-    // Any code's branch metrics go through shared memory: [combination][thread].
-    __shared__ unsigned branch_shared[Tr::symmetric ? 1 : 1 << N][threads_per_block];
-    const std::size_t segments = std::size_t(job.per_window) * job.windows;
-    const std::size_t pairs = segment_pairs(segments);
-    const int run = job.run;
-    const scratch_layout l(S, N, segments, run, job.threads);
-    uint2* const bits_of_pairs = reinterpret_cast<uint2*>(job.scratch + l.bits);
+    static constexpr int unroll = S <= viterbi_policy::unrolled_states ? S : 1;
+    static constexpr int group_steps = group_steps_of(N);
+    static constexpr int word_steps = 4 / N; // Direct: steps of an LLR word
+    static_assert(!Direct || word_steps * N == 4, "a word holds whole steps");
+    static constexpr int slots = viterbi_policy::unrolled_steps;
+    using vector = unsigned[row::width];
+    //! The ring of the previous pair's rows: [slot][vector][thread].
+    using ring_t = vector[slots][row::vectors][viterbi_policy::threads];
+
+    // Paths not from state 0 start this far behind (conv/cpu/viterbi_kernel_impl.h).
+    static constexpr int behind = memory * 2 * N * max_metric + 1;
+    // The symmetric form adds without wrapping: metrics within behind + spread +
+    // unrolled_steps steps' growth of it (see add_compare_select_symmetric).
+    static_assert(!Tr::symmetric ||
+                      behind + memory * 2 * N * max_metric +
+                              viterbi_policy::unrolled_steps * 2 * N * max_metric <
+                          1 << 14,
+                  "symmetric metrics must stay below 2^14");
+
+    const trellis& t;
+    const viterbi_job& job;
+    const output_signs& signs;
+    const std::size_t segments, pairs;
+    const int run;
+    const scratch_layout l;
+    uint2* const bits_of_pairs;
+    const std::size_t thread;
     // The thread's decision rows, vector v of the row at position i at i * row_stride + v
     // * vector_stride words in: a pair's row r at position r, or every other pair's
     // (flipped) at run - 1 - r, so that a pair writes each row where the row it replaces
     // is traced at the same step.
-    const std::size_t thread = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    unsigned* const rows =
-        reinterpret_cast<unsigned*>(job.scratch + l.decisions) + thread * row::width;
-    const std::size_t vector_stride = l.threads * row::width;
-    const std::ptrdiff_t row_stride = std::ptrdiff_t(row::vectors * vector_stride);
-    auto row_of = [&](bool flipped, int r) {
-        return rows + (flipped ? run - 1 - r : r) * row_stride;
+    unsigned* const rows;
+    const std::size_t vector_stride;
+    const std::ptrdiff_t row_stride;
+    const std::size_t stride;      // pairs between a thread's pairs: the grid's threads
+    unsigned* const shared_branch; // any code: [combination] at a stride of the block
+    ring_t& ring;
+    const unsigned* const llr_words; // Direct: the LLRs, 4 bytes a word
+
+    // The previous pair, traced while this one runs.
+    bool previous = false, flipped = false;
+    unsigned previous_pair = 0, previous_path[2] = { 0u, 0u };
+    const unsigned* previous_row = nullptr; // its next row to fetch
+
+    // The pair that runs.
+    std::size_t pair;
+    std::size_t g[2];
+    device_segment seg[2];
+    const uint4* metrics; // prepared: its groups
+    uint4 group;          // prepared: the group of the step that runs
+    // Direct: each segment's LLRs as words, word w (steps w * word_steps on) in slot
+    // w % 2 of its segment; the sum of |q| over its owned steps.
+    unsigned first_word[2];  // of each segment's steps in llr_words
+    unsigned llr_slot[2][2]; // [segment][slot]
+    unsigned owned_sum[2];
+    int owned_from[2], owned_to[2], full_from[2], full_words[2]; // steps; words
+
+    __device__ __forceinline__ viterbi_agent(const trellis& t,
+                                             const viterbi_job& job,
+                                             const output_signs& signs,
+                                             unsigned* branch_column,
+                                             ring_t& ring)
+        : t(t),
+          job(job),
+          signs(signs),
+          segments(std::size_t(job.per_window) * job.windows),
+          pairs(segment_pairs(segments)),
+          run(job.run),
+          l(S, N, segments, run, job.threads),
+          bits_of_pairs(reinterpret_cast<uint2*>(job.scratch + l.bits)),
+          thread(std::size_t(blockIdx.x) * blockDim.x + threadIdx.x),
+          rows(reinterpret_cast<unsigned*>(job.scratch + l.decisions) +
+               thread * row::width),
+          vector_stride(l.threads * row::width),
+          row_stride(std::ptrdiff_t(row::vectors * vector_stride)),
+          stride(l.threads),
+          shared_branch(branch_column),
+          ring(ring),
+          llr_words(static_cast<const unsigned*>(job.llrs))
+    {
+    }
+
+    // Row r of a pair's rows, flipped or not.
+    __device__ __forceinline__ unsigned* row_of(bool flip, int r) const
+    {
+        return rows + (flip ? run - 1 - r : r) * row_stride;
+    }
+    // From a row to the one of the step before.
+    __device__ __forceinline__ std::ptrdiff_t row_before(bool flip) const
+    {
+        return flip ? row_stride : -row_stride;
+    }
+
+    // The pair's segments, its prepared metrics, and its path metrics at the start.
+    __device__ __forceinline__ void begin_pair(std::size_t p, s16x2 (&metric)[S])
+    {
+        pair = p;
+        // Segment B of an odd count's last pair repeats A, its bits never read.
+        g[0] = 2 * pair;
+        g[1] = std::min(2 * pair + 1, segments - 1);
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            seg[h] = job.segments[g[h] % job.per_window];
+#pragma unroll(unroll)
+        for (int s = 0; s < S; ++s)
+            metric[s].v = s == 0 ? 0u
+                                 : pack(seg[0].start_zero ? -behind : 0,
+                                        seg[1].start_zero ? -behind : 0);
+        metrics = reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
+        group = uint4{};
+        owned_sum[0] = owned_sum[1] = 0u;
+    }
+
+    // Direct: each segment's first two LLR words, and where its owned steps lie. A load
+    // has a word's steps or more to land before it is used (the padding of the LLR
+    // buffers, core::cuda::llr_padding, covers the words loaded past the end).
+    __device__ __forceinline__ void load_first_llrs()
+    {
+        if constexpr (Direct) {
+            static_assert(4 % N == 0);
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                first_word[h] = unsigned(
+                    (g[h] / job.per_window * job.window_stride + seg[h].first * N) / 4);
+                owned_from[h] = std::clamp(int(seg[h].begin - seg[h].first), 0, run);
+                owned_to[h] =
+                    std::clamp(int(seg[h].owned_end - seg[h].first), owned_from[h], run);
+                full_from[h] = (owned_from[h] + word_steps - 1) / word_steps;
+                full_words[h] = std::max(owned_to[h] / word_steps - full_from[h], 0);
+                llr_slot[h][0] = __ldg(llr_words + first_word[h]);
+                llr_slot[h][1] = __ldg(llr_words + first_word[h] + 1);
+            }
+        }
+    }
+
+    // sum plus the |q| of the four int8 of w where counted: w times its signs.
+    __device__ __forceinline__ static unsigned
+    add_magnitudes(unsigned w, unsigned sum, bool counted)
+    {
+        unsigned signs;
+        asm("prmt.b32 %0, %1, 0, 0xBA98;" : "=r"(signs) : "r"(w));
+        const unsigned weights = counted ? signs | 0x01010101u : 0u;
+        return unsigned(__dp4a(int(w), int(weights), int(sum)));
+    }
+
+    // The metrics of step e, the k-th of its group (k = e % group_steps, a constant
+    // where the caller knows it; prepared: the first step loads the group), both
+    // segments in one register per coded bit: bytes A_o and B_o sign-extended to the
+    // halves. Direct: the metric of an int8 LLR q is q (-128 read as -127), negated as
+    // output_signs says; whole owned words add to the magnitude sums as they are first
+    // used, and a word's slot takes word w + 2 as soon as its last step is taken.
+    __device__ __forceinline__ void load_branch_metrics(int k, int e, s16x2 (&q)[N])
+    {
+        if constexpr (Direct) {
+            const int s = k * N / 4 % 2, byte = k * N % 4; // of word e * N / 4
+            const int w = e / word_steps;
+            const unsigned a = s ? llr_slot[0][1] : llr_slot[0][0],
+                           b = s ? llr_slot[1][1] : llr_slot[1][0];
+            if (byte == 0) {
+                owned_sum[0] =
+                    add_magnitudes(a,
+                                   owned_sum[0],
+                                   unsigned(w - full_from[0]) < unsigned(full_words[0]));
+                owned_sum[1] =
+                    add_magnitudes(b,
+                                   owned_sum[1],
+                                   unsigned(w - full_from[1]) < unsigned(full_words[1]));
+            }
+#pragma unroll
+            for (int o = 0; o < N; ++o) {
+                // int8_metric(), the sign with the inverted outputs' below.
+                const s16x2 x{ __vmaxs2(sign_extend_pair(a, b, byte + o),
+                                        pack(-max_metric, -max_metric)) };
+                const s16x2 m{ signs.negated[o] };
+                q[o] = s16x2{ x.v ^ m.v } - m; // -x where negated
+            }
+            if (byte + N == 4) { // the word's last step: its slot takes word w + 2
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const unsigned next = __ldg(llr_words + (first_word[h] + w + 2));
+                    if (s)
+                        llr_slot[h][1] = next;
+                    else
+                        llr_slot[h][0] = next;
+                }
+            }
+            return;
+        }
+        if (k == 0)
+            group = __ldg(metrics + std::size_t(e / group_steps) * pairs);
+        if constexpr (N <= 2) { // 4 bytes a step: word k
+            const unsigned w = k == 0   ? group.x
+                               : k == 1 ? group.y
+                               : k == 2 ? group.z
+                                        : group.w;
+            q[0].v = sign_extend_pair<0>(w);
+            q[1].v = sign_extend_pair<2>(w);
+        } else { // 8 bytes a step: k is 0 or 1, words 2k and 2k + 1
+            const unsigned w0 = k == 0 ? group.x : group.z,
+                           w1 = k == 0 ? group.y : group.w;
+            q[0].v = sign_extend_pair<0>(w0);
+            q[1].v = sign_extend_pair<2>(w0);
+            q[2].v = sign_extend_pair<0>(w1);
+            if constexpr (N == 4)
+                q[3].v = sign_extend_pair<2>(w1);
+        }
+    }
+
+    // The decisions of one step as the butterflies make them, gathered into the words
+    // of its row (first: the row's first word; vector_stride: the rows'): kept in
+    // registers and stored a vector at a time (up to K = 7), or stored word by word.
+    struct step_decisions
+    {
+        unsigned* const first;
+        const std::size_t vector_stride;
+        unsigned words_of_step[S <= viterbi_policy::unrolled_states ? words : 1],
+            gathered[4], word = 0;
+
+        // Word w of the row: vector w / width of the row, element w % width.
+        __device__ __forceinline__ unsigned* word_at(int w) const
+        {
+            return first + w / row::width * vector_stride + w % row::width;
+        }
+        __device__ __forceinline__ void put(int i, unsigned w) // word i of the row
+        {
+            if constexpr (S <= viterbi_policy::unrolled_states)
+                words_of_step[i] = w;
+            else
+                *word_at(i) = w;
+        }
+        // Butterfly ns decided: the four signs (bits 15 and 31 of d0, d1) as bytes of
+        // all ones or zeros (prmt's sign replication), their bits at the butterfly's into
+        // the word; a gathered word's bytes to the row's words (decision_position).
+        __device__ __forceinline__ void decide(int ns, s16x2 d0, s16x2 d1)
+        {
+            const unsigned signs = sign_bytes(d0.v, d1.v);
+            const int j = ns % per_word, i = ns / per_word;
+            const unsigned mask = 0x01010101u << (7 - j);
+            word = j == 0 ? signs & mask : word | (signs & mask);
+            if (j != per_word - 1)
+                return;
+            if constexpr (S <= 16) {
+                put(0, __byte_perm(word, 0, 0x0213));
+            } else if constexpr (S == 32) {
+                gathered[i] = word;
+                if (i == 1) {
+                    put(0, __byte_perm(gathered[0], word, 0x0426));
+                    put(1, __byte_perm(gathered[0], word, 0x1537));
+                }
+            } else { // four gathered words (states 32 k …): a transposition of bytes
+                gathered[i % 4] = word;
+                if (i % 4 == 3) {
+                    const int k = i / 4;
+                    const unsigned lo01 = __byte_perm(gathered[0], gathered[1], 0x1504),
+                                   hi01 = __byte_perm(gathered[0], gathered[1], 0x3726),
+                                   lo23 = __byte_perm(gathered[2], word, 0x1504),
+                                   hi23 = __byte_perm(gathered[2], word, 0x3726);
+                    put(k, __byte_perm(lo23, lo01, 0x5410));          // A, low half
+                    put(S / 64 + k, __byte_perm(hi23, hi01, 0x5410)); // A, high
+                    put(S / 32 + k, __byte_perm(lo23, lo01, 0x7632)); // B, low
+                    put(S / 32 + S / 64 + k, __byte_perm(hi23, hi01, 0x7632)); // B, high
+                }
+            }
+        }
+        // A row kept in registers goes out a vector at a time.
+        __device__ __forceinline__ void store() const
+        {
+            if constexpr (S <= viterbi_policy::unrolled_states)
+#pragma unroll
+                for (int v = 0; v < row::vectors; ++v)
+                    store_words<row::width>(word_at(v * row::width),
+                                            words_of_step + v * row::width);
+        }
     };
-    auto row_before = [&](bool flipped) { return flipped ? row_stride : -row_stride; };
-    // Traces one row of both paths (see the traceback below).
-    auto trace = [](const unsigned* words_of_row, unsigned(&path)[2]) {
+
+    // The metric of every combination c of coded bits: +q where a bit is 0, -q where it
+    // is 1, and twice that for the symmetric form; any code's also to shared memory.
+    __device__ __forceinline__ void branch_metrics(const s16x2 (&q)[N],
+                                                   s16x2 (&branch)[1 << N],
+                                                   s16x2 (&twice)[1 << N]) const
+    {
+#pragma unroll
+        for (int c = 0; c < (1 << N); ++c) {
+            s16x2 sum{ 0u };
+#pragma unroll
+            for (int o = 0; o < N; ++o)
+                sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
+            branch[c] = sum;
+            twice[c] = sum + sum;
+            if constexpr (!Tr::symmetric)
+                shared_branch[c * viterbi_policy::threads] = sum.v;
+        }
+    }
+
+    // The symmetric form's add-compare-select of one step. Branches beta (p_0 -> ns),
+    // -beta, -beta (p_0 -> ns + S/2), beta, beta's combination c known when compiling.
+    // The metrics must not wrap here, so that max(m0, m1) is one add-max: every
+    // unrolled_steps-th step (moves) normalises them all by state 0's, through the
+    // branches. They stay within behind + spread + that many steps' growth of it: below
+    // 2^14 for K <= 7 (asserted above).
+    __device__ __forceinline__ void
+    add_compare_select_symmetric(const s16x2* in,
+                                 s16x2* out,
+                                 const s16x2 (&branch)[1 << N],
+                                 const s16x2 (&twice)[1 << N],
+                                 bool moves,
+                                 step_decisions& decisions) const
+    {
+        s16x2 moved[1 << N];
+#pragma unroll
+        for (int c = 0; c < (1 << N); ++c)
+            moved[c] = moves ? branch[c] - in[0] : branch[c];
+        // Butterfly ns: targets ns and ns + S/2 from a = 2 ns and b = 2 ns + 1. d = m0 -
+        // m1 per target: its sign is the decision (1: p_1 is strictly better; ties keep
+        // p_0).
+        auto butterfly = [&](auto k) {
+            constexpr int ns = decltype(k)::value;
+            constexpr unsigned c = Tr::template branch<ns, 0>(), all = (1u << N) - 1;
+            const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
+            // twice[c ^ all] is -twice[c]: one of the two a register, negated in the
+            // subtraction.
+            constexpr bool low = c < (c ^ all);
+            const s16x2 delta = a - b, twice_low = twice[low ? c : c ^ all];
+            const s16x2 d0 = low ? delta + twice_low : delta - twice_low;
+            const s16x2 d1 = low ? delta - twice_low : delta + twice_low;
+            // Every other butterfly adds on the ALU, which the packed adds otherwise
+            // leave idle.
+            const s16x2 b1 =
+                ns % 2 ? b + moved[c ^ all] : core::cuda::add_on_alu(b, moved[c ^ all]);
+            out[ns] = core::cuda::add_max(a, moved[c], b1);
+            out[ns + S / 2] = core::cuda::add_max(a, moved[c ^ all], b + moved[c]);
+            decisions.decide(ns, d0, d1);
+        };
+        static_for<0, S / 2>(butterfly);
+    }
+
+    // Any code's add-compare-select of one step, its branch metrics from shared memory:
+    // d = m0 - m1 per target, and max(m0, m1) = m1 + max(d, 0) in wrapping arithmetic.
+    __device__ __forceinline__ void
+    add_compare_select_any(const s16x2* in, s16x2* out, step_decisions& decisions) const
+    {
+        auto metric_of = [&](unsigned c) {
+            return s16x2{ shared_branch[c * viterbi_policy::threads] };
+        };
+#pragma unroll(unroll)
+        for (int ns = 0; ns < S / 2; ++ns) {
+            const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
+            const s16x2 m00 = a + metric_of(Tr::branch(t, ns, 0));
+            const s16x2 m01 = b + metric_of(Tr::branch(t, ns, 1));
+            const s16x2 m10 = a + metric_of(Tr::branch(t, ns + S / 2, 0));
+            const s16x2 m11 = b + metric_of(Tr::branch(t, ns + S / 2, 1));
+            const s16x2 d0 = m00 - m01, d1 = m10 - m11;
+            out[ns] = m01 + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
+            out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
+            decisions.decide(ns, d0, d1);
+        }
+    }
+
+    // One trellis step: metrics in -> out through the step's branch metrics q, its
+    // decisions stored to step e's row.
+    __device__ __forceinline__ void
+    step(const s16x2* in, s16x2* out, const s16x2 (&q)[N], int e, bool moves) const
+    {
+        s16x2 branch[1 << N], twice[1 << N];
+        branch_metrics(q, branch, twice);
+        step_decisions decisions{ row_of(flipped, e), vector_stride };
+        if constexpr (Tr::symmetric)
+            add_compare_select_symmetric(in, out, branch, twice, moves, decisions);
+        else
+            add_compare_select_any(in, out, decisions);
+        decisions.store();
+    }
+
+    // Traces one row of both paths (see traceback()).
+    __device__ __forceinline__ static void trace(const unsigned* words_of_row,
+                                                 unsigned (&path)[2])
+    {
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             // Rotated left by p % 32, the word has the decision at bit 31 (the funnel
@@ -612,346 +993,109 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
             const unsigned decision = __funnelshift_l(word, word, amount);
             path[h] = __funnelshift_l(decision, path[h], 1);
         }
-    };
-    // Each thread decodes pairs pair, pair + stride, …, and traces each pair's paths
-    // while it runs the next pair's trellis, a row a step, so that the tracebacks' reads
-    // of memory overlap the arithmetic (they would otherwise all come at once, every
-    // thread's at the end of its run): the previous pair's rows come into shared memory
-    // three steps before they are traced (asynchronous copies, no register waiting), into
-    // four slots a thread.
-    using vector = unsigned[row::width];
-    __shared__ __align__(16) vector ring[4][row::vectors][threads_per_block];
-    const std::size_t stride = l.threads;
-    bool previous = false, flipped = false;
-    unsigned previous_pair = 0, previous_path[2] = { 0u, 0u };
-    const unsigned* previous_row = nullptr; // the previous pair's next row to fetch
-    auto fetch_previous = [&](int slot) {
+    }
+
+    // Word j of pair p's decided bits: the paths shifted right by shift.
+    __device__ __forceinline__ void
+    store_word(std::size_t p, int j, const unsigned (&path)[2], int shift) const
+    {
+        bits_of_pairs[std::size_t(j) * pairs + p] = { path[0] >> shift,
+                                                      path[1] >> shift };
+    }
+
+    // The previous pair's next row into ring slot \p slot, asynchronously.
+    __device__ __forceinline__ void fetch_previous(int slot)
+    {
 #pragma unroll
         for (int v = 0; v < row::vectors; ++v)
             __pipeline_memcpy_async(ring[slot][v][threadIdx.x],
                                     previous_row + v * vector_stride,
                                     row::width * 4);
         previous_row += row_before(!flipped);
-    };
-    auto store_word = [&](std::size_t p, int j, const unsigned(&path)[2], int shift) {
-        bits_of_pairs[std::size_t(j) * pairs + p] = { path[0] >> shift,
-                                                      path[1] >> shift };
-    };
-    for (std::size_t pair = thread; pair < pairs; pair += stride) {
-        // Segment B of an odd count's last pair repeats A, its bits never read.
-        const std::size_t g[2] = { 2 * pair, std::min(2 * pair + 1, segments - 1) };
-        device_segment seg[2];
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-            seg[h] = job.segments[g[h] % job.per_window];
+    }
 
-        // Paths not from state 0 start this far behind (conv/cpu/viterbi_kernel_impl.h).
-        const int behind = memory * 2 * N * max_metric + 1;
-        s16x2 metric[S], next[S];
-#pragma unroll(unroll)
-        for (int s = 0; s < S; ++s)
-            metric[s].v = s == 0 ? 0u
-                                 : pack(seg[0].start_zero ? -behind : 0,
-                                        seg[1].start_zero ? -behind : 0);
-
-        unsigned* shared_branch = &branch_shared[0][threadIdx.x];
-        // Word w of step e's row: vector w / width of the row, element w % width.
-        auto word_at = [&](int e, int w) {
-            return row_of(flipped, e) + w / row::width * vector_stride + w % row::width;
-        };
-        const uint4* metrics =
-            reinterpret_cast<const uint4*>(job.scratch + l.metrics) + pair;
-        constexpr int group_steps = group_steps_of(N);
-        // Direct: each segment's LLRs as words, word w (steps w * word_steps on) in slot
-        // w % 2 of its segment, reloaded with word w + 2 as soon as its last step's
-        // metrics are taken: a load has a word's steps or more to land before it is used
-        // (the padding of the LLR buffers, core::cuda::llr_padding, covers the words
-        // loaded past the end). The metric of an int8 LLR q is q (-128 read as -127),
-        // negated as output_signs says. The sum of |q| over the owned steps (the frame
-        // status) is taken here too: whole words as they are first used, the steps of
-        // partly owned ones at the end.
-        constexpr int word_steps = 4 / N;
-        const unsigned* const llr_words = static_cast<const unsigned*>(job.llrs);
-        unsigned first_word[2]; // of each segment's steps in llr_words (4 bytes a word)
-        unsigned slot[2][2];    // [segment][slot]
-        unsigned owned_sum[2] = { 0u, 0u };
-        int owned_from[2], owned_to[2], full_from[2], full_words[2]; // steps; words
-        if constexpr (Direct) {
-            static_assert(4 % N == 0);
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                first_word[h] = unsigned(
-                    (g[h] / job.per_window * job.window_stride + seg[h].first * N) / 4);
-                owned_from[h] = std::clamp(int(seg[h].begin - seg[h].first), 0, run);
-                owned_to[h] =
-                    std::clamp(int(seg[h].owned_end - seg[h].first), owned_from[h], run);
-                full_from[h] = (owned_from[h] + word_steps - 1) / word_steps;
-                full_words[h] = std::max(owned_to[h] / word_steps - full_from[h], 0);
-                slot[h][0] = __ldg(llr_words + first_word[h]);
-                slot[h][1] = __ldg(llr_words + first_word[h] + 1);
-            }
-        }
-        // sum plus the |q| of the four int8 of w where counted: w times its signs.
-        auto add_magnitudes = [](unsigned w, unsigned sum, bool counted) {
-            unsigned signs;
-            asm("prmt.b32 %0, %1, 0, 0xBA98;" : "=r"(signs) : "r"(w));
-            const unsigned weights = counted ? signs | 0x01010101u : 0u;
-            return unsigned(__dp4a(int(w), int(weights), int(sum)));
-        };
-        // The metrics of step e, the k-th of its group (k = e % group_steps, a constant
-        // where the caller knows it; prepared: the first step loads the group), both
-        // segments in one register per coded bit: bytes A_o and B_o sign-extended to the
-        // halves.
-        uint4 group{};
-        auto load = [&](int k, int e, s16x2(&q)[N]) {
-            if constexpr (Direct) {
-                const int s = k * N / 4 % 2, byte = k * N % 4; // of word e * N / 4
-                const int w = e / word_steps;
-                const unsigned a = s ? slot[0][1] : slot[0][0],
-                               b = s ? slot[1][1] : slot[1][0];
-                if (byte == 0) {
-                    owned_sum[0] = add_magnitudes(a,
-                                                  owned_sum[0],
-                                                  unsigned(w - full_from[0]) <
-                                                      unsigned(full_words[0]));
-                    owned_sum[1] = add_magnitudes(b,
-                                                  owned_sum[1],
-                                                  unsigned(w - full_from[1]) <
-                                                      unsigned(full_words[1]));
-                }
-#pragma unroll
-                for (int o = 0; o < N; ++o) {
-                    // int8_metric(), the sign with the inverted outputs' below.
-                    const s16x2 x{ __vmaxs2(sign_extend_pair(a, b, byte + o),
-                                            pack(-max_metric, -max_metric)) };
-                    const s16x2 m{ signs.negated[o] };
-                    q[o] = s16x2{ x.v ^ m.v } - m; // -x where negated
-                }
-                if (byte + N == 4) { // the word's last step: its slot takes word w + 2
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const unsigned next = __ldg(llr_words + (first_word[h] + w + 2));
-                        if (s)
-                            slot[h][1] = next;
-                        else
-                            slot[h][0] = next;
-                    }
-                }
-                return;
-            }
-            if (k == 0)
-                group = __ldg(metrics + std::size_t(e / group_steps) * pairs);
-            if constexpr (N <= 2) { // 4 bytes a step: word k
-                const unsigned w = k == 0   ? group.x
-                                   : k == 1 ? group.y
-                                   : k == 2 ? group.z
-                                            : group.w;
-                q[0].v = sign_extend_pair<0>(w);
-                q[1].v = sign_extend_pair<2>(w);
-            } else { // 8 bytes a step: k is 0 or 1, words 2k and 2k + 1
-                const unsigned w0 = k == 0 ? group.x : group.z,
-                               w1 = k == 0 ? group.y : group.w;
-                q[0].v = sign_extend_pair<0>(w0);
-                q[1].v = sign_extend_pair<2>(w0);
-                q[2].v = sign_extend_pair<0>(w1);
-                if constexpr (N == 4)
-                    q[3].v = sign_extend_pair<2>(w1);
-            }
-        };
-        // One trellis step: metrics in -> out, decisions to step e's words.
-        auto step = [&](const s16x2* in,
-                        s16x2* out,
-                        const s16x2(&q)[N],
-                        int e,
-                        bool moves) {
-            // The metric of every combination c of coded bits: +q where a bit is 0, -q
-            // where it is 1; twice that for the symmetric form.
-            s16x2 branch[1 << N], twice[1 << N];
-#pragma unroll
-            for (int c = 0; c < (1 << N); ++c) {
-                s16x2 sum{ 0u };
-#pragma unroll
-                for (int o = 0; o < N; ++o)
-                    sum = (c >> o) & 1 ? sum - q[o] : sum + q[o];
-                branch[c] = sum;
-                twice[c] = sum + sum;
-                if constexpr (!Tr::symmetric)
-                    shared_branch[c * threads_per_block] = sum.v;
-            }
-            auto metric_of = [&](unsigned c) {
-                if constexpr (Tr::symmetric)
-                    return branch[c];
-                else
-                    return s16x2{ shared_branch[c * threads_per_block] };
-            };
-            // Butterfly ns: targets ns and ns + S/2 from a = 2 ns and b = 2 ns + 1. d =
-            // m0 - m1 per target: its sign is the decision (1: p_1 is strictly better;
-            // ties keep p_0), and max(m0, m1) = m1 + max(d, 0) in wrapping arithmetic.
-            unsigned words_of_step[S <= unrolled_states ? words : 1], gathered[4],
-                word = 0;
-            auto put = [&](int i, unsigned w) { // word i of the row
-                if constexpr (S <= unrolled_states)
-                    words_of_step[i] = w;
-                else
-                    *word_at(e, i) = w;
-            };
-            auto decide = [&](int ns, s16x2 d0, s16x2 d1) {
-                // The four signs (bits 15 and 31 of d0, d1) as bytes of all ones or zeros
-                // (prmt's sign replication), their bits at the butterfly's into the word.
-                const unsigned signs = sign_bytes(d0.v, d1.v);
-                const int j = ns % per_word, i = ns / per_word;
-                const unsigned mask = 0x01010101u << (7 - j);
-                word = j == 0 ? signs & mask : word | (signs & mask);
-                if (j != per_word - 1)
-                    return;
-                // Gathered word i done: its bytes to the row's words (decision_position).
-                if constexpr (S <= 16) {
-                    put(0, __byte_perm(word, 0, 0x0213));
-                } else if constexpr (S == 32) {
-                    gathered[i] = word;
-                    if (i == 1) {
-                        put(0, __byte_perm(gathered[0], word, 0x0426));
-                        put(1, __byte_perm(gathered[0], word, 0x1537));
-                    }
-                } else { // four gathered words (states 32 k …): a transposition of bytes
-                    gathered[i % 4] = word;
-                    if (i % 4 == 3) {
-                        const int k = i / 4;
-                        const unsigned lo01 =
-                                           __byte_perm(gathered[0], gathered[1], 0x1504),
-                                       hi01 =
-                                           __byte_perm(gathered[0], gathered[1], 0x3726),
-                                       lo23 = __byte_perm(gathered[2], word, 0x1504),
-                                       hi23 = __byte_perm(gathered[2], word, 0x3726);
-                        put(k, __byte_perm(lo23, lo01, 0x5410));          // A, low half
-                        put(S / 64 + k, __byte_perm(hi23, hi01, 0x5410)); // A, high
-                        put(S / 32 + k, __byte_perm(lo23, lo01, 0x7632)); // B, low
-                        put(S / 32 + S / 64 + k,
-                            __byte_perm(hi23, hi01, 0x7632)); // B, high
-                    }
-                }
-            };
-            // A row kept in registers goes out a vector at a time.
-            auto store_row = [&] {
-                if constexpr (S <= unrolled_states)
-#pragma unroll
-                    for (int v = 0; v < row::vectors; ++v)
-                        store_words<row::width>(word_at(e, v * row::width),
-                                                words_of_step + v * row::width);
-            };
-            if constexpr (Tr::symmetric) {
-                // Branches beta (p_0 -> ns), -beta, -beta (p_0 -> ns + S/2), beta, beta's
-                // combination c known when compiling. The metrics must not wrap here, so
-                // that max(m0, m1) is one add-max: every fourth step moves them all by
-                // state 0's, through the branches. They stay within behind + spread + 4
-                // steps' growth of it: below 2^14 for K <= 7.
-                s16x2 moved[1 << N];
-#pragma unroll
-                for (int c = 0; c < (1 << N); ++c)
-                    moved[c] = moves ? branch[c] - in[0] : branch[c];
-                auto butterfly = [&](auto k) {
-                    constexpr int ns = decltype(k)::value;
-                    constexpr unsigned c = Tr::template branch<ns, 0>(),
-                                       all = (1u << N) - 1;
-                    const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
-                    // twice[c ^ all] is -twice[c]: one of the two a register, negated
-                    // in the subtraction.
-                    constexpr bool low = c < (c ^ all);
-                    const s16x2 delta = a - b, twice_low = twice[low ? c : c ^ all];
-                    const s16x2 d0 = low ? delta + twice_low : delta - twice_low;
-                    const s16x2 d1 = low ? delta - twice_low : delta + twice_low;
-                    // Every other butterfly adds on the ALU, which the packed adds
-                    // otherwise leave idle.
-                    const s16x2 b1 = ns % 2 ? b + moved[c ^ all]
-                                            : core::cuda::add_on_alu(b, moved[c ^ all]);
-                    out[ns] = core::cuda::add_max(a, moved[c], b1);
-                    out[ns + S / 2] =
-                        core::cuda::add_max(a, moved[c ^ all], b + moved[c]);
-                    decide(ns, d0, d1);
-                };
-                static_for<0, S / 2>(butterfly);
-                store_row();
-            } else {
-#pragma unroll(unroll)
-                for (int ns = 0; ns < S / 2; ++ns) {
-                    const s16x2 a = in[2 * ns], b = in[2 * ns + 1];
-                    const s16x2 m00 = a + metric_of(Tr::branch(t, ns, 0));
-                    const s16x2 m01 = b + metric_of(Tr::branch(t, ns, 1));
-                    const s16x2 m10 = a + metric_of(Tr::branch(t, ns + S / 2, 0));
-                    const s16x2 m11 = b + metric_of(Tr::branch(t, ns + S / 2, 1));
-                    const s16x2 d0 = m00 - m01, d1 = m10 - m11;
-                    out[ns] = m01 + s16x2{ __vimax_s16x2_relu(d0.v, 0u) };
-                    out[ns + S / 2] = m11 + s16x2{ __vimax_s16x2_relu(d1.v, 0u) };
-                    decide(ns, d0, d1);
-                }
-                store_row();
-            }
-        };
-        // Four steps an iteration, the first moving the metrics (the symmetric form),
-        // each step's LLRs loaded one step ahead, so that the loads overlap the
-        // arithmetic; then one step at a time. After step e, row run - 1 - e of the
-        // previous pair is traced (its rows below `memory` are not: see the traceback
-        // below), from slot e % 4 (a constant where the caller knows it): step e wrote
-        // its row where that row was, so its fetch had to be complete before.
-        auto follow = [&](int e, int slot) {
-            const int r = run - 1 - e;
-            if (!previous || r < memory)
-                return;
-            // All but the latest fetch done: this row's and the next's, whose place the
-            // next step overwrites.
-            __pipeline_wait_prior(1);
-            unsigned words_of_row[words];
-#pragma unroll
-            for (int v = 0; v < row::vectors; ++v)
-                load_words<row::width>(words_of_row + v * row::width,
-                                       ring[slot][v][threadIdx.x]);
-            trace(words_of_row, previous_path);
-            if (((r - memory) & 31) == 0)
-                store_word(previous_pair, (r - memory) >> 5, previous_path, 0);
-            if (r - 3 >= memory)
-                fetch_previous((slot + 3) % 4);
+    // The previous pair's first slots - 1 rows on their way, before the first step: the
+    // first done, as step 0 writes its place.
+    __device__ __forceinline__ void fetch_previous_rows()
+    {
+        if (!previous)
+            return;
+        previous_row = row_of(!flipped, run - 1);
+        for (int i = 0; i < slots - 1; ++i) {
+            if (run - 1 - i >= memory)
+                fetch_previous(i);
             __pipeline_commit();
-        };
-        if (previous) {
-            previous_row = row_of(!flipped, run - 1);
-            for (int i = 0; i < 3; ++i) {
-                if (run - 1 - i >= memory)
-                    fetch_previous(i);
-                __pipeline_commit();
-            }
-            __pipeline_wait_prior(2); // the first: step 0 writes its place
         }
+        __pipeline_wait_prior(slots - 2);
+    }
+
+    // After step e, row run - 1 - e of the previous pair is traced (its rows below
+    // `memory` are not: see traceback()), from slot e % slots (a constant where the
+    // caller knows it): step e wrote its row where that row was, so its fetch had to be
+    // complete before.
+    __device__ __forceinline__ void trace_previous_row(int e, int slot)
+    {
+        const int r = run - 1 - e;
+        if (!previous || r < memory)
+            return;
+        // All but the latest fetch done: this row's and the next's, whose place the
+        // next step overwrites.
+        __pipeline_wait_prior(1);
+        unsigned words_of_row[words];
+#pragma unroll
+        for (int v = 0; v < row::vectors; ++v)
+            load_words<row::width>(words_of_row + v * row::width,
+                                   ring[slot][v][threadIdx.x]);
+        trace(words_of_row, previous_path);
+        if (((r - memory) & 31) == 0)
+            store_word(previous_pair, (r - memory) >> 5, previous_path, 0);
+        if (r - (slots - 1) >= memory)
+            fetch_previous((slot + slots - 1) % slots);
+        __pipeline_commit();
+    }
+
+    // The trellis over the pair's run: unrolled_steps steps an iteration, the first
+    // moving the metrics (the symmetric form), each step's metrics loaded one step ahead,
+    // so that the loads overlap the arithmetic; then one step at a time. Each step
+    // traces a row of the previous pair.
+    __device__ __forceinline__ void run_trellis(s16x2 (&metric)[S], s16x2 (&next)[S])
+    {
+        static_assert(slots == 4, "run_trellis() is written out for 4 steps");
         constexpr bool move = true, stay = false;
         s16x2 q[N], q1[N];
-        load(0, 0, q);
+        load_branch_metrics(0, 0, q);
         int e = 0;
         for (; e + 4 <= run; e += 4) {
-            load(1 % group_steps, e + 1, q1);
+            load_branch_metrics(1 % group_steps, e + 1, q1);
             step(metric, next, q, e, move);
-            follow(e, 0);
-            load(2 % group_steps, e + 2, q);
+            trace_previous_row(e, 0);
+            load_branch_metrics(2 % group_steps, e + 2, q);
             step(next, metric, q1, e + 1, stay);
-            follow(e + 1, 1);
-            load(3 % group_steps, e + 3, q1);
+            trace_previous_row(e + 1, 1);
+            load_branch_metrics(3 % group_steps, e + 3, q1);
             step(metric, next, q, e + 2, stay);
-            follow(e + 2, 2);
+            trace_previous_row(e + 2, 2);
             if (e + 4 < run)
-                load(0, e + 4, q);
+                load_branch_metrics(0, e + 4, q);
             step(next, metric, q1, e + 3, stay);
-            follow(e + 3, 3);
+            trace_previous_row(e + 3, 3);
         }
         for (; e < run; ++e) {
             step(metric, next, q, e, move);
 #pragma unroll(unroll)
             for (int s = 0; s < S; ++s)
                 metric[s] = next[s];
-            follow(e, e % 4);
+            trace_previous_row(e, e % slots);
             if (e + 1 < run)
-                load((e + 1) % group_steps, e + 1, q);
+                load_branch_metrics((e + 1) % group_steps, e + 1, q);
         }
-        // The owned steps outside whole owned groups, then each segment's magnitude sum
-        // (as conv/quantize.h's int8_magnitude() has it; segment B of an odd count's last
-        // pair repeats A and writes nothing).
+    }
+
+    // Direct: the owned steps outside whole owned words, then each segment's magnitude
+    // sum (as conv/quantize.h's int8_magnitude() has it; segment B of an odd count's
+    // last pair repeats A and writes nothing).
+    __device__ __forceinline__ void store_owned_sums()
+    {
         if constexpr (Direct) {
             if (job.owned) {
                 const std::int32_t unit = int8_fixed_unit(job.int8_unit);
@@ -972,9 +1116,15 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                 }
             }
         }
+    }
 
-        // End states: 0 after a tail, else the best (by int16 difference; ties to the
-        // lowest).
+    // End states, where the tracebacks start: 0 after a tail, else the best (by int16
+    // difference; ties to the lowest). A tail's run whose best end state is another
+    // fails its frame (after the owned sum, which the preparing kernel or this one
+    // wrote).
+    __device__ __forceinline__ void end_states(const s16x2 (&metric)[S],
+                                               unsigned (&path)[2]) const
+    {
         int state[2] = { 0, 0 };
         {
             int best[2] = { 0, 0 };
@@ -995,43 +1145,58 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 state[h] = seg[h].end_zero ? 0 : best[h];
-                // A tail's run whose best end state is another fails its frame (after
-                // the owned sum, which the preparing kernel or this one wrote).
                 if (seg[h].end_zero && best[h] != 0 && job.owned &&
                     2 * pair + h < segments)
                     job.owned[g[h]] = missed_end_state;
             }
         }
-        // Both tracebacks at once, each path in one register: its state in the low
-        // `memory` bits, and each row traced shifts in its decision, the path's bit
-        // `memory` steps earlier. So once row r is traced, bit i of the path is the
-        // decided bit of step r - memory + i: the word of steps 32 j … (for the writing
-        // kernel) is the path right after row 32 j + memory, and rows below `memory` are
-        // never traced; the end state is the path as after a row `run`, which gives the
-        // last word where its row would lie past the run.
-        unsigned path[2] = { unsigned(state[0]), unsigned(state[1]) };
+        path[0] = unsigned(state[0]);
+        path[1] = unsigned(state[1]);
+    }
+
+    // Both tracebacks at once, each path in one register: its state in the low `memory`
+    // bits, and each row traced shifts in its decision, the path's bit `memory` steps
+    // earlier. So once row r is traced, bit i of the path is the decided bit of step r -
+    // memory + i: the word of steps 32 j … (for the writing kernel) is the path right
+    // after row 32 j + memory, and rows below `memory` are never traced; the end state is
+    // the path as after a row `run`, which gives the last word where its row would lie
+    // past the run (stored here).
+    __device__ __forceinline__ void store_last_word(const unsigned (&path)[2]) const
+    {
         const int last_word = (run - 1) / 32;
         if (run > 0 && 32 * last_word + memory >= run)
             store_word(pair, last_word, path, 32 * last_word + memory - run);
-        if (pair + stride < pairs) { // traced while the next pair runs
-            previous = true;
-            flipped = !flipped;
-            previous_pair = unsigned(pair);
-            previous_path[0] = path[0];
-            previous_path[1] = path[1];
-            continue;
-        }
-        // The thread's last pair, traced alone: after a head of single rows, blocks of
-        // `ahead` rows, each loaded `ahead` rows before it is traced (the addresses do
-        // not depend on the states), into the slot its block-mate just freed: a word ends
-        // only at a block's last row.
-        constexpr int ahead = words <= 4 ? 8 : 32 / words;
-        auto load_row = [&](const unsigned* row, unsigned* words_of_row) {
+    }
+
+    // Whether the thread has a next pair, which traces this one's paths as it runs.
+    __device__ __forceinline__ bool hand_over(const unsigned (&path)[2])
+    {
+        if (pair + stride >= pairs)
+            return false;
+        previous = true;
+        flipped = !flipped;
+        previous_pair = unsigned(pair);
+        previous_path[0] = path[0];
+        previous_path[1] = path[1];
+        return true;
+    }
+
+    __device__ __forceinline__ void load_row(const unsigned* row_words,
+                                             unsigned* words_of_row) const
+    {
 #pragma unroll
-            for (int v = 0; v < row::vectors; ++v)
-                load_words<row::width>(words_of_row + v * row::width,
-                                       row + v * vector_stride);
-        };
+        for (int v = 0; v < row::vectors; ++v)
+            load_words<row::width>(words_of_row + v * row::width,
+                                   row_words + v * vector_stride);
+    }
+
+    // The thread's last pair, traced alone: after a head of single rows, blocks of
+    // `ahead` rows, each loaded `ahead` rows before it is traced (the addresses do not
+    // depend on the states), into the slot its block-mate just freed: a word ends only
+    // at a block's last row.
+    __device__ __forceinline__ void traceback(unsigned (&path)[2]) const
+    {
+        constexpr int ahead = viterbi_policy::traceback_ahead(words);
         int r = run - 1;
         for (; r >= memory && (r - memory + 1) % ahead != 0; --r) { // to whole blocks
             unsigned words_of_row[words];
@@ -1058,14 +1223,45 @@ __global__ void __launch_bounds__(threads_per_block, Tr::symmetric ? 4 : 1)
                     store_word(pair, (r - ahead + 1 - memory) / 32, path, 0);
             }
         }
-    } // pair
+    }
+};
+
+// The decoding kernel: each thread's pairs of segments one after another (viterbi_agent).
+template <class Tr, bool Direct>
+__global__ void __launch_bounds__(viterbi_policy::threads,
+                                  Tr::symmetric ? viterbi_policy::symmetric_min_blocks
+                                                : 1)
+    viterbi_kernel(const __grid_constant__ trellis t,
+                   const __grid_constant__ viterbi_job job,
+                   const __grid_constant__ output_signs signs)
+{
+    using agent_t = viterbi_agent<Tr, Direct>;
+    // Any code's branch metrics go through shared memory: [combination][thread].
+    __shared__ unsigned branch_shared[Tr::symmetric ? 1 : 1 << Tr::N]
+                                     [viterbi_policy::threads];
+    __shared__ __align__(16) typename agent_t::ring_t ring;
+    agent_t agent(t, job, signs, &branch_shared[0][threadIdx.x], ring);
+    for (std::size_t pair = agent.thread; pair < agent.pairs; pair += agent.stride) {
+        s16x2 metric[agent_t::S], next[agent_t::S];
+        agent.begin_pair(pair, metric);
+        agent.load_first_llrs();
+        agent.fetch_previous_rows();
+        agent.run_trellis(metric, next);
+        agent.store_owned_sums();
+        unsigned path[2];
+        agent.end_states(metric, path);
+        agent.store_last_word(path);
+        if (agent.hand_over(path))
+            continue; // traced while the next pair runs
+        agent.traceback(path);
+    }
 }
 
 // A thread per 16 bits of a window's output, each from the word of the segment that
 // decides it (the segments sorted by their first decided bit; bits no segment decides
 // are left alone): consecutive threads write consecutive bits, 16 bytes at once where
 // aligned.
-constexpr int bits_per_writer = 16;
+constexpr int bits_per_writer = viterbi_policy::bits_per_writer;
 
 __global__ void write_bits_kernel(const __grid_constant__ viterbi_job job,
                                   const uint2* words, // [word][pair], (A, B)
@@ -1297,9 +1493,9 @@ struct resident_threads
         GPUTURBO_CUDA_TRY(
             cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         GPUTURBO_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, kernel, threads_per_block, 0));
-        *most =
-            std::max(*most, std::size_t(std::max(per_sm, 1)) * sms * threads_per_block);
+            &per_sm, kernel, viterbi_policy::threads, 0));
+        *most = std::max(
+            *most, std::size_t(std::max(per_sm, 1)) * sms * viterbi_policy::threads);
     }
 };
 
@@ -1317,7 +1513,7 @@ struct decoding_launch
         const std::size_t pairs =
             segment_pairs(std::size_t(job.per_window) * job.windows);
         kernel<<<unsigned(decoding_blocks(pairs, job.threads)),
-                 threads_per_block,
+                 viterbi_policy::threads,
                  0,
                  s>>>(t, job, direct ? signs_of(t, job) : output_signs{});
         GPUTURBO_CUDA_CHECK_LAUNCH();
@@ -1377,8 +1573,9 @@ void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s)
         job.windows;
     if (writers == 0)
         return;
-    write_bits_kernel<<<unsigned((writers + threads_per_block - 1) / threads_per_block),
-                        threads_per_block,
+    write_bits_kernel<<<unsigned((writers + viterbi_policy::threads - 1) /
+                                 viterbi_policy::threads),
+                        viterbi_policy::threads,
                         0,
                         s>>>(job,
                              reinterpret_cast<const uint2*>(job.scratch + l.bits),
@@ -1399,8 +1596,8 @@ void launch_frame_status(const long long* owned,
     if (windows == 0)
         return;
     const unsigned blocks =
-        unsigned((windows + threads_per_block - 1) / threads_per_block);
-    frame_status_kernel<<<blocks, threads_per_block, 0, s>>>(
+        unsigned((windows + viterbi_policy::threads - 1) / viterbi_policy::threads);
+    frame_status_kernel<<<blocks, viterbi_policy::threads, 0, s>>>(
         owned, per_window, windows, sent, iterations, passed);
     GPUTURBO_CUDA_CHECK_LAUNCH();
 }

@@ -44,7 +44,6 @@ namespace gputurbo::conv::cuda {
 
 constexpr int max_states = 256; // K = 9
 constexpr int max_outputs = 4;  // rate 1/4
-constexpr int threads_per_block = 128;
 
 //! viterbi_job::owned of a segment that ends in state 0 (the tail of a terminated
 //! frame) where another state's metric is the best: its frame fails.

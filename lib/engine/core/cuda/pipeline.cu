@@ -10,11 +10,18 @@
 
 #include <algorithm>
 #include <cstring>
-#include <exception>
 #include <stdexcept>
-#include <thread>
 
 namespace gputurbo::core::cuda {
+
+cudaDeviceProp open_device(int device)
+{
+    check_device(device);
+    GPUTURBO_CUDA_TRY(cudaSetDevice(device));
+    cudaDeviceProp prop{};
+    GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+    return prop;
+}
 
 bool page_locked(const void* p, std::size_t bytes)
 {
@@ -65,22 +72,14 @@ __global__ void unpack_int4_kernel(const int4_pair* in, std::size_t n, std::int8
         out[i] = std::int8_t(int4_value(in[i / 2].nibbles >> 4 * (i % 2)));
 }
 
-std::string version(int v)
-{
-    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-}
-
 using ticket = batch_decoder::ticket;
 constexpr ticket taken_by_decode = ~ticket(0);
 
 } // namespace
 
-struct pipeline::slot
+// staged_in: float, int8 or int4 LLRs; staged_out: bits.
+struct pipeline::batch_slot : slot
 {
-    stream queue;
-    event kernels_start, kernels_end, input_read;
-    pinned_array<unsigned char> host_llrs; // float, int8 or int4 LLRs
-    pinned_array<std::uint8_t> host_bits;
     pinned_array<int> host_iterations;
     pinned_array<unsigned char> host_passed;
     device_array<unsigned char> llrs;  // float or int8 LLRs
@@ -94,25 +93,17 @@ struct pipeline::slot
     std::size_t bytes = 0; // of bits a codeword, output_bytes(format, block)
     std::uint8_t* direct_bits = nullptr; // page-locked output the bits go to directly
     bool reads_caller = false;           // the input copy reads the caller's buffer
-    ticket id = 0;                       // 0: free
+    ticket id = 0;                       // taken by submit() or decode()
 };
 
 pipeline::pipeline(int device, family_kernels& kernels)
-    : d_device(device), d_kernels(kernels)
+    : d_device(device),
+      d_kernels(kernels),
+      d_prop(open_device(device)),
+      d_versions(driver_and_runtime_versions()),
+      d_slots(std::make_unique<slot_ring<batch_slot>>(
+          std::size_t(batch_decoder::max_in_flight + 2)))
 {
-    const int count = device_count();
-    if (device < 0 || device >= count)
-        throw std::runtime_error("CUDA device " + std::to_string(device) +
-                                 " does not exist (" + std::to_string(count) +
-                                 " device(s) found)");
-    if (const std::string why = cannot_run_reason(device); !why.empty())
-        throw std::runtime_error(why);
-    GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-    GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&d_prop, d_device));
-    int driver = 0, runtime = 0;
-    GPUTURBO_CUDA_TRY(cudaDriverGetVersion(&driver));
-    GPUTURBO_CUDA_TRY(cudaRuntimeGetVersion(&runtime));
-    d_versions = "CUDA driver " + version(driver) + ", runtime " + version(runtime);
 }
 
 pipeline::~pipeline() = default;
@@ -120,50 +111,36 @@ pipeline::~pipeline() = default;
 std::size_t pipeline::outstanding() const
 {
     std::size_t n = 0;
-    for (const auto& sl : d_slots)
-        n += sl->id != 0 && sl->id != taken_by_decode;
+    for (const batch_slot* sl : d_slots->taken())
+        n += sl->id != taken_by_decode;
     return n;
-}
-
-// A free slot, made on first need (streams and events live on d_device): up to
-// max_in_flight for submitted batches (the caller checks their count) and two more, so
-// that decode() also runs while batches are outstanding.
-pipeline::slot& pipeline::free_slot()
-{
-    for (auto& sl : d_slots)
-        if (sl->id == 0)
-            return *sl;
-    if (d_slots.size() >= std::size_t(batch_decoder::max_in_flight + 2))
-        throw std::logic_error("pipeline: every slot is taken");
-    d_slots.push_back(std::make_unique<slot>());
-    return *d_slots.back();
 }
 
 void pipeline::submit(ticket t, const llr_batch& b)
 {
     GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-    slot& sl = free_slot();
-    enqueue(sl, b, nullptr);
+    batch_slot& sl = d_slots->take();
     sl.id = t;
-    // The caller may reuse the LLR buffer once submit() returns.
     try {
+        enqueue(sl, b, nullptr);
+        // The caller may reuse the LLR buffer once submit() returns.
         if (sl.reads_caller)
             GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.input_read));
     } catch (...) {
         cudaStreamSynchronize(sl.queue);
-        sl.id = 0; // the caller never gets the ticket: the slot is free again
+        d_slots->give_back(sl); // the caller never gets the ticket
         throw;
     }
 }
 
 void pipeline::collect(ticket t, std::uint8_t* bits, codeword_status* status)
 {
-    for (auto& sl : d_slots)
-        if (sl->id == t && t != 0 && t != taken_by_decode) {
+    for (batch_slot* sl : d_slots->taken())
+        if (sl->id == t && t != taken_by_decode) {
             if (sl->n > 0 && !bits)
                 throw std::invalid_argument("collect: null output buffer");
             GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-            sl->id = 0; // free again, whatever finish() meets
+            d_slots->give_back(*sl); // free again, whatever finish() meets
             finish(*sl, bits, status);
             return;
         }
@@ -182,50 +159,33 @@ void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* s
     const std::size_t chunks = (b.count + chunk - 1) / chunk;
     const std::size_t bytes = output_bytes(b.format, b.block); // of bits a codeword
     double seconds = 0.0;
-    slot* previous = nullptr;
-    try {
-        for (std::size_t i = 0; i <= chunks; ++i) {
-            slot* current = nullptr;
-            if (i < chunks) {
-                const std::size_t first = i * chunk;
-                llr_batch part = b;
-                part.count = std::min(chunk, b.count - first);
-                if (part.f32)
-                    part.f32 += first * len;
-                else if (part.i8)
-                    part.i8 += first * len;
-                else
-                    part.i4 += first * len / 2; // whole bytes: see chunk
-                current = &free_slot();
-                current->id = taken_by_decode;
-                enqueue(*current, part, bits + first * bytes);
-            }
-            if (previous) {
-                const std::size_t first = (i - 1) * chunk;
-                previous->id = 0;
-                finish(
-                    *previous, bits + first * bytes, status ? status + first : nullptr);
-                seconds += d_device_seconds;
-            }
-            previous = current;
-        }
-    } catch (...) {
-        // Leave no work of this call in flight that could write into a later call's
-        // buffers.
-        for (auto& sl : d_slots)
-            if (sl->id == taken_by_decode) {
-                cudaStreamSynchronize(sl->queue);
-                sl->id = 0;
-            }
-        throw;
-    }
+    d_slots->in_turn(
+        chunks,
+        [&](batch_slot& sl, std::size_t i) {
+            const std::size_t first = i * chunk;
+            llr_batch part = b;
+            part.count = std::min(chunk, b.count - first);
+            if (part.f32)
+                part.f32 += first * len;
+            else if (part.i8)
+                part.i8 += first * len;
+            else
+                part.i4 += first * len / 2; // whole bytes: see chunk
+            sl.id = taken_by_decode;
+            enqueue(sl, part, bits + first * bytes);
+        },
+        [&](batch_slot& sl, std::size_t i) {
+            const std::size_t first = i * chunk;
+            finish(sl, bits + first * bytes, status ? status + first : nullptr);
+            seconds += d_device_seconds;
+        });
     d_device_seconds = seconds;
 }
 
 // Enqueues one batch on the slot's stream. Page-locked input is copied to the GPU
 // directly, other input through the slot's staging buffer; bits_out, if page-locked,
 // receives the bits directly (else finish() copies them there).
-void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
+void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_out)
 {
     sl.block = b.block;
     sl.n = b.count;
@@ -259,9 +219,9 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
         buffers.iterations = sl.iterations.reserve(n);
         buffers.passed = sl.passed.reserve(n);
         if (!sl.reads_caller)
-            sl.host_llrs.reserve(in_bytes);
+            sl.staged_in.reserve(in_bytes);
         if (!sl.direct_bits)
-            sl.host_bits.reserve(out);
+            sl.staged_out.reserve(out);
         sl.host_iterations.reserve(n);
         sl.host_passed.reserve(n);
     } catch (const cuda_error& e) {
@@ -279,10 +239,10 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
     buffers.packed_bits = b.format == bit_format::packed;
     const void* source = llrs;
     if (!sl.reads_caller) {
-        parallel_copy(sl.host_llrs.get(), llrs, in_bytes);
-        source = sl.host_llrs.get();
+        parallel_copy(sl.staged_in.get(), llrs, in_bytes);
+        source = sl.staged_in.get();
     }
-    std::uint8_t* bits_host = sl.direct_bits ? sl.direct_bits : sl.host_bits.get();
+    std::uint8_t* bits_host = sl.direct_bits ? sl.direct_bits : sl.staged_out.get();
 
     const cudaStream_t s = sl.queue;
     void* const device_input =
@@ -318,57 +278,20 @@ void pipeline::enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out)
         sl.host_passed.get(), buffers.passed, n, cudaMemcpyDeviceToHost, s));
 }
 
-void pipeline::finish(slot& sl, std::uint8_t* bits, codeword_status* status)
+void pipeline::finish(batch_slot& sl, std::uint8_t* bits, codeword_status* status)
 {
     d_device_seconds = 0.0;
     if (sl.n == 0)
         return;
-    GPUTURBO_CUDA_TRY(cudaStreamSynchronize(sl.queue));
-    float ms = 0.0f;
-    GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, sl.kernels_start, sl.kernels_end));
-    d_device_seconds = ms * 1e-3;
+    sl.wait();
+    d_device_seconds = sl.kernel_seconds();
     if (bits != sl.direct_bits)
         parallel_copy(
-            bits, sl.direct_bits ? sl.direct_bits : sl.host_bits.get(), sl.n * sl.bytes);
+            bits, sl.direct_bits ? sl.direct_bits : sl.staged_out.get(), sl.n * sl.bytes);
     if (status)
         for (std::size_t i = 0; i < sl.n; ++i)
             status[i] = codeword_status{ sl.host_iterations.get()[i],
                                          sl.host_passed.get()[i] != 0 };
-}
-
-void decode_across(const std::vector<batch_decoder*>& parts,
-                   const llr_batch& b,
-                   std::size_t input_length,
-                   std::uint8_t* bits,
-                   codeword_status* status)
-{
-    // A host thread per GPU, not the thread pool: each part's staging copies use the
-    // pool (or threads of their own) while the GPUs decode side by side.
-    const std::size_t n = b.count, share = (n + parts.size() - 1) / parts.size();
-    std::vector<std::exception_ptr> errors(parts.size());
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < parts.size(); ++i)
-        threads.emplace_back([&, i] {
-            try {
-                const std::size_t first = std::min(n, i * share);
-                const std::size_t count = std::min(share, n - first);
-                std::uint8_t* out = bits + first * output_bytes(b.format, b.block);
-                codeword_status* st = status ? status + first : nullptr;
-                if (b.f32)
-                    parts[i]->decode(
-                        b.block, b.f32 + first * input_length, count, out, st, b.format);
-                else
-                    parts[i]->decode(
-                        b.block, b.i8 + first * input_length, count, out, st, b.format);
-            } catch (...) {
-                errors[i] = std::current_exception();
-            }
-        });
-    for (auto& t : threads)
-        t.join();
-    for (const auto& e : errors)
-        if (e)
-            std::rethrow_exception(e);
 }
 
 } // namespace gputurbo::core::cuda

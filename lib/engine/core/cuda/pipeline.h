@@ -7,11 +7,13 @@
 #ifndef INCLUDED_GPUTURBO_CORE_CUDA_PIPELINE_H
 #define INCLUDED_GPUTURBO_CORE_CUDA_PIPELINE_H
 
-// The CUDA side of the batch API for any code family: batches travel through slots (a
-// stream, its events, page-locked staging and device buffers each), so that copies in,
-// kernels and copies out of different batches overlap. A family supplies the kernels.
+// The CUDA side of the batch API for any code family: batches travel through the slots
+// of a slot_ring (a stream, its events, page-locked staging and device buffers each), so
+// that copies in, kernels and copies out of different batches overlap. A family supplies
+// the kernels.
 
 #include "memory.h"
+#include "slot_ring.h"
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 
@@ -24,6 +26,10 @@ namespace gputurbo::core::cuda {
 //! Bytes past a batch's LLRs that its kernels may read (and must not use): whole words
 //! may be loaded where the last ones end mid-word.
 constexpr std::size_t llr_padding = 16;
+
+//! Checks device \p device (runtime.h's check_device()), makes it current and returns
+//! its properties.
+cudaDeviceProp open_device(int device);
 
 //! Whether the DMA engines can read or write [p, p + bytes) directly: page-locked memory
 //! (host_buffer, cudaHostAlloc, cudaHostRegister) needs no staging copy.
@@ -97,49 +103,20 @@ public:
     const std::string& versions() const { return d_versions; }
 
 private:
-    struct slot;
-    slot& free_slot();
-    void enqueue(slot& sl, const llr_batch& b, std::uint8_t* bits_out);
-    void finish(slot& sl, std::uint8_t* bits, codeword_status* status);
+    struct batch_slot;
+    void enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_out);
+    void finish(batch_slot& sl, std::uint8_t* bits, codeword_status* status);
 
     const int d_device;
     family_kernels& d_kernels;
-    cudaDeviceProp d_prop{};
-    std::string d_versions;
-    std::vector<std::unique_ptr<slot>> d_slots;
-    slot* d_last_enqueued = nullptr; // whose kernels the next batch's wait for
+    const cudaDeviceProp d_prop;
+    const std::string d_versions;
+    // Up to max_in_flight for submitted batches (the caller checks their count) and two
+    // more, so that decode() also runs while batches are outstanding.
+    std::unique_ptr<slot_ring<batch_slot>> d_slots;
+    batch_slot* d_last_enqueued = nullptr; // whose kernels the next batch's wait for
     double d_device_seconds = 0.0;
 };
-
-//! Several GPUs of one host run side by side: the slowest one's kernel time.
-template <class Parts>
-double slowest_device_seconds(const Parts& parts)
-{
-    double longest = 0.0;
-    for (const auto& part : parts)
-        longest = longest > part->device_seconds() ? longest : part->device_seconds();
-    return longest;
-}
-
-//! "2 GPUs: [first] [second]".
-template <class Parts>
-std::string describe_devices(const Parts& parts)
-{
-    std::string text = std::to_string(parts.size()) + " GPUs:";
-    for (const auto& part : parts)
-        text += " [" + part->device() + "]";
-    return text;
-}
-
-/*!
- * \brief Several GPUs of one host: a batch is cut into one contiguous share per part,
- * decoded concurrently and written back in place.
- */
-void decode_across(const std::vector<batch_decoder*>& parts,
-                   const llr_batch& b,
-                   std::size_t input_length,
-                   std::uint8_t* bits,
-                   codeword_status* status);
 
 } // namespace gputurbo::core::cuda
 

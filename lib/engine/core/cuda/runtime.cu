@@ -164,6 +164,28 @@ std::string cannot_run_reason(int device)
     }
 }
 
+void check_device(int device)
+{
+    const int count = device_count();
+    if (device < 0 || device >= count)
+        throw std::runtime_error("CUDA device " + std::to_string(device) +
+                                 " does not exist (" + std::to_string(count) +
+                                 " device(s) found)");
+    if (const std::string why = cannot_run_reason(device); !why.empty())
+        throw std::runtime_error(why);
+}
+
+std::string driver_and_runtime_versions()
+{
+    auto text = [](int v) {
+        return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+    };
+    int driver = 0, runtime = 0;
+    GPUTURBO_CUDA_TRY(cudaDriverGetVersion(&driver));
+    GPUTURBO_CUDA_TRY(cudaRuntimeGetVersion(&runtime));
+    return "CUDA driver " + text(driver) + ", runtime " + text(runtime);
+}
+
 std::string driver_reason()
 {
     int count = 0;

@@ -42,6 +42,13 @@ std::string unavailable_reason(const std::string& devices = "all");
 //! Why this build cannot run on device \p device ("" when it can).
 std::string cannot_run_reason(int device);
 
+//! Throws std::runtime_error when device \p device does not exist or this build cannot
+//! run on it.
+void check_device(int device);
+
+//! "CUDA driver 13.0, runtime 13.0"
+std::string driver_and_runtime_versions();
+
 //! The architectures this build has kernels for, e.g. "sm_75 … sm_121 + PTX".
 std::string build_architectures();
 

@@ -15,17 +15,18 @@
 // one chunk's copies overlap another's kernels. The arithmetic of the soft buffers is
 // the CPU receiver's, value for value.
 
-#include "../../core/cuda/memory.h"
-#include "../../core/cuda/pipeline.h"
-#include "../../core/cuda/runtime.h"
-#include "../../core/thread_pool.h"
-#include "../../turbo/cuda/launcher.cuh"
+#include "core/cuda/memory.h"
+#include "core/cuda/pipeline.h"
+#include "core/cuda/runtime.h"
+#include "core/cuda/slot_ring.h"
+#include "core/thread_pool.h"
 #include "../decision_check.h"
 #include "../transport_plan.h"
 #include "transport_decoder.h"
 
 #include <gnuradio/gputurbo/engine/lte/scrambling.h>
 #include <gnuradio/gputurbo/engine/turbo/code.h>
+#include <gnuradio/gputurbo/engine/turbo/device_kernels.h>
 
 #include <algorithm>
 #include <array>
@@ -433,16 +434,15 @@ struct member
 // kernels.
 constexpr double waves_per_chunk = 4.0;
 
-// What one chunk of a call holds on its way through the GPU: its stream and events,
-// and buffers that grow to the largest chunk.
 // Streams on which a chunk's turbo launches of different block sizes run side by side:
 // one size alone fills the GPU less at the end of its last wave.
 constexpr std::size_t branches = 4;
 
-struct slot
+// What one chunk of a call holds on its way through the GPU, besides the ring's stream,
+// events and staging (staged_in: its LLRs, staged_out: its data): buffers that grow to
+// the largest chunk.
+struct transport_slot : core::cuda::slot
 {
-    core::cuda::stream queue;
-    core::cuda::event kernels_start, kernels_end;
     core::cuda::event combined; // the turbo inputs are ready
     std::array<core::cuda::stream, branches> branch_queues;
     std::array<core::cuda::event, branches> branch_done;
@@ -464,17 +464,66 @@ struct slot
     device_array<check_job> checks;
     device_array<agreement> agreements;
     device_array<const std::uint8_t*> pointers;
-    pinned_array<unsigned char> host_llrs;
     pinned_array<scrambling_job> host_scrambling_jobs;
     pinned_array<combine_job> host_jobs;
     pinned_array<concatenate_job> host_tb_jobs;
     pinned_array<check_job> host_checks;
     pinned_array<agreement> host_agreements;
     pinned_array<const std::uint8_t*> host_pointers;
-    pinned_array<std::uint8_t> host_data;
     pinned_array<unsigned char> host_passed;
     pinned_array<std::uint32_t> host_remainders;
     pinned_array<int> host_iterations;
+
+    //! The branches too: after an error they may not have joined the slot's stream.
+    void wait() const
+    {
+        cudaError_t e = cudaStreamSynchronize(queue);
+        for (const auto& branch : branch_queues) {
+            const cudaError_t b = cudaStreamSynchronize(branch);
+            e = e != cudaSuccess ? e : b;
+        }
+        GPUTURBO_CUDA_TRY(e);
+    }
+};
+
+// Where a chunk's work lies in its slot's buffers, worked out (and every buffer reserved)
+// before the slot's stream gets work.
+struct chunk_layout
+{
+    std::size_t n = 0;                       // transport blocks
+    const transport_block* blocks = nullptr; // [n]
+    const transport_plan* const* plan = nullptr;
+    // Groups of code blocks of one size and CRC.
+    std::map<std::pair<int, turbo::stop_rule>, std::vector<member>> groups;
+    // By transport block: its LLRs (bytes), scrambling words, first code block.
+    std::vector<std::size_t> llr_at, llr_bytes, sequence_at, pointer_at;
+    std::size_t bytes = 0, scrambled = 0, pointers = 0;
+    int most_blocks = 0; // code blocks of a transport block
+    // By group: its turbo input (values), decided bits, first status.
+    std::vector<std::size_t> input_at, bits_at, status_at;
+    std::array<std::size_t, branches> workspace_at{}; // bytes, by branch
+    unsigned char* llrs = nullptr;
+    unsigned char* host_llrs = nullptr;
+    std::uint32_t* sequences = nullptr;
+    scrambling_job* scrambling_jobs = nullptr;
+    scrambling_job* host_scrambling = nullptr;
+    std::int8_t* input = nullptr;
+    std::uint8_t* decided = nullptr;
+    int* iterations = nullptr;
+    unsigned char* passed = nullptr;
+    unsigned char* work = nullptr;
+    combine_job* jobs = nullptr;
+    combine_job* host_jobs = nullptr;
+    concatenate_job* tb_jobs = nullptr;
+    concatenate_job* host_tb_jobs = nullptr;
+    const std::uint8_t** block_bits = nullptr;
+    const std::uint8_t** host_block_bits = nullptr;
+    std::uint8_t* data_out = nullptr;
+    check_job* checks = nullptr;
+    check_job* host_checks = nullptr;
+    agreement* agreements = nullptr;
+    std::uint32_t* remainders = nullptr;
+    const std::uint32_t* contribution = nullptr; // CRC-24A by distance from the end
 };
 
 class cuda_transport_decoder final : public transport_decoder
@@ -483,17 +532,9 @@ public:
     cuda_transport_decoder(const transport_config& config, int device)
         : transport_decoder(config),
           d_device(device),
+          d_kernels(turbo::make_device_kernels(config.turbo, device)),
           d_odds(make_contradiction_odds(config.turbo.int8_scale))
     {
-        // A CUDA turbo decoder of the same parameters answers what a block size needs
-        // (its sub-blocks, whether it fits); it decodes nothing.
-        turbo::decoder_config c = d_config.turbo;
-        c.devices = std::to_string(device);
-        d_blocks = turbo::make_decoder(c, "cuda");
-        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        cudaDeviceProp prop{};
-        GPUTURBO_CUDA_TRY(cudaGetDeviceProperties(&prop, d_device));
-        d_launcher = std::make_unique<turbo::cuda::launcher>(d_config.turbo, prop);
         const std::array<jump_table, 2> jumps = { make_jumps(false), make_jumps(true) };
         core::cuda::upload(
             d_jumps.reserve(2 * 31 * jump_steps), jumps[0].data(), 2 * 31 * jump_steps);
@@ -501,6 +542,8 @@ public:
         d_x2_jump = jumps[1];
     }
 
+    // Plans the call, then its chunks of whole transport blocks through two slots in
+    // turn: each combined, decoded and concatenated on the GPU (enqueue()).
     void decode(const transport_block* blocks,
                 std::size_t n,
                 std::uint8_t* data,
@@ -508,13 +551,7 @@ public:
     {
         d_device_seconds = 0.0;
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        trim(); // before this call takes any plan
-        const batch_plan plan = d_book.plan(blocks, n, d_cache);
-        if (n > 0 && !data)
-            throw std::invalid_argument("decode: null output buffer");
-        d_book.commit(blocks, plan);
-        for (const int process : plan.dropped)
-            d_buffers.erase(process);
+        const batch_plan plan = plan_call(blocks, n, data);
         if (n == 0)
             return;
         // The soft buffers of the processes, before any work.
@@ -523,51 +560,19 @@ public:
             if (blocks[i].harq_process != no_harq)
                 buffers[i] = d_buffers[blocks[i].harq_process].reserve(
                     plan.blocks[i]->soft_buffer_length);
-        // Chunks of whole transport blocks through two slots in turn.
-        if (d_slots.empty())
-            for (int k = 0; k < 2; ++k)
-                d_slots.push_back(std::make_unique<slot>());
-        // Chunks of about waves_per_chunk waves, all of one size: no small last one.
-        double total_waves = 0.0;
-        for (const transport_plan* p : plan.blocks)
-            for (const code_block_plan& cb : p->blocks)
-                total_waves += 1.0 / resident(cb.K);
-        const double chunk_waves =
-            total_waves / std::max(1.0, std::round(total_waves / waves_per_chunk));
-        slot* previous = nullptr;
-        std::size_t next = 0, out = 0;
-        try {
-            for (int k = 0; previous || next < n; ++k) {
-                slot* current = nullptr;
-                if (next < n) {
-                    current = d_slots[std::size_t(k % 2)].get();
-                    std::size_t end = next, bytes = 0;
-                    double waves = 0.0;
-                    while (end < n && waves < chunk_waves) {
-                        for (const code_block_plan& cb : plan.blocks[end]->blocks)
-                            waves += 1.0 / resident(cb.K);
-                        bytes += std::size_t(blocks[end].format.tbs);
-                        ++end;
-                    }
-                    current->first = next;
-                    current->n = end - next;
-                    current->data = data + out;
-                    enqueue(*current, blocks, plan, buffers);
-                    next = end;
-                    out += bytes;
-                }
-                if (previous)
-                    finish(*previous, results);
-                previous = current;
-            }
-        } catch (...) {
-            for (auto& sl : d_slots) {
-                cudaStreamSynchronize(sl->queue);
-                for (auto& branch : sl->branch_queues)
-                    cudaStreamSynchronize(branch);
-            }
-            throw;
-        }
+        const std::vector<std::size_t> ends = chunk_ends(plan);
+        std::size_t out = 0; // the next chunk's data in the caller's output
+        d_slots.in_turn(
+            ends.size(),
+            [&](transport_slot& sl, std::size_t k) {
+                sl.first = k == 0 ? 0 : ends[k - 1];
+                sl.n = ends[k] - sl.first;
+                sl.data = data + out;
+                for (std::size_t i = sl.first; i < ends[k]; ++i)
+                    out += std::size_t(blocks[i].format.tbs);
+                enqueue(sl, blocks, plan, buffers);
+            },
+            [&](transport_slot& sl, std::size_t) { finish(sl, results); });
     }
 
     void check(const transport_block& block) override
@@ -611,124 +616,192 @@ public:
     }
 
     core::backend kind() const override { return core::backend::cuda; }
-    std::string device() const override { return d_blocks->device(); }
+    std::string device() const override { return d_kernels->device(); }
     double device_seconds() const override { return d_device_seconds; }
 
 private:
-    // Enqueues a chunk (sl.first, sl.n) on its slot: copies in, every kernel, copies out.
-    void enqueue(slot& sl,
+    // The call checked and booked before any work: its plans, the HARQ processes it
+    // uses, the buffers it drops.
+    batch_plan plan_call(const transport_block* blocks, std::size_t n, std::uint8_t* data)
+    {
+        trim(); // before this call takes any plan
+        batch_plan plan = d_book.begin_call(blocks, n, data, d_cache);
+        for (const int process : plan.dropped)
+            d_buffers.erase(process);
+        return plan;
+    }
+
+    // Where each chunk of the call ends (transport blocks): about waves_per_chunk waves
+    // of the turbo kernels each, all of one size, so that no small one comes last.
+    std::vector<std::size_t> chunk_ends(const batch_plan& plan)
+    {
+        auto waves_of = [&](const transport_plan* p) {
+            double waves = 0.0;
+            for (const code_block_plan& cb : p->blocks)
+                waves += 1.0 / resident(cb.K);
+            return waves;
+        };
+        double total_waves = 0.0;
+        for (const transport_plan* p : plan.blocks)
+            total_waves += waves_of(p);
+        const double chunk_waves =
+            total_waves / std::max(1.0, std::round(total_waves / waves_per_chunk));
+        std::vector<std::size_t> ends;
+        const std::size_t n = plan.blocks.size();
+        for (std::size_t end = 0; end < n;) {
+            double waves = 0.0;
+            while (end < n && waves < chunk_waves)
+                waves += waves_of(plan.blocks[end++]);
+            ends.push_back(end);
+        }
+        return ends;
+    }
+
+    // Enqueues a chunk (sl.first, sl.n) on its slot, phase by phase: every buffer laid
+    // out, the LLRs in, the kernels (scrambling sequences, combining, turbo decoding,
+    // the decisions checked, concatenation), the results out.
+    void enqueue(transport_slot& sl,
                  const transport_block* all,
                  const batch_plan& all_plans,
                  const std::vector<std::int8_t*>& all_buffers)
     {
-        const std::size_t n = sl.n;
-        const transport_block* blocks = all + sl.first;
-        const transport_plan* const* plan = all_plans.blocks.data() + sl.first;
-        const cudaStream_t s = sl.queue;
-        // Groups of code blocks of one size and CRC.
-        std::map<std::pair<int, turbo::stop_rule>, std::vector<member>> groups;
+        const chunk_layout c = lay_out(sl, all, all_plans);
+        copy_in(sl, c);
+        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_start, sl.queue));
+        scramble(sl, c);
+        combine(sl, c, all_plans, all_buffers);
+        decode_groups(sl, c);
+        check_decisions(sl, c);
+        concatenate(sl, c);
+        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_end, sl.queue));
+        copy_out(sl, c);
+    }
+
+    // Sizes first: every buffer is reserved before the slot's stream gets work.
+    chunk_layout
+    lay_out(transport_slot& sl, const transport_block* all, const batch_plan& all_plans)
+    {
+        chunk_layout c;
+        const std::size_t n = c.n = sl.n;
+        const transport_block* blocks = c.blocks = all + sl.first;
+        const transport_plan* const* plan = c.plan = all_plans.blocks.data() + sl.first;
         for (std::size_t i = 0; i < n; ++i)
             for (int r = 0; r < plan[i]->s.C; ++r)
-                groups[{ plan[i]->blocks[std::size_t(r)].K,
-                         block_stop_rule(d_config, plan[i]->s.C) }]
+                c.groups[{ plan[i]->blocks[std::size_t(r)].K,
+                           block_stop_rule(d_config, plan[i]->s.C) }]
                     .push_back({ i, r });
-        // Sizes first: every buffer is reserved before the slot's stream gets work.
-        std::vector<std::size_t> llr_at(n), llr_bytes(n), sequence_at(n), pointer_at(n);
-        std::size_t bytes = 0, words = 0, scrambled = 0, pointers = 0;
-        int most_blocks = 0;
+        c.llr_at.resize(n);
+        c.llr_bytes.resize(n);
+        c.sequence_at.resize(n);
+        c.pointer_at.resize(n);
+        std::size_t words = 0;
         sl.data_bytes = 0;
         for (std::size_t i = 0; i < n; ++i) {
             const transport_format& f = blocks[i].format;
             // Packed as the caller's are (a float block aligned for its loads), so
             // that consecutive blocks of one host buffer go in one copy.
             const std::size_t size = blocks[i].f32 ? sizeof(float) : 1;
-            llr_bytes[i] = std::size_t(f.G) * size;
-            llr_at[i] = (bytes + size - 1) / size * size;
-            bytes = llr_at[i] + llr_bytes[i];
-            sequence_at[i] = words;
+            c.llr_bytes[i] = std::size_t(f.G) * size;
+            c.llr_at[i] = (c.bytes + size - 1) / size * size;
+            c.bytes = c.llr_at[i] + c.llr_bytes[i];
+            c.sequence_at[i] = words;
             if (f.c_init != no_scrambling) {
                 words += std::size_t(f.G + 31) / 32;
-                ++scrambled;
+                ++c.scrambled;
             }
             sl.data_bytes += std::size_t(f.tbs);
-            pointer_at[i] = pointers;
-            pointers += std::size_t(plan[i]->s.C);
-            most_blocks = std::max(most_blocks, plan[i]->s.C);
+            c.pointer_at[i] = c.pointers;
+            c.pointers += std::size_t(plan[i]->s.C);
+            c.most_blocks = std::max(c.most_blocks, plan[i]->s.C);
         }
         std::size_t inputs = 0, bits = 0, members = 0;
-        std::vector<std::size_t> input_at, bits_at, status_at;
         std::array<std::size_t, branches> branch_workspace{}; // the most of its groups
-        for (const auto& [key, list] : groups) {
+        for (const auto& [key, list] : c.groups) {
             const int K = key.first;
-            input_at.push_back(inputs);
-            bits_at.push_back(bits);
-            status_at.push_back(members);
+            c.input_at.push_back(inputs);
+            c.bits_at.push_back(bits);
+            c.status_at.push_back(members);
             members += list.size();
             inputs += list.size() * turbo::codeword_length(K) + core::cuda::llr_padding;
             bits += list.size() * std::size_t(K);
-            std::size_t& w = branch_workspace[(input_at.size() - 1) % branches];
-            w = std::max(
-                w,
-                d_launcher->workspace_bytes(block_decoder_config(d_config, key.second),
-                                            K,
-                                            d_blocks->subblocks(K),
-                                            list.size()));
+            std::size_t& w = branch_workspace[(c.input_at.size() - 1) % branches];
+            w = std::max(w,
+                         d_kernels->workspace_bytes(
+                             block_decoder_config(d_config, key.second), K, list.size()));
         }
-        sl.direct = core::cuda::page_locked(sl.data, sl.data_bytes);
-        unsigned char* llrs = sl.llrs.reserve(bytes);
-        unsigned char* host_llrs = sl.host_llrs.reserve(bytes);
-        std::uint32_t* sequences = sl.sequences.reserve(std::max<std::size_t>(words, 1));
-        scrambling_job* scrambling_jobs =
-            sl.scrambling_jobs.reserve(std::max<std::size_t>(scrambled, 1));
-        scrambling_job* host_scrambling =
-            sl.host_scrambling_jobs.reserve(std::max<std::size_t>(scrambled, 1));
-        std::int8_t* input = sl.input.reserve(inputs);
-        std::uint8_t* decided = sl.bits.reserve(bits);
-        int* iterations = sl.iterations.reserve(pointers);
-        unsigned char* passed = sl.passed.reserve(pointers);
-        std::array<std::size_t, branches> workspace_at{};
         std::size_t workspace = 0;
         for (std::size_t k = 0; k < branches; ++k) {
-            workspace_at[k] = workspace;
+            c.workspace_at[k] = workspace;
             workspace += (branch_workspace[k] + 255) / 256 * 256;
         }
-        unsigned char* work = sl.workspace.reserve(std::max<std::size_t>(workspace, 1));
-        combine_job* jobs = sl.jobs.reserve(pointers);
-        combine_job* host_jobs = sl.host_jobs.reserve(pointers);
-        concatenate_job* tb_jobs = sl.tb_jobs.reserve(n);
-        concatenate_job* host_tb_jobs = sl.host_tb_jobs.reserve(n);
-        const std::uint8_t** block_bits = sl.pointers.reserve(pointers);
-        const std::uint8_t** host_block_bits = sl.host_pointers.reserve(pointers);
-        std::uint8_t* data_out = sl.data_out.reserve(sl.data_bytes);
-        check_job* checks = sl.checks.reserve(pointers);
-        check_job* host_checks = sl.host_checks.reserve(pointers);
-        agreement* agreements = sl.agreements.reserve(pointers);
+        reserve(sl, c, words, inputs, bits, workspace);
+        return c;
+    }
+
+    // The slot's buffers for a chunk of these sizes.
+    void reserve(transport_slot& sl,
+                 chunk_layout& c,
+                 std::size_t words,
+                 std::size_t inputs,
+                 std::size_t bits,
+                 std::size_t workspace)
+    {
+        const std::size_t n = c.n, pointers = c.pointers;
+        sl.direct = core::cuda::page_locked(sl.data, sl.data_bytes);
+        c.llrs = sl.llrs.reserve(c.bytes);
+        c.host_llrs = sl.staged_in.reserve(c.bytes);
+        c.sequences = sl.sequences.reserve(std::max<std::size_t>(words, 1));
+        c.scrambling_jobs =
+            sl.scrambling_jobs.reserve(std::max<std::size_t>(c.scrambled, 1));
+        c.host_scrambling =
+            sl.host_scrambling_jobs.reserve(std::max<std::size_t>(c.scrambled, 1));
+        c.input = sl.input.reserve(inputs);
+        c.decided = sl.bits.reserve(bits);
+        c.iterations = sl.iterations.reserve(pointers);
+        c.passed = sl.passed.reserve(pointers);
+        c.work = sl.workspace.reserve(std::max<std::size_t>(workspace, 1));
+        c.jobs = sl.jobs.reserve(pointers);
+        c.host_jobs = sl.host_jobs.reserve(pointers);
+        c.tb_jobs = sl.tb_jobs.reserve(n);
+        c.host_tb_jobs = sl.host_tb_jobs.reserve(n);
+        c.block_bits = sl.pointers.reserve(pointers);
+        c.host_block_bits = sl.host_pointers.reserve(pointers);
+        c.data_out = sl.data_out.reserve(sl.data_bytes);
+        c.checks = sl.checks.reserve(pointers);
+        c.host_checks = sl.host_checks.reserve(pointers);
+        c.agreements = sl.agreements.reserve(pointers);
         sl.host_agreements.reserve(pointers);
-        std::uint32_t* remainders = sl.remainders.reserve(n);
+        c.remainders = sl.remainders.reserve(n);
         if (!sl.direct)
-            sl.host_data.reserve(sl.data_bytes);
+            sl.staged_out.reserve(sl.data_bytes);
         sl.host_remainders.reserve(n);
         sl.host_iterations.reserve(pointers);
         sl.host_passed.reserve(pointers);
-        const std::uint32_t* contribution = crc_table(plan, n);
+        c.contribution = crc_table(c.plan, n);
+    }
 
-        // The LLRs in: runs of blocks that follow each other in the caller's memory
-        // (and so in ours), each by DMA in one copy when page-locked (one check a
-        // run), else into the staging buffer (copied on several threads), which goes
-        // in one transfer.
+    // The LLRs in: runs of blocks that follow each other in the caller's memory (and so
+    // in ours), each by DMA in one copy when page-locked (one check a run), else into
+    // the staging buffer (copied on several threads), which goes in one transfer.
+    void copy_in(transport_slot& sl, const chunk_layout& c)
+    {
+        const cudaStream_t s = sl.queue;
+        const std::size_t n = c.n;
+        const auto& llr_at = c.llr_at;
+        const auto& llr_bytes = c.llr_bytes;
         std::vector<std::size_t> staged;
-        std::size_t staged_from = bytes, staged_to = 0;
+        std::size_t staged_from = c.bytes, staged_to = 0;
         auto source = [&](std::size_t i) {
             return static_cast<const unsigned char*>(
-                blocks[i].f32 ? static_cast<const void*>(blocks[i].f32)
-                              : static_cast<const void*>(blocks[i].i8));
+                c.blocks[i].f32 ? static_cast<const void*>(c.blocks[i].f32)
+                                : static_cast<const void*>(c.blocks[i].i8));
         };
         std::size_t run_first = 0, run_bytes = 0; // blocks from run_first on, not copied
         auto copy_run = [&](std::size_t end) {
             if (run_bytes == 0)
                 return;
             if (core::cuda::page_locked(source(run_first), run_bytes))
-                GPUTURBO_CUDA_TRY(cudaMemcpyAsync(llrs + llr_at[run_first],
+                GPUTURBO_CUDA_TRY(cudaMemcpyAsync(c.llrs + llr_at[run_first],
                                                   source(run_first),
                                                   run_bytes,
                                                   cudaMemcpyHostToDevice,
@@ -750,73 +823,84 @@ private:
             run_bytes += llr_bytes[i];
         }
         copy_run(n);
-        if (!staged.empty()) {
-            const int workers = std::min<int>(core::thread_count(0), int(staged.size()));
-            core::thread_pool::shared().run(workers, [&](int w) {
-                for (std::size_t k = std::size_t(w); k < staged.size();
-                     k += std::size_t(workers))
-                    std::memcpy(host_llrs + llr_at[staged[k]],
-                                source(staged[k]),
-                                llr_bytes[staged[k]]);
-            });
-            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(llrs + staged_from,
-                                              host_llrs + staged_from,
-                                              staged_to - staged_from,
-                                              cudaMemcpyHostToDevice,
-                                              s));
-        }
-        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_start, s));
+        if (staged.empty())
+            return;
+        const int workers = std::min<int>(core::thread_count(0), int(staged.size()));
+        core::thread_pool::shared().run(workers, [&](int w) {
+            for (std::size_t k = std::size_t(w); k < staged.size();
+                 k += std::size_t(workers))
+                std::memcpy(c.host_llrs + llr_at[staged[k]],
+                            source(staged[k]),
+                            llr_bytes[staged[k]]);
+        });
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(c.llrs + staged_from,
+                                          c.host_llrs + staged_from,
+                                          staged_to - staged_from,
+                                          cudaMemcpyHostToDevice,
+                                          s));
+    }
 
-        // The scrambling sequences.
+    // The scrambling sequences.
+    void scramble(transport_slot& sl, const chunk_layout& c)
+    {
+        const cudaStream_t s = sl.queue;
         int most_words = 0;
-        for (std::size_t i = 0, k = 0; i < n; ++i) {
-            const transport_format& f = blocks[i].format;
+        for (std::size_t i = 0, k = 0; i < c.n; ++i) {
+            const transport_format& f = c.blocks[i].format;
             if (f.c_init == no_scrambling)
                 continue;
-            scrambling_job& j = host_scrambling[k++];
+            scrambling_job& j = c.host_scrambling[k++];
             j.x1 = d_x1_start;
             j.x2 = advance(d_x2_jump.data(), std::uint32_t(f.c_init), 1600);
             j.words = (f.G + 31) / 32;
-            j.out = sequences + sequence_at[i];
+            j.out = c.sequences + c.sequence_at[i];
             most_words = std::max(most_words, j.words);
         }
-        if (scrambled > 0) {
-            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(scrambling_jobs,
-                                              host_scrambling,
-                                              scrambled * sizeof(scrambling_job),
-                                              cudaMemcpyHostToDevice,
-                                              s));
-            for (std::size_t first = 0; first < scrambled; first += max_grid_y) {
-                const unsigned count =
-                    unsigned(std::min<std::size_t>(max_grid_y, scrambled - first));
-                scrambling_kernel<<<dim3((most_words + 127) / 128, count), 128, 0, s>>>(
-                    scrambling_jobs + first, d_jumps.get());
-                GPUTURBO_CUDA_CHECK_LAUNCH();
-            }
+        if (c.scrambled == 0)
+            return;
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(c.scrambling_jobs,
+                                          c.host_scrambling,
+                                          c.scrambled * sizeof(scrambling_job),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        for (std::size_t first = 0; first < c.scrambled; first += max_grid_y) {
+            const unsigned count =
+                unsigned(std::min<std::size_t>(max_grid_y, c.scrambled - first));
+            scrambling_kernel<<<dim3((most_words + 127) / 128, count), 128, 0, s>>>(
+                c.scrambling_jobs + first, d_jumps.get());
+            GPUTURBO_CUDA_CHECK_LAUNCH();
         }
+    }
 
-        // Combining, into the soft buffers and the turbo decoder's input.
-        sl.status_at.assign(n, {});
-        for (std::size_t i = 0; i < n; ++i) {
-            sl.status_at[i].resize(std::size_t(plan[i]->s.C));
-        }
+    // Combining, into the soft buffers and the turbo decoder's input; with each code
+    // block's check job and where its decided bits and status will be.
+    void combine(transport_slot& sl,
+                 const chunk_layout& c,
+                 const batch_plan& all_plans,
+                 const std::vector<std::int8_t*>& all_buffers)
+    {
+        const cudaStream_t s = sl.queue;
+        sl.status_at.assign(c.n, {});
+        for (std::size_t i = 0; i < c.n; ++i)
+            sl.status_at[i].resize(std::size_t(c.plan[i]->s.C));
         std::size_t job = 0, g = 0;
-        for (const auto& [key, list] : groups) {
+        for (const auto& [key, list] : c.groups) {
             const int K = key.first;
             const std::size_t length = turbo::codeword_length(K);
             for (std::size_t m = 0; m < list.size(); ++m, ++job) {
                 const auto [i, r] = list[m];
-                const transport_block& t = blocks[i];
-                const code_block_plan& cb = plan[i]->blocks[std::size_t(r)];
+                const transport_block& t = c.blocks[i];
+                const code_block_plan& cb = c.plan[i]->blocks[std::size_t(r)];
                 std::int8_t* buffer = all_buffers[sl.first + i];
-                combine_job& j = host_jobs[job];
-                j.llrs = llrs + llr_at[i] + cb.llr_first * (t.f32 ? sizeof(float) : 1);
+                combine_job& j = c.host_jobs[job];
+                j.llrs =
+                    c.llrs + c.llr_at[i] + cb.llr_first * (t.f32 ? sizeof(float) : 1);
                 j.scrambling = t.format.c_init != no_scrambling
-                                   ? sequences + sequence_at[i]
+                                   ? c.sequences + c.sequence_at[i]
                                    : nullptr;
                 j.inverse = inverse_table(cb);
                 j.buffer = buffer ? buffer + cb.codeword_first : nullptr;
-                j.input = input + input_at[g] + m * length;
+                j.input = c.input + c.input_at[g] + m * length;
                 j.llr_first = int(cb.llr_first);
                 j.E = cb.E;
                 j.sent = int(cb.table->sent.size());
@@ -825,68 +909,78 @@ private:
                 j.int8 = t.i8 != nullptr;
                 j.fresh = all_plans.fresh[sl.first + i];
                 j.invert = d_config.turbo.invert_llr;
-                host_block_bits[pointer_at[i] + std::size_t(r)] =
-                    decided + bits_at[g] + m * std::size_t(K);
+                std::uint8_t* decided = c.decided + c.bits_at[g] + m * std::size_t(K);
+                c.host_block_bits[c.pointer_at[i] + std::size_t(r)] = decided;
                 const turbo::qpp_row& qpp = turbo::qpp(K);
-                host_checks[job] = check_job{
-                    j.input,          decided + bits_at[g] + m * std::size_t(K),
-                    agreements + job, K,
-                    qpp.f1,           qpp.f2,
-                    cb.filler
-                };
-                sl.status_at[i][std::size_t(r)] = status_at[g] + m;
+                c.host_checks[job] = check_job{ j.input, decided, c.agreements + job, K,
+                                                qpp.f1,  qpp.f2,  cb.filler };
+                sl.status_at[i][std::size_t(r)] = c.status_at[g] + m;
             }
             ++g;
         }
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
-            jobs, host_jobs, pointers * sizeof(combine_job), cudaMemcpyHostToDevice, s));
-        combine_kernel<<<unsigned(pointers), combine_threads, 0, s>>>(
-            jobs, d_config.turbo.int8_scale);
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(c.jobs,
+                                          c.host_jobs,
+                                          c.pointers * sizeof(combine_job),
+                                          cudaMemcpyHostToDevice,
+                                          s));
+        combine_kernel<<<unsigned(c.pointers), combine_threads, 0, s>>>(
+            c.jobs, d_config.turbo.int8_scale);
         GPUTURBO_CUDA_CHECK_LAUNCH();
+    }
 
-        // The turbo decoder, a launch per group, the groups on the branch streams in
-        // turn (each branch its own workspace), joined again before the concatenation.
-        const std::size_t used = std::min(branches, groups.size());
+    // The turbo decoder, a launch per group, the groups on the branch streams in turn
+    // (each branch its own workspace), joined again before the decisions are checked.
+    void decode_groups(transport_slot& sl, const chunk_layout& c)
+    {
+        const cudaStream_t s = sl.queue;
+        const std::size_t used = std::min(branches, c.groups.size());
         GPUTURBO_CUDA_TRY(cudaEventRecord(sl.combined, s));
         for (std::size_t k = 0; k < used; ++k)
             GPUTURBO_CUDA_TRY(cudaStreamWaitEvent(sl.branch_queues[k], sl.combined, 0));
-        g = 0;
-        for (const auto& [key, list] : groups) {
+        std::size_t g = 0;
+        for (const auto& [key, list] : c.groups) {
             const std::size_t branch = g % branches;
-            core::cuda::batch_buffers b{};
-            b.llrs = input + input_at[g];
-            b.int8 = true;
-            b.bits = decided + bits_at[g];
-            b.iterations = iterations + status_at[g];
-            b.passed = passed + status_at[g];
-            b.workspace = work + workspace_at[branch];
-            d_launcher->launch(block_decoder_config(d_config, key.second),
-                               key.first,
-                               d_blocks->subblocks(key.first),
-                               list.size(),
-                               b,
-                               sl.branch_queues[branch]);
+            turbo::device_batch b{};
+            b.llrs = c.input + c.input_at[g];
+            b.bits = c.decided + c.bits_at[g];
+            b.iterations = c.iterations + c.status_at[g];
+            b.passed = c.passed + c.status_at[g];
+            b.workspace = c.work + c.workspace_at[branch];
+            d_kernels->launch(block_decoder_config(d_config, key.second),
+                              key.first,
+                              list.size(),
+                              b,
+                              sl.branch_queues[branch]);
             ++g;
         }
         for (std::size_t k = 0; k < used; ++k) {
             GPUTURBO_CUDA_TRY(cudaEventRecord(sl.branch_done[k], sl.branch_queues[k]));
             GPUTURBO_CUDA_TRY(cudaStreamWaitEvent(s, sl.branch_done[k], 0));
         }
+    }
 
-        // Each decision against its soft values.
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(checks,
-                                          host_checks,
-                                          pointers * sizeof(check_job),
+    // Each decision against its soft values.
+    void check_decisions(transport_slot& sl, const chunk_layout& c)
+    {
+        const cudaStream_t s = sl.queue;
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(c.checks,
+                                          c.host_checks,
+                                          c.pointers * sizeof(check_job),
                                           cudaMemcpyHostToDevice,
                                           s));
-        check_kernel<<<unsigned(pointers), check_threads, 0, s>>>(checks, d_odds);
+        check_kernel<<<unsigned(c.pointers), check_threads, 0, s>>>(c.checks, d_odds);
         GPUTURBO_CUDA_CHECK_LAUNCH();
+    }
 
-        // The transport blocks back from their code blocks' bits, their CRCs checked.
+    // The transport blocks back from their code blocks' bits, their CRCs checked.
+    void concatenate(transport_slot& sl, const chunk_layout& c)
+    {
+        const cudaStream_t s = sl.queue;
+        const std::size_t n = c.n;
         for (std::size_t i = 0, at = 0; i < n; ++i) {
-            const segmentation& seg = plan[i]->s;
-            concatenate_job& t = host_tb_jobs[i];
-            t.blocks = block_bits + pointer_at[i];
+            const segmentation& seg = c.plan[i]->s;
+            concatenate_job& t = c.host_tb_jobs[i];
+            t.blocks = c.block_bits + c.pointer_at[i];
             t.C = seg.C;
             t.C_minus = seg.C_minus;
             t.K_minus = seg.K_minus;
@@ -894,65 +988,67 @@ private:
             t.F = seg.F;
             t.L = seg.L;
             t.B = seg.B;
-            t.tbs = blocks[i].format.tbs;
-            t.data = data_out + at;
-            t.remainder = remainders + i;
+            t.tbs = c.blocks[i].format.tbs;
+            t.data = c.data_out + at;
+            t.remainder = c.remainders + i;
             at += std::size_t(t.tbs);
         }
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(block_bits,
-                                          host_block_bits,
-                                          pointers * sizeof(const std::uint8_t*),
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(c.block_bits,
+                                          c.host_block_bits,
+                                          c.pointers * sizeof(const std::uint8_t*),
                                           cudaMemcpyHostToDevice,
                                           s));
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(tb_jobs,
-                                          host_tb_jobs,
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(c.tb_jobs,
+                                          c.host_tb_jobs,
                                           n * sizeof(concatenate_job),
                                           cudaMemcpyHostToDevice,
                                           s));
-        GPUTURBO_CUDA_TRY(cudaMemsetAsync(remainders, 0, n * sizeof(std::uint32_t), s));
+        GPUTURBO_CUDA_TRY(cudaMemsetAsync(c.remainders, 0, n * sizeof(std::uint32_t), s));
         for (std::size_t first = 0; first < n; first += max_grid_y) {
             const unsigned count = unsigned(std::min<std::size_t>(max_grid_y, n - first));
-            concatenate_kernel<<<dim3(unsigned(most_blocks), count),
+            concatenate_kernel<<<dim3(unsigned(c.most_blocks), count),
                                  concatenate_threads,
                                  0,
-                                 s>>>(tb_jobs + first, contribution);
+                                 s>>>(c.tb_jobs + first, c.contribution);
             GPUTURBO_CUDA_CHECK_LAUNCH();
         }
-        GPUTURBO_CUDA_TRY(cudaEventRecord(sl.kernels_end, s));
+    }
 
-        // Results out: the data directly into page-locked memory, else through ours.
-        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.direct ? sl.data : sl.host_data.get(),
-                                          data_out,
+    // Results out: the data directly into page-locked memory, else through ours.
+    void copy_out(transport_slot& sl, const chunk_layout& c)
+    {
+        const cudaStream_t s = sl.queue;
+        const std::size_t pointers = c.pointers;
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.direct ? sl.data : sl.staged_out.get(),
+                                          c.data_out,
                                           sl.data_bytes,
                                           cudaMemcpyDeviceToHost,
                                           s));
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_remainders.get(),
-                                          remainders,
-                                          n * sizeof(std::uint32_t),
+                                          c.remainders,
+                                          c.n * sizeof(std::uint32_t),
                                           cudaMemcpyDeviceToHost,
                                           s));
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_agreements.get(),
-                                          agreements,
+                                          c.agreements,
                                           pointers * sizeof(agreement),
                                           cudaMemcpyDeviceToHost,
                                           s));
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_iterations.get(),
-                                          iterations,
+                                          c.iterations,
                                           pointers * sizeof(int),
                                           cudaMemcpyDeviceToHost,
                                           s));
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
-            sl.host_passed.get(), passed, pointers, cudaMemcpyDeviceToHost, s));
+            sl.host_passed.get(), c.passed, pointers, cudaMemcpyDeviceToHost, s));
     }
 
-    void finish(slot& sl, transport_result* results)
+    void finish(transport_slot& sl, transport_result* results)
     {
-        GPUTURBO_CUDA_TRY(cudaStreamSynchronize(sl.queue));
-        float ms = 0.0f;
-        GPUTURBO_CUDA_TRY(cudaEventElapsedTime(&ms, sl.kernels_start, sl.kernels_end));
-        d_device_seconds += ms * 1e-3;
+        GPUTURBO_CUDA_TRY(cudaStreamSynchronize(sl.queue)); // the branches joined it
+        d_device_seconds += sl.kernel_seconds();
         if (!sl.direct)
-            core::cuda::parallel_copy(sl.data, sl.host_data.get(), sl.data_bytes);
+            core::cuda::parallel_copy(sl.data, sl.staged_out.get(), sl.data_bytes);
         if (!results)
             return;
         for (std::size_t i = 0; i < sl.n; ++i) {
@@ -1004,7 +1100,7 @@ private:
         for (std::size_t i = 0; i < n; ++i)
             B = std::max(B, plan[i]->s.B);
         if (B > d_crc_length) {
-            const auto by_position = turbo::cuda::crc_contributions(crc::crc24a, B);
+            const auto by_position = core::crc_contributions(core::crc::crc24a, B);
             const std::vector<std::uint32_t> by_distance(by_position.rbegin(),
                                                          by_position.rend());
             // Both slots' work may read the old table: let it finish first.
@@ -1022,17 +1118,16 @@ private:
     {
         double& r = d_resident[K];
         if (r == 0.0)
-            r = double(d_launcher->resident_codewords(
-                d_config.turbo, K, d_blocks->subblocks(K)));
+            r = double(d_kernels->resident_codewords(d_config.turbo, K));
         return r;
     }
 
     const int d_device;
-    std::unique_ptr<turbo::decoder> d_blocks;
-    std::unique_ptr<turbo::cuda::launcher> d_launcher;
+    // The turbo kernels of the transport config: what a block size needs, the launches.
+    const std::unique_ptr<turbo::device_kernels> d_kernels;
     std::map<int, double> d_resident; // codewords the GPU runs at once, by K
     harq_book d_book{ d_config.max_harq_processes };
-    plan_cache d_cache{ [this](int K) { d_blocks->check_block(K); } };
+    plan_cache d_cache{ [this](int K) { d_kernels->check_block(K); } };
     std::map<int, device_array<std::int8_t>> d_buffers;               // by process
     std::map<const sent_bits*, device_array<std::int32_t>> d_inverse; // by table
     const contradiction_odds d_odds;
@@ -1040,8 +1135,9 @@ private:
     std::uint32_t d_x1_start = 0;
     jump_table d_x2_jump{};
     int d_crc_length = 0;
-    std::vector<std::unique_ptr<slot>> d_slots;
     double d_device_seconds = 0.0;
+    // Last: it waits for the work in flight before the buffers above go.
+    core::cuda::slot_ring<transport_slot> d_slots;
 };
 
 } // namespace

@@ -37,10 +37,10 @@ bool passes_given(const decoder_config& c,
         rule = true;
         break;
     case stop_rule::crc24a:
-        rule = lte::check_crc(lte::crc::crc24a, hard, K);
+        rule = core::check_crc(core::crc::crc24a, hard, K);
         break;
     case stop_rule::crc24b:
-        rule = lte::check_crc(lte::crc::crc24b, hard, K);
+        rule = core::check_crc(core::crc::crc24b, hard, K);
         break;
     case stop_rule::mean_llr:
         rule = mean >= c.stop_threshold;

@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../../core/cuda/pipeline.h"
-#include "../../core/cuda/runtime.h"
+#include "core/cuda/multi_device.h"
+#include "core/cuda/pipeline.h"
+#include "core/cuda/runtime.h"
 #include "cuda_decoder.h"
 #include "launcher.cuh"
 
@@ -51,22 +52,17 @@ public:
 
     std::string device() const override
     {
-        const cudaDeviceProp& prop = d_pipeline.properties();
         const int K = d_config.K != 0 ? d_config.K : max_block_size;
-        const int P = subblocks(K);
-        return std::string(prop.name) + " (GPU " + std::to_string(d_pipeline.device()) +
-               ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
-               (d_launcher.lanes() == 2 ? "int16, 2 codewords per thread, "
-                                        : "float32, ") +
-               std::to_string(P) + " thread(s) per codeword at K=" + std::to_string(K) +
-               "; " + d_pipeline.versions() + ")";
+        return describe(d_pipeline.properties(),
+                        d_pipeline.device(),
+                        d_launcher.lanes(),
+                        K,
+                        subblocks(K),
+                        d_pipeline.versions());
     }
 
 private:
-    int automatic_subblocks(int K) const override
-    {
-        return subblocks_for_length(K, cuda_subblock_length, cuda_segment_length);
-    }
+    int automatic_subblocks(int K) const override { return cuda_subblocks(d_config, K); }
 
     std::size_t input_length(int K) const override { return codeword_length(K); }
 
@@ -123,18 +119,19 @@ private:
     std::map<std::pair<int, int>, std::size_t> d_chunks; // by (K, P)
 };
 
-// Several GPUs of one host, each with a decoder of its own.
-class multi_device_decoder final : public decoder
+// Several GPUs of one host, each with a decoder of its own; the runtime setters reach
+// every one.
+class multi_device_decoder final : public core::cuda::multi_device<decoder, cuda_decoder>
 {
 public:
     multi_device_decoder(const decoder_config& config, const std::vector<int>& devices)
-        : decoder(config)
+        : multi_device(
+              core::cuda::parts_on<cuda_decoder>(
+                  devices,
+                  [&](int d) { return std::make_unique<cuda_decoder>(config, d); }),
+              config)
     {
-        for (int d : devices)
-            d_parts.push_back(std::make_unique<cuda_decoder>(config, d));
     }
-
-    void check_block(int K) const override { d_parts.front()->check_block(K); }
 
     void set_iterations(int iterations) override
     {
@@ -150,18 +147,10 @@ public:
             part->set_stop_threshold(threshold);
     }
 
-    double device_seconds() const override
-    {
-        return core::cuda::slowest_device_seconds(d_parts);
-    }
-
-    core::backend kind() const override { return core::backend::cuda; }
     arithmetic metric_arithmetic() const override
     {
         return d_parts.front()->metric_arithmetic();
     }
-
-    std::string device() const override { return core::cuda::describe_devices(d_parts); }
 
 private:
     int automatic_subblocks(int K) const override
@@ -169,20 +158,80 @@ private:
         return d_parts.front()->subblocks(K);
     }
     bool packs_bits() const override { return true; } // each part's kernels pack them
+};
 
-    void
-    decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) override
+// The kernels alone, for codewords another pipeline has put on the GPU.
+class kernels_on_device final : public device_kernels
+{
+public:
+    kernels_on_device(const decoder_config& config, int device)
+        : d_config(config),
+          d_device(device),
+          d_prop(core::cuda::open_device(device)),
+          d_launcher(config, d_prop),
+          d_versions(core::cuda::driver_and_runtime_versions())
     {
-        std::vector<core::batch_decoder*> parts;
-        for (auto& part : d_parts)
-            parts.push_back(part.get());
-        core::cuda::decode_across(parts, b, codeword_length(b.block), bits, status);
+        if (config.K != 0)
+            check_block(config.K);
     }
 
-    std::vector<std::unique_ptr<cuda_decoder>> d_parts;
+    void check_block(int K) const override
+    {
+        turbo::check_block(d_config, K, subblocks(K));
+        d_launcher.check(K, subblocks(K));
+    }
+
+    std::size_t resident_codewords(const decoder_config& c, int K) const override
+    {
+        return d_launcher.resident_codewords(c, K, subblocks(K));
+    }
+
+    std::size_t
+    workspace_bytes(const decoder_config& c, int K, std::size_t n) const override
+    {
+        return d_launcher.workspace_bytes(c, K, subblocks(K), n);
+    }
+
+    void launch(const decoder_config& c,
+                int K,
+                std::size_t n,
+                const device_batch& b,
+                cudaStream_t s) override
+    {
+        core::cuda::batch_buffers buffers{};
+        buffers.llrs = b.llrs;
+        buffers.int8 = true;
+        buffers.bits = b.bits;
+        buffers.iterations = b.iterations;
+        buffers.passed = b.passed;
+        buffers.workspace = b.workspace;
+        d_launcher.launch(c, K, subblocks(K), n, buffers, s);
+    }
+
+    std::string device() const override
+    {
+        const int K = d_config.K != 0 ? d_config.K : max_block_size;
+        return describe(
+            d_prop, d_device, d_launcher.lanes(), K, subblocks(K), d_versions);
+    }
+
+private:
+    int subblocks(int K) const { return cuda_subblocks(d_config, K); }
+
+    const decoder_config d_config;
+    const int d_device;
+    const cudaDeviceProp d_prop;
+    launcher d_launcher;
+    const std::string d_versions;
 };
 
 } // namespace
+
+std::unique_ptr<device_kernels> make_device_kernels(const decoder_config& config,
+                                                    int device)
+{
+    return std::make_unique<kernels_on_device>(config, device);
+}
 
 std::unique_ptr<decoder> make_cuda_decoder(const decoder_config& config)
 {

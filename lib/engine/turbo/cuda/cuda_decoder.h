@@ -11,6 +11,7 @@
 // it.
 
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
+#include <gnuradio/gputurbo/engine/turbo/device_kernels.h>
 
 #include <memory>
 
@@ -19,6 +20,10 @@ namespace gputurbo::turbo::cuda {
 //! A CUDA decoder on config.devices: one GPU, or several that share every batch
 //! (throws std::runtime_error with the reason).
 std::unique_ptr<decoder> make_cuda_decoder(const decoder_config& config);
+
+//! turbo::make_device_kernels() of a CUDA build.
+std::unique_ptr<device_kernels> make_device_kernels(const decoder_config& config,
+                                                    int device);
 
 } // namespace gputurbo::turbo::cuda
 

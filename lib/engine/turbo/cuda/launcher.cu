@@ -6,7 +6,7 @@
 
 #include "launcher.cuh"
 
-#include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/core/crc.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -15,8 +15,6 @@
 
 namespace gputurbo::turbo::cuda {
 namespace {
-
-constexpr int threads_per_block_target = 128;
 
 // The device copy of the table kept under \p key, made by \p make and uploaded on first
 // use.
@@ -34,24 +32,18 @@ device_table(device_tables& tables, std::pair<int, int> key, Make make)
 
 } // namespace
 
-std::vector<std::uint32_t> crc_contributions(lte::crc type, int K)
+std::string describe(const cudaDeviceProp& prop,
+                     int device,
+                     int lanes,
+                     int K,
+                     int P,
+                     const std::string& versions)
 {
-    std::vector<std::uint8_t> unit(K, 0);
-    std::vector<std::uint32_t> table(K);
-    // The contribution of bit k is that of bit K-1 shifted through K-1-k zeros.
-    unit[K - 1] = 1;
-    std::uint32_t reg = lte::crc_parity(type, unit.data(), K);
-    const std::uint32_t poly = lte::crc_parity(type, unit.data() + K - 1, 1);
-    const int L = lte::crc_length(type);
-    const std::uint32_t mask = (std::uint32_t(1) << L) - 1;
-    for (int k = K - 1; k >= 0; --k) {
-        table[k] = reg;
-        const bool feedback = (reg >> (L - 1)) & 1u;
-        reg = (reg << 1) & mask;
-        if (feedback)
-            reg ^= poly;
-    }
-    return table;
+    return std::string(prop.name) + " (GPU " + std::to_string(device) + ", " +
+           std::to_string(prop.multiProcessorCount) + " SMs, " +
+           (lanes == 2 ? "int16, 2 codewords per thread, " : "float32, ") +
+           std::to_string(P) + " thread(s) per codeword at K=" + std::to_string(K) +
+           "; " + versions + ")";
 }
 
 launcher::launcher(const decoder_config& config, const cudaDeviceProp& prop)
@@ -64,10 +56,10 @@ launcher::launcher(const decoder_config& config, const cudaDeviceProp& prop)
 
 void launcher::check(int K, int P) const
 {
-    if (P > max_threads_per_block())
+    if (P > turbo_policy::max_threads)
         throw std::invalid_argument("subblocks P=" + std::to_string(P) +
                                     " is too many for the CUDA backend: use P <= " +
-                                    std::to_string(max_threads_per_block()));
+                                    std::to_string(turbo_policy::max_threads));
     if (shared_bytes_per_group(K, P, d_lanes) > d_shared_limit)
         throw std::invalid_argument("K=" + std::to_string(K) +
                                     " with P=" + std::to_string(P) +
@@ -78,8 +70,8 @@ int launcher::per_block(int K, int P) const
 {
     return std::max(
         1,
-        std::min({ threads_per_block_target / P,
-                   max_threads_per_block() / P,
+        std::min({ turbo_policy::threads_target / P,
+                   turbo_policy::max_threads / P,
                    int(d_shared_limit / shared_bytes_per_group(K, P, d_lanes)) }));
 }
 
@@ -110,8 +102,9 @@ void launcher::launch(const decoder_config& c,
 {
     const auto type = stop_crc(c.early_stop);
     const std::uint32_t* crc =
-        type ? device_table(
-                   d_crc, { int(*type), K }, [&] { return crc_contributions(*type, K); })
+        type ? device_table(d_crc,
+                            { int(*type), K },
+                            [&] { return core::crc_contributions(*type, K); })
              : nullptr;
     const std::uint32_t* interleaved =
         device_table(d_interleaved, { K, P }, [&] { return interleaved_stages(K, P); });

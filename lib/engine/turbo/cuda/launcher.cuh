@@ -13,24 +13,25 @@
 // tables) and launches with the caller's parameters, which may change between launches
 // (iterations, the stop rule).
 
-#include "../../core/cuda/memory.h"
-#include "../../core/cuda/pipeline.h"
+#include "core/cuda/memory.h"
+#include "core/cuda/pipeline.h"
 #include "turbo_kernel.cuh"
 
-#include <gnuradio/gputurbo/engine/lte/crc.h>
-
 #include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace gputurbo::turbo::cuda {
 
-/*!
- * CRC remainder contributed by a 1 at bit k of a K-bit block: the CRC is linear, so a
- * block checks when the XOR of the contributions of its set bits is zero. It depends on
- * K - 1 - k alone, the bit's distance from the end.
- */
-std::vector<std::uint32_t> crc_contributions(lte::crc type, int K);
+//! A GPU as the CUDA turbo decoders describe it: name, SMs, the arithmetic of \p lanes,
+//! P at K, and the CUDA \p versions.
+std::string describe(const cudaDeviceProp& prop,
+                     int device,
+                     int lanes,
+                     int K,
+                     int P,
+                     const std::string& versions);
 
 //! Tables the kernels read, on the device, each made once under its key.
 using device_tables =

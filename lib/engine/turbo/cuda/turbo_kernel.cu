@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "../../core/cuda/error.h"
-#include "../../core/cuda/llr.cuh"
-#include "../../core/cuda/s16x2.cuh"
+#include "core/cuda/error.h"
+#include "core/cuda/llr.cuh"
+#include "core/cuda/s16x2.cuh"
 #include "../fixed_point.h"
 #include "../trellis_math.h"
 #include "turbo_kernel.cuh"
@@ -88,16 +88,9 @@ namespace {
 using core::cuda::s16x2;
 using namespace gputurbo::turbo::trellis;
 
-// Threads per block: up to 384, so that one codeword may take P = 384 sub-blocks (its
-// shortest decoding time). Their register budget, 168 a thread, is the one that two
-// blocks of 192 share (P = 192, the throughput configuration, two blocks per SM): enough
-// for the 8-state recursions with 4 stages of alpha in registers.
-constexpr int max_threads = 384;
-constexpr int min_blocks = 1;
-constexpr int segment = cuda_segment_length; // stages whose loads are issued together
-// The forward pass keeps alpha every half segment: the backward pass recomputes the
-// alphas of 4 stages at a time from there (4 stages of alpha fit in registers).
-constexpr int half_segment = segment / 2;
+// Tuning: turbo_kernel.cuh's turbo_policy.
+using policy = turbo_policy;
+constexpr int segment = policy::segment, half_segment = policy::half_segment;
 
 // int16 arithmetic: units, limits and why sums never overflow in turbo/fixed_point.h.
 using fixed_point::max_extrinsic;
@@ -325,24 +318,19 @@ __host__ __device__ constexpr int prepare_slots(int K, int w)
     return K + 4 + (K + 3) / w;
 }
 
-// The preparation kernel reads its codewords in units of 4 stages: 12 values, three
-// 4-value vector loads (in the streams layout one of each stream, so a unit is as many
-// stages as a vector holds values; K + 4 stages: a whole number of units, K being a
-// multiple of 8).
-constexpr int unit_stages = 4;
+// The preparation kernel reads its codewords in units of policy::unit_stages = 4
+// stages: 12 values, three 4-value vector loads (in the streams layout one of each
+// stream, so a unit is as many stages as a vector holds values; K + 4 stages: a whole
+// number of units, K being a multiple of 8).
+constexpr int unit_stages = policy::unit_stages;
+static_assert(unit_stages == 4, "a unit is one 4-value vector load a stream");
 
 // Threads per block of the preparation kernel: about one unit of each of its codewords
 // per thread, so that small blocks do not leave most threads idle.
-constexpr int prepare_max_threads = 512;
-// Blocks an SM holds (three fit its shared memory at K = 6144): a thread keeps both
-// lanes' 6 vector loads in flight, 24 registers from float input (two blocks: up to 64
-// registers a thread, no spills), 6 from int8 (three: up to 40).
-template <class In>
-constexpr int prepare_min_blocks = std::is_same_v<In, float> ? 2 : 3;
 int prepare_threads(int K)
 {
     const int units = (K + 4) / unit_stages;
-    return std::clamp((units + 31) / 32 * 32, 64, prepare_max_threads);
+    return std::clamp((units + 31) / 32 * 32, 64, policy::prepare_max_threads);
 }
 
 // Four consecutive input values, as one vector load where the address allows (float4,
@@ -394,7 +382,9 @@ load_unit(const In* raw, int u, const kernel_config& c, float* v)
 // decoder's systematic values through the table of interleaved stages. A missing last
 // codeword of a group (odd n) is decoded as all zeros.
 template <class In, class M>
-__global__ void __launch_bounds__(prepare_max_threads, prepare_min_blocks<In>)
+__global__ void
+__launch_bounds__(policy::prepare_max_threads,
+                  policy::prepare_min_blocks(std::is_same_v<In, std::int8_t>))
     prepare_kernel(kernel_config c, device_buffers b, int n)
 {
     using L = lanes<M>;
@@ -591,16 +581,9 @@ struct constituent_pass
     const bool stores, trains;
     const bool first_iteration;
     const int edge_offset; // of the stored edge metric from the sub-block edge
-    // Training steps per run of loads (in_runs): log-map's steps are three times
-    // max-log's work, and its code must stay small (below): 4 cover their loads.
-    static constexpr int training_run = Exact ? 4 : 8;
-    // Stages whose loads are issued together, and whether the segment or half segment
-    // that holds the edge stage runs a copy of its own (so that the others test
-    // nothing). log-map's stages, three times max-log's work, cover their loads 4 at a
-    // time, and its code must stay small: with 8-stage segments in two copies its warps
-    // waited on instruction fetch more than on anything else (notes, experiment 32).
-    static constexpr int segment_stages = Exact ? half_segment : segment;
-    static constexpr bool edge_copy = !Exact;
+    static constexpr int training_run = policy::training_run(Exact);
+    static constexpr int segment_stages = policy::segment_stages(Exact);
+    static constexpr bool edge_copy = policy::edge_copy(Exact);
 
     __device__ constituent_pass(const kernel_config& c,
                                 const stage_t* __restrict__ trellis,
@@ -981,51 +964,85 @@ __device__ void half_iteration(bool active,
     pass.backward(alpha, beta, ahead, out, stats);
 }
 
-// Decodes groups of L::count codewords, each group by P threads (one per sub-block),
-// per_block groups side by side in a block. A group runs until each of its codewords
-// has been decided (its stop rule held, or the last iteration): a decided codeword's
-// output is taken at once and its lane then only keeps its neighbour company.
+// One group's work in the decoding kernel, in named steps: its L::count codewords (one
+// a lane) decoded by P threads, one per sub-block (p), the group `local` of the block.
 template <class M, bool Exact, bool Full>
-__global__ void __launch_bounds__(max_threads, min_blocks)
-    decode_kernel(kernel_config c, device_buffers b, int n)
+struct group_decoder
 {
     using L = lanes<M>;
     using stage_t = typename L::stage_t;
-    extern __shared__ __align__(16) float shared[];
-    const int P = c.P, K = c.K;
-    const int local = threadIdx.x / P, p = threadIdx.x % P;
-    const int group = blockIdx.x * c.per_block + local;
-    const int groups = (n + L::count - 1) / L::count;
-    const bool real = local < c.per_block && group < groups;
-    const shared_plan plan(K, P, L::count);
-    float* mine = shared + (real ? local : 0) * plan.total;
-    M* ext = reinterpret_cast<M*>(mine + plan.ext);
-    M* checkpoints = reinterpret_cast<M*>(mine + plan.checkpoints);
-    M* tail_betas = reinterpret_cast<M*>(mine + plan.tail_betas); // [D][S]
-    unsigned* hard = reinterpret_cast<unsigned*>(mine + plan.hard);
-    unsigned* previous_hard = reinterpret_cast<unsigned*>(mine + plan.previous_hard);
-    float* sums = mine + plan.sums; // [lanes][P]
-    float* mins = mine + plan.mins;
-    unsigned* crcs = reinterpret_cast<unsigned*>(mine + plan.crcs);
-    const int words = words_per_codeword(K);
 
-    const stage_layout layout{ P };
-    const int stride = layout.stride(c.w); // of one decoder's trellis values
-    const stage_t* trellis = static_cast<const stage_t*>(b.trellis) +
-                             (std::size_t)(real ? group : 0) * 2 * stride;
-    M* edges = reinterpret_cast<M*>(b.edges) +
-               (std::size_t)(real ? group : 0) * 2 * 2 * 2 * S * P;
-    const unsigned* crc =
-        (c.stop == int(stop_rule::crc24a) || c.stop == int(stop_rule::crc24b))
-            ? b.crc_contribution
-            : nullptr;
-    if (real) {
+    const kernel_config& c;
+    const device_buffers& b;
+    const int n;
+    const int P, K;
+    const int local, p;
+    const int group, groups;
+    const bool real; // a group of the batch: else the thread only meets the barriers
+    const shared_plan plan;
+    // The group's shared memory (shared_plan).
+    float* const mine;
+    M* const ext;
+    M* const checkpoints;
+    M* const tail_betas; // [D][S]
+    unsigned* const hard;
+    unsigned* const previous_hard;
+    float* const sums; // [lanes][P]
+    float* const mins;
+    unsigned* const crcs;
+    const int words;
+    const stage_layout layout;
+    const int stride; // of one decoder's trellis values
+    const stage_t* const trellis;
+    M* const edges;
+    const unsigned* const crc; // the CRC stop rule's contributions, or none
+
+    __device__ __forceinline__
+    group_decoder(const kernel_config& c, const device_buffers& b, int n, float* shared)
+        : c(c),
+          b(b),
+          n(n),
+          P(c.P),
+          K(c.K),
+          local(threadIdx.x / P),
+          p(threadIdx.x % P),
+          group(blockIdx.x * c.per_block + local),
+          groups((n + L::count - 1) / L::count),
+          real(local < c.per_block && group < groups),
+          plan(K, P, L::count),
+          mine(shared + (real ? local : 0) * plan.total),
+          ext(reinterpret_cast<M*>(mine + plan.ext)),
+          checkpoints(reinterpret_cast<M*>(mine + plan.checkpoints)),
+          tail_betas(reinterpret_cast<M*>(mine + plan.tail_betas)),
+          hard(reinterpret_cast<unsigned*>(mine + plan.hard)),
+          previous_hard(reinterpret_cast<unsigned*>(mine + plan.previous_hard)),
+          sums(mine + plan.sums),
+          mins(mine + plan.mins),
+          crcs(reinterpret_cast<unsigned*>(mine + plan.crcs)),
+          words(words_per_codeword(K)),
+          layout{ P },
+          stride(layout.stride(c.w)),
+          trellis(static_cast<const stage_t*>(b.trellis) +
+                  (std::size_t)(real ? group : 0) * 2 * stride),
+          edges(reinterpret_cast<M*>(b.edges) +
+                (std::size_t)(real ? group : 0) * 2 * 2 * 2 * S * P),
+          crc((c.stop == int(stop_rule::crc24a) || c.stop == int(stop_rule::crc24b))
+                  ? b.crc_contribution
+                  : nullptr)
+    {
+    }
+
+    // The first a-priori input (zeros), no previous decisions, and beta at stage K of
+    // each decoder's trellis, from its known end through the three tail stages (no
+    // a-priori input): the same in every iteration.
+    __device__ __forceinline__ void start() const
+    {
+        if (!real)
+            return;
         for (int k = p; k < K + P; k += P)
-            ext[k] = M{}; // the first a-priori input
+            ext[k] = M{};
         for (int i = p; i < L::count * words; i += P)
             previous_hard[i] = 0;
-        // Beta at stage K of each decoder's trellis, from its known end through the
-        // three tail stages (no a-priori input): the same in every iteration.
         if (p == P - 1)
             for (int d = 0; d < 2; ++d) {
                 const stage_t* tail = trellis + d * stride + layout.tail(c.w);
@@ -1039,152 +1056,215 @@ __global__ void __launch_bounds__(max_threads, min_blocks)
                 store_states(tail_betas + d * S, beta);
             }
     }
-    // Each thread cleared entries that its neighbours read: all of it must be done first.
-    __syncthreads();
-    // Per group and lane: 1 once the codeword's output is taken. A lane past n (odd n)
-    // has nothing to decide.
-    __shared__ unsigned char taken[max_threads][2];
-    bool lane_done[L::count];
-    bool done = true;
-    for (int lane = 0; lane < L::count; ++lane) {
-        lane_done[lane] = !real || group * L::count + lane >= n;
-        done = done && lane_done[lane];
+
+    // Whether each lane has nothing to decide (a lane past n, odd n), and all of them.
+    __device__ __forceinline__ bool idle_lanes(bool (&lane_done)[L::count]) const
+    {
+        bool done = true;
+        for (int lane = 0; lane < L::count; ++lane) {
+            lane_done[lane] = !real || group * L::count + lane >= n;
+            done = done && lane_done[lane];
+        }
+        return done;
     }
-    for (int it = 1; it <= c.iterations; ++it) {
-        const int prev = it & 1, next = (it + 1) & 1;
-        auto edge = [&](int d, int buffer) {
-            return edges + ((d * 2 + buffer) * 2) * S * P;
-        };
-        const bool last = it == c.iterations;
-        const decisions out{ c.stop != int(stop_rule::off) || last, hard, words, crc };
-        app_stats stats[L::count];
-        if (!done && out.wanted)
+
+    // Where iteration it's decisions go: looked at when a stop rule runs, or in the last.
+    __device__ __forceinline__ decisions decisions_of(bool last) const
+    {
+        return { c.stop != int(stop_rule::off) || last, hard, words, crc };
+    }
+
+    // No bit decided yet in this iteration.
+    __device__ __forceinline__ void clear_decisions(const decisions& out) const
+    {
+        if (out.wanted)
             for (int i = p; i < L::count * words; i += P)
                 hard[i] = 0;
-        half_iteration<M, Exact, 0, Full>(!done,
+    }
+
+    // Decoder D's half-iteration of iteration it: its edge metrics from the previous
+    // iteration's buffer to the next's.
+    template <int D>
+    __device__ __forceinline__ void
+    decoder_pass(bool active, int it, const decisions& out, app_stats* stats) const
+    {
+        const int prev = it & 1, next = (it + 1) & 1;
+        auto edge = [&](int buffer) { return edges + ((D * 2 + buffer) * 2) * S * P; };
+        half_iteration<M, Exact, D, Full>(active,
                                           c,
-                                          trellis,
+                                          trellis + D * stride,
                                           b.interleaved,
                                           ext,
                                           checkpoints,
-                                          edge(0, prev),
-                                          edge(0, next),
-                                          tail_betas,
+                                          edge(prev),
+                                          edge(next),
+                                          tail_betas + D * S,
                                           p,
                                           it == 1,
                                           out,
                                           stats);
-        __syncthreads();
-        half_iteration<M, Exact, 1, Full>(!done,
-                                          c,
-                                          trellis + stride,
-                                          b.interleaved,
-                                          ext,
-                                          checkpoints,
-                                          edge(1, prev),
-                                          edge(1, next),
-                                          tail_betas + S,
-                                          p,
-                                          it == 1,
-                                          out,
-                                          stats);
-        if (!done && out.wanted)
+    }
+
+    // The thread's statistics of each lane to shared memory, for the vote.
+    __device__ __forceinline__ void store_statistics(const decisions& out,
+                                                     const app_stats* stats) const
+    {
+        if (out.wanted)
             for (int lane = 0; lane < L::count; ++lane) {
                 sums[lane * P + p] = stats[lane].sum;
                 mins[lane * P + p] = stats[lane].least;
                 crcs[lane * P + p] = stats[lane].crc;
             }
+    }
+
+    // Whether lane's codeword meets the stop rule after iteration it (the hard rule
+    // keeps this iteration's bits for the next).
+    __device__ __forceinline__ bool stop_rule_holds(int lane, int it) const
+    {
+        const unsigned* lane_hard = hard + lane * words;
+        unsigned* lane_previous = previous_hard + lane * words;
+        bool ok = true;
+        if (c.stop == int(stop_rule::mean_llr)) {
+            double total = 0.0;
+            for (int q = 0; q < P; ++q)
+                total += sums[lane * P + q];
+            ok = total / K >= c.threshold;
+        } else if (c.stop == int(stop_rule::min_llr)) {
+            float least = mins[lane * P];
+            for (int q = 1; q < P; ++q)
+                least = fminf(least, mins[lane * P + q]);
+            ok = least >= c.threshold;
+        } else if (crc) {
+            unsigned r = 0;
+            for (int q = 0; q < P; ++q)
+                r ^= crcs[lane * P + q];
+            ok = r == 0;
+        } else if (c.stop == int(stop_rule::hard)) {
+            bool same = it > 1;
+            for (int i = 0; i < words; ++i) {
+                same = same && lane_hard[i] == lane_previous[i];
+                lane_previous[i] = lane_hard[i];
+            }
+            ok = same;
+        }
+        return ok;
+    }
+
+    // Whether lane's codeword carries information: no information (erased or near-zero
+    // input) is never passed. Four partial sums keep the one thread's adds from waiting
+    // on each other.
+    __device__ __forceinline__ bool informed(int lane) const
+    {
+        float part[4] = {};
+        for (int q = 0; q < P; ++q)
+            part[q & 3] += sums[lane * P + q];
+        return (part[0] + part[1]) + (part[2] + part[3]) >= c.information_floor * K;
+    }
+
+    // The vote of thread p = 0 after iteration it: each undecided lane's codeword is
+    // taken once its stop rule holds (and it is informed), or in the last iteration;
+    // its iterations and status go out.
+    __device__ __forceinline__ void early_stop_vote(int it,
+                                                    bool last,
+                                                    const bool (&lane_done)[L::count],
+                                                    unsigned char (&taken)[2]) const
+    {
+        for (int lane = 0; lane < L::count; ++lane) {
+            bool take = false;
+            if (!lane_done[lane]) {
+                // A codeword that failed its rule needs no sum.
+                const bool ok = stop_rule_holds(lane, it) && informed(lane);
+                take = ok || last;
+                if (take) {
+                    const int cw = group * L::count + lane;
+                    b.iterations[cw] = it;
+                    b.passed[cw] = ok;
+                }
+            }
+            taken[lane] = take;
+        }
+    }
+
+    // The hard decisions of lane's codeword to the output, P threads along it.
+    __device__ __forceinline__ void write_bits(int lane) const
+    {
+        const unsigned* lane_hard = hard + lane * words;
+        const std::size_t cw = group * L::count + lane;
+        // Bits 8j ... 8j + 7 (K is a multiple of 8) in the low byte, the first the
+        // lowest: hard holds bit i at bit i % 32 of word i / 32.
+        auto byte_of = [&](int j) { return lane_hard[j >> 2] >> (8 * (j & 3)); };
+        if (b.packed_bits) {
+            // Byte j, the first bit in the highest.
+            std::uint8_t* bytes = b.bits + cw * (K / 8);
+            for (int j = p; j < K / 8; j += P)
+                bytes[j] = std::uint8_t(__brev(byte_of(j) & 0xffu) >> 24);
+        } else {
+            // Eight bits a store, one byte each (the buffer is 8-byte aligned and K a
+            // multiple of 8, so every codeword's bytes are too): the 4 bits of a nibble x
+            // land at bits 0, 8, 16, 24 of x * 0x00204081.
+            uint2* bytes8 = reinterpret_cast<uint2*>(b.bits + cw * K);
+            auto spread = [](unsigned x) { return x * 0x00204081u & 0x01010101u; };
+#pragma unroll 1
+            for (int j = p; j < K / 8; j += P) {
+                const unsigned byte = byte_of(j);
+                bytes8[j] = make_uint2(spread(byte & 0xfu), spread(byte >> 4 & 0xfu));
+            }
+        }
+    }
+
+    // The taken lanes' bits out, each lane then done: whether all are.
+    __device__ __forceinline__ bool write_taken(bool (&lane_done)[L::count],
+                                                const unsigned char (&taken)[2]) const
+    {
+        bool done = true;
+        for (int lane = 0; lane < L::count; ++lane) {
+            if (taken[lane]) {
+                write_bits(lane);
+                lane_done[lane] = true;
+            }
+            done = done && lane_done[lane];
+        }
+        return done;
+    }
+};
+
+// Decodes groups of L::count codewords, each group by P threads (one per sub-block),
+// per_block groups side by side in a block (group_decoder). A group runs until each of
+// its codewords has been decided (its stop rule held, or the last iteration): a decided
+// codeword's output is taken at once and its lane then only keeps its neighbour company.
+template <class M, bool Exact, bool Full>
+__global__ void __launch_bounds__(policy::max_threads, policy::min_blocks)
+    decode_kernel(kernel_config c, device_buffers b, int n)
+{
+    using L = lanes<M>;
+    extern __shared__ __align__(16) float shared[];
+    const group_decoder<M, Exact, Full> group(c, b, n, shared);
+    group.start();
+    // Each thread cleared entries that its neighbours read: all of it must be done first.
+    __syncthreads();
+    // Per group and lane: 1 once the codeword's output is taken.
+    __shared__ unsigned char taken[policy::max_threads][2];
+    bool lane_done[L::count];
+    bool done = group.idle_lanes(lane_done);
+    for (int it = 1; it <= c.iterations; ++it) {
+        const bool last = it == c.iterations;
+        const decisions out = group.decisions_of(last);
+        app_stats stats[L::count];
+        if (!done)
+            group.clear_decisions(out);
+        group.template decoder_pass<0>(!done, it, out, stats);
+        __syncthreads();
+        group.template decoder_pass<1>(!done, it, out, stats);
+        if (!done)
+            group.store_statistics(out, stats);
         __syncthreads();
         if (!out.wanted)
             continue; // nothing decided this iteration: no stop test, no output
-        if (!done && p == 0) {
-            for (int lane = 0; lane < L::count; ++lane) {
-                bool take = false;
-                if (!lane_done[lane]) {
-                    const unsigned* lane_hard = hard + lane * words;
-                    unsigned* lane_previous = previous_hard + lane * words;
-                    bool ok = true;
-                    if (c.stop == int(stop_rule::mean_llr)) {
-                        double total = 0.0;
-                        for (int q = 0; q < P; ++q)
-                            total += sums[lane * P + q];
-                        ok = total / K >= c.threshold;
-                    } else if (c.stop == int(stop_rule::min_llr)) {
-                        float least = mins[lane * P];
-                        for (int q = 1; q < P; ++q)
-                            least = fminf(least, mins[lane * P + q]);
-                        ok = least >= c.threshold;
-                    } else if (crc) {
-                        unsigned r = 0;
-                        for (int q = 0; q < P; ++q)
-                            r ^= crcs[lane * P + q];
-                        ok = r == 0;
-                    } else if (c.stop == int(stop_rule::hard)) {
-                        bool same = it > 1;
-                        for (int i = 0; i < words; ++i) {
-                            same = same && lane_hard[i] == lane_previous[i];
-                            lane_previous[i] = lane_hard[i];
-                        }
-                        ok = same;
-                    }
-                    // No information (erased or near-zero input): never passed. A
-                    // codeword that failed its rule needs no sum; four partial sums
-                    // keep the one thread's adds from waiting on each other.
-                    if (ok) {
-                        float part[4] = {};
-                        for (int q = 0; q < P; ++q)
-                            part[q & 3] += sums[lane * P + q];
-                        ok = (part[0] + part[1]) + (part[2] + part[3]) >=
-                             c.information_floor * K;
-                    }
-                    take = ok || last;
-                    if (take) {
-                        const int cw = group * L::count + lane;
-                        b.iterations[cw] = it;
-                        b.passed[cw] = ok;
-                    }
-                }
-                taken[local][lane] = take;
-            }
-        }
+        if (!done && group.p == 0)
+            group.early_stop_vote(it, last, lane_done, taken[group.local]);
         __syncthreads();
-        if (!done) {
-            done = true;
-            for (int lane = 0; lane < L::count; ++lane) {
-                if (taken[local][lane]) {
-                    const unsigned* lane_hard = hard + lane * words;
-                    const std::size_t cw = group * L::count + lane;
-                    // Bits 8j ... 8j + 7 (K is a multiple of 8) in the low byte, the
-                    // first the lowest: hard holds bit i at bit i % 32 of word i / 32.
-                    auto byte_of = [&](int j) {
-                        return lane_hard[j >> 2] >> (8 * (j & 3));
-                    };
-                    if (b.packed_bits) {
-                        // Byte j, the first bit in the highest.
-                        std::uint8_t* bytes = b.bits + cw * (K / 8);
-                        for (int j = p; j < K / 8; j += P)
-                            bytes[j] = std::uint8_t(__brev(byte_of(j) & 0xffu) >> 24);
-                    } else {
-                        // Eight bits a store, one byte each (the buffer is 8-byte
-                        // aligned and K a multiple of 8, so every codeword's bytes are
-                        // too): the 4 bits of a nibble x land at bits 0, 8, 16, 24 of
-                        // x * 0x00204081.
-                        uint2* bytes8 = reinterpret_cast<uint2*>(b.bits + cw * K);
-                        auto spread = [](unsigned x) {
-                            return x * 0x00204081u & 0x01010101u;
-                        };
-#pragma unroll 1
-                        for (int j = p; j < K / 8; j += P) {
-                            const unsigned byte = byte_of(j);
-                            bytes8[j] =
-                                make_uint2(spread(byte & 0xfu), spread(byte >> 4 & 0xfu));
-                        }
-                    }
-                    lane_done[lane] = true;
-                }
-                done = done && lane_done[lane];
-            }
-        }
+        if (!done)
+            done = group.write_taken(lane_done, taken[group.local]);
         if (__syncthreads_and(done))
             break;
     }
@@ -1330,8 +1410,6 @@ std::size_t static_shared_bytes()
         }
     return most;
 }
-
-int max_threads_per_block() { return max_threads; }
 
 void launch_prepare(const kernel_config& c,
                     const device_buffers& b,

@@ -19,7 +19,7 @@
 // in shared memory); the backward recursion recomputes the alphas of 4 stages at a time
 // in registers, which trades a fifth more arithmetic for 4 times less memory.
 
-#include "../../core/cuda/pipeline.h"
+#include "core/cuda/pipeline.h"
 
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 
@@ -30,6 +30,47 @@
 #include <vector>
 
 namespace gputurbo::turbo::cuda {
+
+//! The turbo kernels' tuning, in one place: the kernels and their launcher read it.
+struct turbo_policy
+{
+    //! Decoding threads per block at most: up to 384, so that one codeword may take P =
+    //! 384 sub-blocks (its shortest decoding time). Their register budget, 168 a thread
+    //! (min_blocks blocks an SM), is the one that two blocks of 192 share (P = 192, the
+    //! throughput configuration, two blocks per SM): enough for the 8-state recursions
+    //! with 4 stages of alpha in registers.
+    static constexpr int max_threads = 384;
+    static constexpr int min_blocks = 1;
+    //! Decoding threads per block the launcher aims at, groups side by side.
+    static constexpr int threads_target = 128;
+    //! Stages whose loads are issued together (the automatic P's multiple, decoder.h).
+    static constexpr int segment = cuda_segment_length;
+    //! The forward pass keeps alpha every half segment: the backward pass recomputes the
+    //! alphas of 4 stages at a time from there (4 stages of alpha fit in registers).
+    static constexpr int half_segment = segment / 2;
+    //! Training steps per run of loads (in_runs): log-map's steps are three times
+    //! max-log's work, and its code must stay small: 4 cover their loads.
+    static constexpr int training_run(bool exact) { return exact ? 4 : 8; }
+    //! Stages a recursion's loads are issued for together, and whether the segment or
+    //! half segment that holds the edge stage runs a copy of its own (so that the others
+    //! test nothing). log-map's stages, three times max-log's work, cover their loads 4
+    //! at a time, and its code must stay small: with 8-stage segments in two copies its
+    //! warps waited on instruction fetch more than on anything else (notes, experiment
+    //! 32).
+    static constexpr int segment_stages(bool exact)
+    {
+        return exact ? half_segment : segment;
+    }
+    static constexpr bool edge_copy(bool exact) { return !exact; }
+    //! Stages a preparing thread reads at a time: 12 values, three 4-value vector loads.
+    static constexpr int unit_stages = 4;
+    //! Preparing threads per block at most, and the blocks an SM holds at least (three
+    //! fit its shared memory at K = 6144): a thread keeps both lanes' 6 vector loads in
+    //! flight, 24 registers from float input (two blocks: up to 64 registers a thread,
+    //! no spills), 6 from int8 (three: up to 40).
+    static constexpr int prepare_max_threads = 512;
+    static constexpr int prepare_min_blocks(bool int8) { return int8 ? 3 : 2; }
+};
 
 struct kernel_config
 {
@@ -108,9 +149,6 @@ std::size_t shared_bytes_per_group(int K, int P, int lanes);
 
 //! Static shared memory of the decoding kernel (beside the dynamic part).
 std::size_t static_shared_bytes();
-
-//! Most threads per block (= sub-blocks per codeword) the decoding kernel runs.
-int max_threads_per_block();
 
 //! Sanitises and reorders n codewords from raw into trellis (groups of c.lanes).
 void launch_prepare(const kernel_config& c,

@@ -42,7 +42,7 @@ struct channel_setup
     double ebn0_db = 1.0;
     std::uint64_t seed = 1;
     turbo::layout out_layout = turbo::layout::interleaved;
-    std::optional<lte::crc> crc; //!< when set, each block ends with this CRC
+    std::optional<core::crc> crc; //!< when set, each block ends with this CRC
 };
 
 /*!

@@ -28,7 +28,7 @@
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/gputurbo/engine/core/host_memory.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
-#include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/core/crc.h>
 #include <gnuradio/gputurbo/engine/turbo/code.h>
 
 #include <cstddef>
@@ -108,7 +108,7 @@ const char* to_string(guard g);
 const char* to_string(stop_rule r);
 
 //! The CRC a stop rule checks (crc24a, crc24b), or none.
-std::optional<lte::crc> stop_crc(stop_rule r);
+std::optional<core::crc> stop_crc(stop_rule r);
 
 constexpr int max_iterations = 32;
 
@@ -239,6 +239,14 @@ constexpr int cuda_segment_length = 8;
  * divisor w >= length (P = 1 when there is none below K).
  */
 int subblocks_for_length(int K, int length, int multiple = 1);
+
+//! P for block size K on the CUDA backend: config.subblocks, or when that is 0,
+//! subblocks_for_length(K, cuda_subblock_length, cuda_segment_length).
+int cuda_subblocks(const decoder_config& config, int K);
+
+//! Throws std::invalid_argument unless K is an LTE block size that P sub-blocks and the
+//! config's guard window fit (what decoder::check_block() checks on every backend).
+void check_block(const decoder_config& config, int K, int P);
 
 /*!
  * \brief Makes a decoder. subblocks = 0 gives, for each K, P = subblocks_for_length(K,

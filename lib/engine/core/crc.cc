@@ -4,11 +4,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/core/crc.h>
 
 #include <string>
+#include <vector>
 
-namespace gputurbo::lte {
+namespace gputurbo::core {
 namespace {
 
 // The register sits at the top of 32 bits, so that one loop serves every length: the
@@ -83,4 +84,24 @@ bool check_crc(crc type, const std::uint8_t* bits, std::size_t n)
     return n >= std::size_t(crc_length(type)) && crc_parity(type, bits, n) == 0;
 }
 
-} // namespace gputurbo::lte
+std::vector<std::uint32_t> crc_contributions(crc type, int K)
+{
+    std::vector<std::uint8_t> unit(K, 0);
+    std::vector<std::uint32_t> table(K);
+    // The contribution of bit k is that of bit K-1 shifted through K-1-k zeros.
+    unit[K - 1] = 1;
+    std::uint32_t reg = crc_parity(type, unit.data(), K);
+    const std::uint32_t poly = crc_parity(type, unit.data() + K - 1, 1);
+    const int L = crc_length(type);
+    const std::uint32_t mask = (std::uint32_t(1) << L) - 1;
+    for (int k = K - 1; k >= 0; --k) {
+        table[k] = reg;
+        const bool feedback = (reg >> (L - 1)) & 1u;
+        reg = (reg << 1) & mask;
+        if (feedback)
+            reg ^= poly;
+    }
+    return table;
+}
+
+} // namespace gputurbo::core
