@@ -325,16 +325,22 @@ option code_option()
              "lists conv's)" };
 }
 
+namespace {
+
+// The first options of every family's decoder: the section, --code and --backend.
+std::vector<option> code_and_backend(const std::string& backend_help)
+{
+    return { section("Code and decoder"),
+             code_option(),
+             { "backend", "NAME", "auto", backend_help } };
+}
+
+} // namespace
+
 std::vector<option> decoder_options(bool axes)
 {
-    std::vector<option> options = {
-        section("Code and decoder"),
-        code_option(),
-        { "backend",
-          "NAME",
-          "auto",
-          "auto, cpu, cuda, or reference (the slow exact CPU decoder)" },
-    };
+    std::vector<option> options =
+        code_and_backend("auto, cpu, cuda, or reference (the slow exact CPU decoder)");
     for (const auto& p : turbo::parameters()) {
         if (!offered(p))
             continue;
@@ -407,15 +413,9 @@ void add_parameters(json& record, const decoder& d, int K, bool int8)
 
 std::vector<option> conv_decoder_options()
 {
-    std::vector<option> options = {
-        section("Code and decoder"),
-        code_option(),
-        { "backend",
-          "NAME",
-          "auto",
-          "auto (cuda where it can run, else cpu), cuda (the GPU), cpu (the SIMD "
-          "Viterbi decoder) or reference (the slow exact one)" },
-    };
+    std::vector<option> options = code_and_backend(
+        "auto (cuda where it can run, else cpu), cuda (the GPU), cpu (the "
+        "SIMD Viterbi decoder) or reference (the slow exact one)");
     for (const auto& p : conv::parameters()) {
         if (!offered(p))
             continue;

@@ -52,6 +52,27 @@ inline std::unique_ptr<decoder> make_or_skip(decoder_config c, const std::string
     return make_decoder(c, backend_of(name));
 }
 
+//! The test name of a backend parameter: test names allow no '-' ("cuda-float32" ->
+//! "cuda_float32"). For INSTANTIATE_TEST_SUITE_P.
+inline std::string backend_test_name(const ::testing::TestParamInfo<std::string>& info)
+{
+    std::string name = info.param;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+}
+
+//! The message of the std::invalid_argument that \p f throws, or "(accepted)".
+template <class F>
+std::string invalid_argument_message(F f)
+{
+    try {
+        f();
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
 #define GPUTURBO_MAKE_OR_SKIP(var, config, backend)                                      \
     auto var = ::gputurbo::test::make_or_skip(config, backend);                          \
     if (!var)                                                                            \

@@ -110,6 +110,17 @@ std::size_t errors(const std::vector<std::uint8_t>& a, const std::vector<std::ui
     return e;
 }
 
+// A streaming configuration of the preset code \p code, punctured as \p rate says
+// (parse_puncturing: "" for none).
+viterbi_config streaming(const std::string& code, const std::string& rate = "")
+{
+    viterbi_config c;
+    c.generator = preset(code);
+    c.mode = termination::streaming;
+    c.punctured = parse_puncturing(rate, c.generator);
+    return c;
+}
+
 // A small geometry, so that short test streams and frames have many segments.
 segment_geometry small_geometry(const puncturing& p)
 {
@@ -232,9 +243,7 @@ TEST_P(StreamBackend, NoiselessRoundTripInPiecesEveryPuncturing)
     std::mt19937_64 rng(test::test_seed());
     for (const char* name : { "ccsds", "gsm", "lte" })
         for (const puncturing& p : puncturings_of(preset(name))) {
-            viterbi_config c;
-            c.generator = preset(name);
-            c.mode = termination::streaming;
+            viterbi_config c = streaming(name);
             c.punctured = p;
             c.geometry = small_geometry(p);
             const auto dec = make_stream_decoder(c, GetParam());
@@ -255,10 +264,7 @@ TEST_P(StreamBackend, OutputDoesNotDependOnHowTheStreamComesIn)
     // (batches gathered while others run, wait() between calls).
     std::mt19937_64 rng(test::test_seed());
     for (const char* rate : { "", "3/4" }) {
-        viterbi_config c;
-        c.generator = preset("ccsds");
-        c.mode = termination::streaming;
-        c.punctured = parse_puncturing(rate, c.generator);
+        viterbi_config c = streaming("ccsds", rate);
         c.geometry = small_geometry(c.punctured);
         const auto dec = make_stream_decoder(c, GetParam());
         const stream s = make_stream(c, 20000, *rate ? 3.0 : 2.0, rng);
@@ -288,9 +294,7 @@ TEST_P(StreamBackend, ShortStreamsEndAsInOneCall)
     // last call often comes while both still run and is only gathered, and flush() must
     // then decide its segments as any other call would, the bits of one call.
     std::mt19937_64 rng(test::test_seed());
-    viterbi_config c;
-    c.generator = preset("ccsds");
-    c.mode = termination::streaming;
+    viterbi_config c = streaming("ccsds");
     c.geometry = small_geometry(c.punctured);
     const auto dec = make_stream_decoder(c, GetParam());
     for (int i = 0; i < 40; ++i) {
@@ -305,9 +309,7 @@ TEST_P(StreamBackend, ShortStreamsEndAsInOneCall)
 TEST_P(StreamBackend, Int8InputAndTheOtherSign)
 {
     std::mt19937_64 rng(test::test_seed());
-    viterbi_config c;
-    c.generator = preset("802.11");
-    c.mode = termination::streaming;
+    viterbi_config c = streaming("802.11");
     c.invert_llr = true;
     c.int8_scale = 4.0f;
     const auto dec = make_stream_decoder(c, GetParam());
@@ -325,10 +327,7 @@ TEST_P(StreamBackend, Int8InputAndTheOtherSign)
 TEST_P(StreamBackend, FlushStartsANewStreamAndResetForgets)
 {
     std::mt19937_64 rng(test::test_seed());
-    viterbi_config c;
-    c.generator = preset("gsm");
-    c.mode = termination::streaming;
-    c.punctured = parse_puncturing("111,100", c.generator); // rate 3/4, odd phase
+    viterbi_config c = streaming("gsm", "111,100"); // rate 3/4, odd phase
     const auto dec = make_stream_decoder(c, GetParam());
     const stream a = make_stream(c, 4000, INFINITY, rng),
                  b = make_stream(c, 300, INFINITY, rng);
@@ -362,9 +361,7 @@ TEST_P(StreamBackend, NodeSyncFindsThePhaseAndTheInversion)
     // found.
     std::mt19937_64 rng(test::test_seed());
     for (const char* name : { "ccsds", "gsm" }) {
-        viterbi_config c;
-        c.generator = preset(name);
-        c.mode = termination::streaming;
+        viterbi_config c = streaming(name);
         const stream s = make_stream(c, 30000, 2.0, rng);
         const std::size_t aligned =
             errors(decode_whole(*make_stream_decoder(c, GetParam()), s.llrs), s.bits);
@@ -410,9 +407,7 @@ TEST_P(StreamBackend, NodeSyncFollowsASlip)
     // new phase; before the slip and after the check the bits are the aligned stream's.
     // In pieces of any size the output is the same: the checks lie on the LLRs' grid.
     std::mt19937_64 rng(test::test_seed());
-    viterbi_config c;
-    c.generator = preset("ccsds");
-    c.mode = termination::streaming;
+    viterbi_config c = streaming("ccsds");
     const std::size_t length = std::size_t(node_sync_interval) + 14000;
     const stream s = make_stream(c, length, 2.0, rng);
     const auto aligned = decode_whole(*make_stream_decoder(c, GetParam()), s.llrs);
@@ -461,9 +456,7 @@ TEST_P(StreamBackend, NodeSyncOfShortStreamsAndInt8)
 {
     // A stream shorter than a window is weighed on what came; int8 LLRs as float ones.
     std::mt19937_64 rng(test::test_seed());
-    viterbi_config c;
-    c.generator = preset("ccsds");
-    c.mode = termination::streaming;
+    viterbi_config c = streaming("ccsds");
     c.node_sync = true;
     const auto dec = make_stream_decoder(c, GetParam());
     for (const std::size_t length :
@@ -525,10 +518,7 @@ TEST(ViterbiStream, CudaDecidesAsTheCpuBitForBit)
                   { "lte", "", 1.0 },
                   { "cdma-r2", "", 1.5 } };
     for (const auto& k : cases) {
-        viterbi_config c;
-        c.generator = preset(k.preset);
-        c.mode = termination::streaming;
-        c.punctured = parse_puncturing(k.puncture, c.generator);
+        viterbi_config c = streaming(k.preset, k.puncture);
         const stream s = make_stream(c, 30000, k.ebn0, rng);
         std::vector<std::int8_t> q(s.llrs.size());
         core::quantize_llrs(s.llrs.data(), q.size(), q.data(), c.int8_scale);
@@ -557,10 +547,7 @@ TEST(ViterbiStream, ReferenceEqualsTheReferenceOnTheWholeStream)
     // the whole stream as one truncated frame, noisy or not, in pieces or not.
     std::mt19937_64 rng(test::test_seed());
     for (const char* rate : { "", "2/3" }) {
-        viterbi_config c;
-        c.generator = preset("802.11");
-        c.mode = termination::streaming;
-        c.punctured = parse_puncturing(rate, c.generator);
+        viterbi_config c = streaming("802.11", rate);
         const stream s = make_stream(c, 30000, 1.5, rng);
         viterbi_config frame = c;
         frame.mode = termination::truncated;
@@ -580,10 +567,7 @@ TEST(ViterbiStream, SegmentedAgainstTheExactDecoderOnNoisyStreams)
     // error counts agree within statistical noise.
     std::mt19937_64 rng(test::test_seed());
     for (const char* rate : { "", "3/4" }) {
-        viterbi_config c;
-        c.generator = preset("802.11");
-        c.mode = termination::streaming;
-        c.punctured = parse_puncturing(rate, c.generator);
+        viterbi_config c = streaming("802.11", rate);
         const stream s = make_stream(c, 300000, *rate ? 4.0 : 3.0, rng);
         const auto exact =
             decode_in_pieces(*make_stream_decoder(c, "reference"), s.llrs, 100000, rng);
@@ -626,9 +610,7 @@ TEST(ViterbiStream, ACallLongerThanABatchGoesInSeveral)
     // One call of more steps than a batch's window holds: its segments go in several
     // batches, which decide what calls of a thousandth of its size decide.
     std::mt19937_64 rng(test::test_seed());
-    viterbi_config c;
-    c.generator = preset("ccsds");
-    c.mode = termination::streaming;
+    viterbi_config c = streaming("ccsds");
     const std::size_t bits = stream_decoder::batch_steps + 300000;
     const stream s = make_stream(c, bits, 3.0, rng);
     for (const char* backend : { "cpu", "cuda" }) {

@@ -147,13 +147,6 @@ class PackedViterbi : public ::testing::TestWithParam<std::string>
 {
 };
 
-std::string backend_name(const ::testing::TestParamInfo<std::string>& info)
-{
-    std::string name = info.param; // test names allow no '-'
-    std::replace(name.begin(), name.end(), '-', '_');
-    return name;
-}
-
 } // namespace
 
 TEST(PackedBits, OutputBytes)
@@ -223,8 +216,8 @@ TEST_P(PackedViterbi, EqualsTheUnpackedBitsPackedForFramesOfAnyLength)
 INSTANTIATE_TEST_SUITE_P(Backends,
                          PackedTurbo,
                          ::testing::ValuesIn(all_backends),
-                         backend_name);
+                         backend_test_name);
 INSTANTIATE_TEST_SUITE_P(Backends,
                          PackedViterbi,
                          ::testing::Values("reference", "cpu"),
-                         backend_name);
+                         backend_test_name);

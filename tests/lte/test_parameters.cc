@@ -8,6 +8,8 @@
 // transport_format's and transport_config's, and it accepts exactly what
 // transport_format::validate() and make_transport_decoder() accept.
 
+#include "test_util.h"
+
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 
@@ -18,20 +20,9 @@
 #include <string>
 
 using namespace gputurbo;
+using gputurbo::test::invalid_argument_message;
 
 namespace {
-
-// The message of the std::invalid_argument that f throws, or "(accepted)".
-template <class F>
-std::string message(F f)
-{
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "(accepted)";
-}
 
 long& field(lte::transport_format& f, const std::string& name, long& scratch)
 {
@@ -95,10 +86,10 @@ TEST(LteParameters, TheTableAcceptsWhatValidateAccepts)
                                 5.0,
                                 7.0 }) {
             const long value = long(v);
-            const bool table = message([&] {
+            const bool table = invalid_argument_message([&] {
                                    lte::check_transport_value(p.name, value);
                                }) == "(accepted)";
-            const bool engine = message([&] {
+            const bool engine = invalid_argument_message([&] {
                                     if (p.name == std::string("max_harq_processes")) {
                                         lte::transport_config c;
                                         c.max_harq_processes = int(value);
@@ -109,6 +100,6 @@ TEST(LteParameters, TheTableAcceptsWhatValidateAccepts)
             EXPECT_EQ(table, engine) << p.name << "=" << value;
         }
     }
-    EXPECT_EQ(message([] { lte::check_transport_value("rv", 4); }),
+    EXPECT_EQ(invalid_argument_message([] { lte::check_transport_value("rv", 4); }),
               "rv=4 is out of range: use 0 ... 3");
 }

@@ -398,6 +398,23 @@ std::vector<std::uint8_t> random_bits(std::size_t n, std::mt19937_64& rng)
     return bits;
 }
 
+// A transport block of random bits in format f and its LLRs, sent without noise.
+struct sent_block
+{
+    std::vector<std::uint8_t> data;
+    std::vector<float> llrs;
+};
+
+sent_block send_noiseless(const lte::transport_format& f, std::mt19937_64& rng)
+{
+    sent_block b;
+    b.data = random_bits(std::size_t(f.tbs), rng);
+    std::vector<std::uint8_t> e(std::size_t(f.G));
+    lte::transport_encode(f, b.data.data(), e.data());
+    b.llrs = noiseless(e);
+    return b;
+}
+
 // A transport-block decoder of a test backend ("cuda-float32": CUDA in float32), or
 // nullptr when the backend is missing here.
 std::unique_ptr<lte::transport_decoder>
@@ -621,13 +638,11 @@ TEST_P(LteTransport, HarqBuffersCheckTheirSizeAndKeepTheirValues)
     lte::transport_format f;
     f.tbs = 1000;
     f.G = 1200;
-    const auto data = random_bits(1000, rng);
-    std::vector<std::uint8_t> e(1200), out(1000);
-    lte::transport_encode(f, data.data(), e.data());
-    const auto llrs = noiseless(e);
+    const sent_block sent = send_noiseless(f, rng);
+    std::vector<std::uint8_t> out(1000);
     lte::transport_block t;
     t.format = f;
-    t.f32 = llrs.data();
+    t.f32 = sent.llrs.data();
     t.harq_process = 3;
     decoder->decode(&t, 1, out.data(), nullptr);
     const std::vector<std::int8_t> once = decoder->soft_buffer(3);
@@ -660,7 +675,7 @@ TEST_P(LteTransport, HarqBuffersCheckTheirSizeAndKeepTheirValues)
     t.new_data = true;
     decoder->decode(&t, 1, out.data(), nullptr);
     EXPECT_EQ(decoder->soft_buffer(7), once);
-    EXPECT_EQ(out, data);
+    EXPECT_EQ(out, sent.data);
 }
 
 TEST_P(LteTransport, SoftBuffersEqualTheCpusValueForValue)
@@ -1003,10 +1018,8 @@ TEST_P(LteTransport, CheckNamesWhatIsWrongWithOneBlock)
     lte::transport_format f;
     f.tbs = 1000; // one code block of K = 1024
     f.G = 1200;
-    const auto data = random_bits(1000, rng);
-    std::vector<std::uint8_t> e(1200), out(3000);
-    lte::transport_encode(f, data.data(), e.data());
-    const auto llrs = noiseless(e);
+    const auto llrs = send_noiseless(f, rng).llrs;
+    std::vector<std::uint8_t> out(3000);
     lte::transport_block good;
     good.format = f;
     good.f32 = llrs.data();
@@ -1080,10 +1093,8 @@ TEST_P(LteTransport, HarqProcessesBeyondTheLimitDropTheLeastRecentlyUsed)
     lte::transport_format f;
     f.tbs = 40;
     f.G = 132;
-    const auto data = random_bits(40, rng);
-    std::vector<std::uint8_t> e(132), out(40 * 8);
-    lte::transport_encode(f, data.data(), e.data());
-    const auto llrs = noiseless(e);
+    const auto llrs = send_noiseless(f, rng).llrs;
+    std::vector<std::uint8_t> out(40 * 8);
     auto call = [&](std::vector<int> processes, bool new_data = true) {
         std::vector<lte::transport_block> batch(processes.size());
         for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -1201,8 +1212,4 @@ TEST(LteTransportPlans, TheTablesStayWithinTheirBound)
 INSTANTIATE_TEST_SUITE_P(Backends,
                          LteTransport,
                          ::testing::ValuesIn(test::all_backends),
-                         [](const auto& info) {
-                             std::string name = info.param;
-                             std::replace(name.begin(), name.end(), '-', '_');
-                             return name;
-                         });
+                         test::backend_test_name);

@@ -266,6 +266,22 @@ std::vector<std::string> split(const std::string& list)
     return items;
 }
 
+// The run's last line (on stderr, apart from the digests): how many configurations, how
+// long, on what. Returns the exit status.
+int finish(std::chrono::steady_clock::time_point start,
+           std::size_t configurations,
+           const std::string& device)
+{
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr,
+                 "gputurbo-digest: %zu configurations in %.1f s on %s\n",
+                 configurations,
+                 seconds,
+                 device.c_str());
+    return 0;
+}
+
 #ifdef GPUTURBO_DIGEST_CONV
 namespace conv = gputurbo::conv;
 
@@ -538,14 +554,7 @@ int conv_digest(const std::string& backend, std::uint64_t seed, bool quick)
             }
             std::fflush(stdout);
         }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr,
-                 "gputurbo-digest: %zu configurations in %.1f s on %s\n",
-                 configurations,
-                 seconds,
-                 device.c_str());
-    return 0;
+    return finish(start, configurations, device);
 }
 #endif
 
@@ -723,14 +732,7 @@ int digest_main(int argc, char** argv)
                         run(algo, guard, stop, ar, true);
         std::fflush(stdout);
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr,
-                 "gputurbo-digest: %zu configurations in %.1f s on %s\n",
-                 configurations,
-                 seconds,
-                 device.c_str());
-    return 0;
+    return finish(start, configurations, device);
 }
 
 } // namespace

@@ -22,10 +22,7 @@
 #include <sstream>
 
 using namespace gputurbo;
-using namespace gputurbo::core;
-using namespace gputurbo::sim;
-using namespace gputurbo::turbo;
-using namespace gputurbo::test;
+using namespace gputurbo::test; // and the namespaces it uses
 
 namespace {
 
@@ -65,6 +62,12 @@ protected:
                     (unsigned long long)p.frames);
         return p;
     }
+
+    // Each band row of `test` (exactly `expected` of them): the BER of its configuration
+    // lies in its band. `setting` names what the rows vary, for the failure trace.
+    void expect_bands(const std::string& test,
+                      std::size_t expected,
+                      std::string (*setting)(const decoder_config&));
 };
 
 #define SKIP_IF_MISSING()                                                                \
@@ -196,6 +199,17 @@ std::vector<band_row> bands_of(const std::string& test, std::size_t expected)
         EXPECT_LE(ber_, (high));                                                         \
     } while (0)
 
+void Ber::expect_bands(const std::string& test,
+                       std::size_t expected,
+                       std::string (*setting)(const decoder_config&))
+{
+    for (const auto& b : bands_of(test, expected)) {
+        SCOPED_TRACE(setting(b.config) + " long run " + std::to_string(b.long_run));
+        EXPECT_BER_IN(
+            run(b.config, b.ebn0, b.min_frame_errors, b.max_frames), b.low, b.high);
+    }
+}
+
 } // namespace
 
 // --- Fast tier -------------------------------------------------------------------------
@@ -205,23 +219,17 @@ std::vector<band_row> bands_of(const std::string& test, std::size_t expected)
 TEST_P(Ber, BandEveryAlgorithm)
 {
     SKIP_IF_MISSING();
-    for (const auto& b : bands_of("every-algorithm", 3)) {
-        SCOPED_TRACE(std::string(to_string(b.config.algo)) + " long run " +
-                     std::to_string(b.long_run));
-        EXPECT_BER_IN(
-            run(b.config, b.ebn0, b.min_frame_errors, b.max_frames), b.low, b.high);
-    }
+    expect_bands("every-algorithm", 3, [](const decoder_config& c) {
+        return std::string(to_string(c.algo));
+    });
 }
 
 TEST_P(Ber, BandEveryGuardAtP96)
 {
     SKIP_IF_MISSING();
-    for (const auto& b : bands_of("every-guard-p96", 4)) {
-        SCOPED_TRACE(std::string(to_string(b.config.guarding)) + " long run " +
-                     std::to_string(b.long_run));
-        EXPECT_BER_IN(
-            run(b.config, b.ebn0, b.min_frame_errors, b.max_frames), b.low, b.high);
-    }
+    expect_bands("every-guard-p96", 4, [](const decoder_config& c) {
+        return std::string(to_string(c.guarding));
+    });
 }
 
 TEST_P(Ber, LogMapBeatsMaxLogAtTheSameEbN0)
@@ -289,8 +297,4 @@ TEST_P(Ber, SlowP96PividstwWithinFiveHundredthsOfADecibel)
 INSTANTIATE_TEST_SUITE_P(Backends,
                          Ber,
                          ::testing::Values("cpu", "cpu-float32", "cuda", "cuda-float32"),
-                         [](const auto& info) {
-                             std::string name = info.param;
-                             std::replace(name.begin(), name.end(), '-', '_');
-                             return name;
-                         });
+                         backend_test_name);

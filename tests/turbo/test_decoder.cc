@@ -17,23 +17,13 @@
 #include <random>
 
 using namespace gputurbo;
-using namespace gputurbo::core;
-using namespace gputurbo::sim;
-using namespace gputurbo::turbo;
-using namespace gputurbo::test;
+using namespace gputurbo::test; // and the namespaces it uses
 
 namespace {
 
 class Backend : public ::testing::TestWithParam<std::string>
 {
 };
-
-std::string backend_name(const ::testing::TestParamInfo<std::string>& info)
-{
-    std::string name = info.param; // test names allow no '-'
-    std::replace(name.begin(), name.end(), '-', '_');
-    return name;
-}
 
 } // namespace
 
@@ -415,7 +405,7 @@ TEST_P(Backend, GuardWindowBeyondTheSubblockIsRefusedOrHasNoEffect)
 INSTANTIATE_TEST_SUITE_P(AllBackends,
                          Backend,
                          ::testing::ValuesIn(all_backends),
-                         backend_name);
+                         backend_test_name);
 
 TEST(Config, BadParametersHaveClearErrors)
 {
@@ -540,7 +530,7 @@ TEST_P(Kernel, EqualsReferenceOnRandomNoisyInput)
 INSTANTIATE_TEST_SUITE_P(AllKernels,
                          Kernel,
                          ::testing::Values("scalar", "generic", "avx2", "avx512"),
-                         backend_name);
+                         backend_test_name);
 
 // The CUDA backend against the CPU on fresh random noisy inputs.
 // float32: both run the same float operations in the same order (trellis_math.h, no fused
@@ -834,6 +824,21 @@ TEST(CudaDevices, SplittingABatchOverDevicesChangesNothing)
     }
 }
 
+namespace {
+
+// The decoder of the host memory tests: on CUDA the largest codewords and sub-blocks,
+// small ones elsewhere.
+decoder_config host_memory_config(bool cuda)
+{
+    decoder_config c;
+    c.K = cuda ? 6144 : 40;
+    c.subblocks = cuda ? 192 : 1;
+    c.iterations = 3;
+    return c;
+}
+
+} // namespace
+
 // LLRs and bits in host_buffers (page-locked where CUDA is usable, which the CUDA backend
 // then moves by DMA without staging) decode exactly like ordinary memory, synchronously
 // and through submit()/collect(); on CUDA with more codewords than one launch takes on an
@@ -841,10 +846,7 @@ TEST(CudaDevices, SplittingABatchOverDevicesChangesNothing)
 TEST_P(Backend, HostBuffersDecodeLikeOrdinaryMemory)
 {
     const bool cuda = backend_of(GetParam()) == "cuda";
-    decoder_config c;
-    c.K = cuda ? 6144 : 40;
-    c.subblocks = cuda ? 192 : 1;
-    c.iterations = 3;
+    const decoder_config c = host_memory_config(cuda);
     GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
     const std::size_t n = cuda ? 2200 : GetParam() == "reference" ? 300 : 3000;
     const auto b = make_batch(c.K, 1.0, n, 97);
@@ -876,10 +878,7 @@ TEST_P(Backend, HostBuffersDecodeLikeOrdinaryMemory)
 TEST_P(Backend, RegisteredHostMemoryDecodesLikeOrdinaryMemory)
 {
     const bool cuda = backend_of(GetParam()) == "cuda";
-    decoder_config c;
-    c.K = cuda ? 6144 : 40;
-    c.subblocks = cuda ? 192 : 1;
-    c.iterations = 3;
+    const decoder_config c = host_memory_config(cuda);
     GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
     const std::size_t n = cuda ? 700 : 100;
     const auto b = make_batch(c.K, 1.0, n, 99);

@@ -15,10 +15,7 @@
 #include <random>
 
 using namespace gputurbo;
-using namespace gputurbo::core;
-using namespace gputurbo::sim;
-using namespace gputurbo::turbo;
-using namespace gputurbo::test;
+using namespace gputurbo::test; // and the namespaces it uses
 
 namespace {
 

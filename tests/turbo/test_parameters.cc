@@ -7,6 +7,8 @@
 // The parameter table (core/parameters.h, turbo/parameters.h): decoder_config agrees
 // with it, validation and the text interface speak its ranges and messages.
 
+#include "test_util.h"
+
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/gputurbo/engine/turbo/parameters.h>
 
@@ -18,27 +20,16 @@
 #include <string>
 
 using namespace gputurbo;
+using gputurbo::test::invalid_argument_message;
 using namespace gputurbo::turbo;
 
 namespace {
-
-// The message of the std::invalid_argument that f throws, or "(accepted)".
-template <class F>
-std::string message(F f)
-{
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return "(accepted)";
-}
 
 std::string validate_message(void (*edit)(decoder_config&))
 {
     decoder_config c;
     edit(c);
-    return message([&] { c.validate(); });
+    return invalid_argument_message([&] { c.validate(); });
 }
 
 } // namespace
@@ -99,7 +90,7 @@ TEST(Parameters, OneWordingForBadValues)
 {
     decoder_config c;
     auto set = [&](const char* name, const char* text) {
-        return message([&] { set_config_value(c, name, text); });
+        return invalid_argument_message([&] { set_config_value(c, name, text); });
     };
     EXPECT_EQ(set("iterations", "0"), "iterations=0 is out of range: use 1 ... 32");
     EXPECT_EQ(set("iterations", "six"), "iterations='six' is not an integer");
@@ -158,13 +149,16 @@ TEST(Parameters, AssignTakesValuesOfTheirKind)
     EXPECT_TRUE(c.invert_llr);
     // The range is validate()'s; a value of another kind or an unknown name is not.
     assign(c, "iterations", 0LL);
-    EXPECT_EQ(message([&] { c.validate(); }), "iterations=0 is out of range: use 1 ... 32");
-    EXPECT_EQ(message([&] { assign(c, "iterations", std::string("8")); }),
-              "iterations must be an integer");
-    EXPECT_EQ(message([&] { assign(c, "iterations", 1LL << 40); }),
+    EXPECT_EQ(invalid_argument_message([&] { c.validate(); }),
+              "iterations=0 is out of range: use 1 ... 32");
+    EXPECT_EQ(
+        invalid_argument_message([&] { assign(c, "iterations", std::string("8")); }),
+        "iterations must be an integer");
+    EXPECT_EQ(invalid_argument_message([&] { assign(c, "iterations", 1LL << 40); }),
               "iterations=1099511627776 is out of range: use 1 ... 32");
-    EXPECT_EQ(message([&] { assign(c, "algorithm", 1.0); }), "algorithm must be a text");
-    EXPECT_EQ(message([&] { assign(c, "algorithm", std::string("x")); }),
+    EXPECT_EQ(invalid_argument_message([&] { assign(c, "algorithm", 1.0); }),
+              "algorithm must be a text");
+    EXPECT_EQ(invalid_argument_message([&] { assign(c, "algorithm", std::string("x")); }),
               "unknown algorithm 'x': use one of log-map, max-log, scaled-max-log");
     EXPECT_THROW(assign(c, "max_batch", 1LL), std::logic_error);
 

@@ -20,6 +20,7 @@
 // metric, stays within 16258 + 17 * 508 = 24894 of 0, so int16 add, max and compare
 // decide exactly as on the unbounded metrics.
 
+#include "core/cpu/lane_mask.h"
 #include "state_kernel.h"
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
@@ -51,51 +52,6 @@ struct vector_of
 {
     typedef std::int16_t type __attribute__((vector_size(2 * L)));
 };
-
-// Bit l of the result: lane l of a is greater than lane l of b.
-template <int L, class V>
-inline std::uint32_t greater_mask(V a, V b)
-{
-#if defined(__AVX512BW__) && defined(__AVX512VL__)
-    if constexpr (L == 32) {
-        __m512i x, y;
-        std::memcpy(&x, &a, sizeof x);
-        std::memcpy(&y, &b, sizeof y);
-        return std::uint32_t(_mm512_cmpgt_epi16_mask(x, y));
-    } else if constexpr (L == 16) {
-        __m256i x, y;
-        std::memcpy(&x, &a, sizeof x);
-        std::memcpy(&y, &b, sizeof y);
-        return std::uint32_t(_mm256_cmpgt_epi16_mask(x, y));
-    } else if constexpr (L == 8) {
-        __m128i x, y;
-        std::memcpy(&x, &a, sizeof x);
-        std::memcpy(&y, &b, sizeof y);
-        return std::uint32_t(_mm_cmpgt_epi16_mask(x, y));
-    }
-#endif
-    const V m = a > b;
-#if defined(__AVX2__)
-    if constexpr (L == 16) {
-        __m256i v;
-        std::memcpy(&v, &m, sizeof v);
-        // Bytes of the two 128-bit halves, packed in order, then one bit per byte.
-        const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(v, v), 0xd8);
-        return std::uint32_t(_mm256_movemask_epi8(bytes)) & 0xffffu;
-    }
-#endif
-#if defined(__SSE2__)
-    if constexpr (L == 8) {
-        __m128i v;
-        std::memcpy(&v, &m, sizeof v);
-        return std::uint32_t(_mm_movemask_epi8(_mm_packs_epi16(v, v))) & 0xffu;
-    }
-#endif
-    std::uint32_t bits = 0;
-    for (int l = 0; l < L; ++l)
-        bits |= std::uint32_t(m[l] & 1) << l;
-    return bits;
-}
 
 // The even (odd = 0) or odd (odd = 1) elements of a and then of b.
 template <int odd, class V, int... I>
@@ -218,8 +174,8 @@ void forward_states(const state_trellis& t,
             next[h] = to_lo1 > to_lo0 ? to_lo1 : to_lo0;
             next[H + h] = to_hi1 > to_hi0 ? to_hi1 : to_hi0;
             const int lo = h * L, hi = half + h * L; // their first states
-            const std::uint32_t lo_bits = greater_mask<L>(to_lo1, to_lo0);
-            const std::uint32_t hi_bits = greater_mask<L>(to_hi1, to_hi0);
+            const std::uint32_t lo_bits = core::cpu::greater_mask<L>(to_lo1, to_lo0);
+            const std::uint32_t hi_bits = core::cpu::greater_mask<L>(to_hi1, to_hi0);
             if constexpr (whole_bytes) {
                 unsigned char* bytes = reinterpret_cast<unsigned char*>(decided);
                 std::memcpy(bytes + lo / 8, &lo_bits, L / 8);

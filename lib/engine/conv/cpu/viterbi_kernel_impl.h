@@ -21,6 +21,7 @@
 // compared, stays within 16257 + 508 of 0. So plain int16 max and compare decide exactly
 // as on the unbounded metrics (ties keep p_0), as the CUDA decoder does.
 
+#include "core/cpu/lane_mask.h"
 #include "viterbi_kernel.h"
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
@@ -52,35 +53,6 @@ constexpr int W = GPUTURBO_LANES;
 typedef std::uint16_t vu __attribute__((vector_size(2 * W)));
 typedef std::int16_t vs __attribute__((vector_size(2 * W)));
 typedef std::uint32_t vw __attribute__((vector_size(4 * W))); // a traceback's states
-
-// Bit l of the result: lane l of a is greater than lane l of b, as int16.
-inline std::uint32_t greater_mask(vu a, vu b)
-{
-#if defined(__AVX512BW__) && GPUTURBO_LANES == 32
-    __m512i x, y;
-    std::memcpy(&x, &a, sizeof x);
-    std::memcpy(&y, &b, sizeof y);
-    return std::uint32_t(_mm512_cmpgt_epi16_mask(x, y));
-#else
-    const vs m = (vs)a > (vs)b;
-#if defined(__AVX2__) && GPUTURBO_LANES == 16
-    __m256i v;
-    std::memcpy(&v, &m, sizeof v);
-    // Bytes of the two 128-bit halves, packed in order, then one bit per byte.
-    const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packs_epi16(v, v), 0xd8);
-    return std::uint32_t(_mm256_movemask_epi8(bytes)) & 0xffffu;
-#elif defined(__SSE2__) && GPUTURBO_LANES == 8
-    __m128i v;
-    std::memcpy(&v, &m, sizeof v);
-    return std::uint32_t(_mm_movemask_epi8(_mm_packs_epi16(v, v))) & 0xffu;
-#else
-    std::uint32_t bits = 0;
-    for (int l = 0; l < W; ++l)
-        bits |= std::uint32_t(m[l] & 1) << l;
-    return bits;
-#endif
-#endif
-}
 
 // The elements of a's and b's first halves (lo) or second halves (hi) in turn: a round of
 // a transposition.
@@ -122,7 +94,7 @@ constexpr int most_combinations = 16; // n = 4 coded bits per step
 inline void select(vu m0, vu m1, vu& next, std::uint32_t& decided)
 {
     next = (vu)((vs)m1 > (vs)m0 ? (vs)m1 : (vs)m0);
-    decided = greater_mask(m1, m0);
+    decided = core::cpu::greater_mask<W>((vs)m1, (vs)m0);
 }
 
 // Every step of job. Symmetric: the branches into the two states of a butterfly carry
