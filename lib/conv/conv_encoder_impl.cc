@@ -6,8 +6,6 @@
 
 #include "conv_encoder_impl.h"
 
-#include <gnuradio/block_detail.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
 #include <gnuradio/io_signature.h>
@@ -55,56 +53,27 @@ conv_encoder_impl::conv_encoder_impl(const conv::code& code,
     : gr::block("conv_encoder",
                 gr::io_signature::make(1, 1, sizeof(std::uint8_t)),
                 gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
+      unit_encoder(is_stream(mode) ? punctured.period() : frame_bits,
+                   is_stream(mode)
+                       ? punctured.kept_per_period(code.outputs())
+                       : int(conv::punctured_length(code, punctured, mode, frame_bits))),
       d_code(code),
       d_punctured(punctured),
-      d_mode(mode),
-      d_in(is_stream(mode) ? punctured.period() : frame_bits),
-      d_out(is_stream(mode)
-                ? punctured.kept_per_period(code.outputs())
-                : int(conv::punctured_length(code, punctured, mode, frame_bits)))
+      d_mode(mode)
 {
-    // Whole units only: an exact ratio for the scheduler and the tag propagation.
-    set_output_multiple(d_out);
-    set_relative_rate(std::uint64_t(d_out), std::uint64_t(d_in));
-    set_fixed_rate(true);
 }
 
 bool conv_encoder_impl::start()
 {
     d_state = 0; // a restart starts a new stream
-    d_partial_items = 0;
-    return block::start();
+    return unit_encoder::start();
 }
 
-bool conv_encoder_impl::stop()
+std::string conv_encoder_impl::partial_unit_text(std::uint64_t) const
 {
-    // What the scheduler left in the input buffer: at the end of a stream, less than a
-    // unit.
-    if (detail() && detail()->ninputs() > 0) {
-        d_partial_items = detail()->input(0)->items_available();
-        if (d_partial_items > 0)
-            d_logger->warn("{:d} input bit(s) left unencoded when the block stopped: "
-                           "less than a {:s} of {:d} bits",
-                           d_partial_items,
-                           is_stream(d_mode) ? "puncturing period" : "frame",
-                           d_in);
-    }
-    return block::stop();
-}
-
-void conv_encoder_impl::forecast(int noutput_items, gr_vector_int& ninput_items_required)
-{
-    ninput_items_required[0] = fixed_rate_noutput_to_ninput(noutput_items);
-}
-
-int conv_encoder_impl::fixed_rate_ninput_to_noutput(int ninput)
-{
-    return ninput / d_in * d_out;
-}
-
-int conv_encoder_impl::fixed_rate_noutput_to_ninput(int noutput)
-{
-    return std::max(1, noutput / d_out) * d_in;
+    return std::string(": less than a ") +
+           (is_stream(d_mode) ? "puncturing period" : "frame") + " of " +
+           std::to_string(d_in) + " bits";
 }
 
 int conv_encoder_impl::general_work(int noutput_items,

@@ -45,59 +45,16 @@ viterbi_decoder_pdu_impl::viterbi_decoder_pdu_impl(const viterbi_options& option
     : gr::block("viterbi_decoder_pdu",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(0, 0, 0)),
-      d_config(options.decoder),
-      d_engine(
-          make_engine(options.decoder, options.block.backend, options.block.max_batch)),
-      d_queue(*this,
-              d_logger,
-              *d_engine,
-              pdu_batch_for(options.block.max_batch, d_engine->kind()),
-              "frame_bits",
-              false,
-              [this](const pmt::pmt_t& meta, std::size_t length, std::string& error) {
-                  return frame_bits_of(meta, length, error);
-              })
+      pdu_decoder(
+          options.block,
+          make_engine(options.decoder, options.block.backend, options.block.max_batch),
+          "frame_bits",
+          false,
+          [this](const pmt::pmt_t& meta, std::size_t length, std::string& error) {
+              return frame_bits_of(meta, length, error);
+          }),
+      d_config(options.decoder)
 {
-    if (options.block.backend == "auto")
-        d_logger->info("backend auto chose {:s}: {:s}",
-                       viterbi_decoder_pdu_impl::backend(),
-                       d_engine->device());
-    set_msg_handler(pmt::mp("pdus"), [this](const pmt::pmt_t& msg) {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_queue.handle(msg);
-    });
-}
-
-std::string viterbi_decoder_pdu_impl::backend() const
-{
-    return ::gputurbo::core::to_string(d_engine->kind());
-}
-
-bool viterbi_decoder_pdu_impl::stop()
-{
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_queue.stop();
-    }
-    return gr::block::stop();
-}
-
-std::uint64_t viterbi_decoder_pdu_impl::decoded_pdus() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_queue.decoded_pdus();
-}
-
-std::uint64_t viterbi_decoder_pdu_impl::failed_pdus() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_queue.failed_pdus();
-}
-
-std::uint64_t viterbi_decoder_pdu_impl::batches() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_queue.batches();
 }
 
 int viterbi_decoder_pdu_impl::frame_bits_of(const pmt::pmt_t& meta,

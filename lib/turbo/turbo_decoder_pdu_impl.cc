@@ -42,32 +42,13 @@ turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(const turbo_options& options)
     : gr::block("turbo_decoder_pdu",
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(0, 0, 0)),
-      d_engine(
-          make_engine(options.decoder, options.block.backend, options.block.max_batch)),
-      d_queue(*this,
-              d_logger,
-              *d_engine,
-              pdu_batch_for(options.block.max_batch, d_engine->kind()),
-              "K",
-              true,
-              &turbo_decoder_pdu_impl::block_of)
+      pdu_decoder(
+          options.block,
+          make_engine(options.decoder, options.block.backend, options.block.max_batch),
+          "K",
+          true,
+          &turbo_decoder_pdu_impl::block_of)
 {
-    if (options.block.backend == "auto")
-        d_logger->info(
-            "backend auto chose {:s}: {:s}", d_engine->backend(), d_engine->device());
-    set_msg_handler(pmt::mp("pdus"), [this](const pmt::pmt_t& msg) {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_queue.handle(msg);
-    });
-}
-
-bool turbo_decoder_pdu_impl::stop()
-{
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_queue.stop();
-    }
-    return gr::block::stop();
 }
 
 void turbo_decoder_pdu_impl::set_iterations(int iterations)
@@ -80,24 +61,6 @@ int turbo_decoder_pdu_impl::iterations() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_engine->config().iterations;
-}
-
-std::uint64_t turbo_decoder_pdu_impl::decoded_pdus() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_queue.decoded_pdus();
-}
-
-std::uint64_t turbo_decoder_pdu_impl::failed_pdus() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_queue.failed_pdus();
-}
-
-std::uint64_t turbo_decoder_pdu_impl::batches() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_queue.batches();
 }
 
 int turbo_decoder_pdu_impl::block_of(const pmt::pmt_t& meta,

@@ -17,22 +17,14 @@
 namespace gr {
 namespace gputurbo {
 
-namespace {
-// Checks K before the object exists (throws std::invalid_argument).
-int checked_block_size(int K)
-{
-    ::gputurbo::turbo::qpp(K);
-    return K;
-}
-} // namespace
-
 gr::fec::generic_encoder::sptr turbo_encoder_fec::make(int frame_size)
 {
     return std::make_shared<turbo_encoder_fec_impl>(frame_size);
 }
 
 turbo_encoder_fec_impl::turbo_encoder_fec_impl(int K)
-    : generic_encoder("turbo_encoder_fec"), d_K(checked_block_size(K))
+    : generic_encoder("turbo_encoder_fec"),
+      d_K(::gputurbo::turbo::qpp(K).K) // qpp() refuses a K of no LTE block size
 {
 }
 
@@ -65,7 +57,7 @@ bool turbo_encoder_fec_impl::set_frame_size(unsigned int frame_size)
 {
     const int K = int(std::min<unsigned int>(frame_size, INT_MAX));
     try {
-        checked_block_size(K);
+        ::gputurbo::turbo::qpp(K);
     } catch (const std::invalid_argument& e) {
         d_logger->warn("set_frame_size({:d}) refused, K stays {:d}: {:s}",
                        frame_size,

@@ -10,7 +10,7 @@
  */
 
 #include "numpy_arrays.h"
-#include "turbo/decoder_parameters.h"
+#include "turbo_config.h"
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
 #include <gnuradio/gputurbo/engine/lte/crc.h>
@@ -95,19 +95,19 @@ public:
                  const std::string& arithmetic)
         : d_llr_sign(llr_sign)
     {
-        auto config = gr::gputurbo::decoder_parameters(algorithm,
-                                                       iterations,
-                                                       scaling,
-                                                       subblocks,
-                                                       guard,
-                                                       guard_window,
-                                                       early_stop,
-                                                       stop_threshold,
-                                                       layout,
-                                                       llr_sign,
-                                                       threads,
-                                                       devices,
-                                                       arithmetic);
+        auto config = turbo_config({ { "algorithm", algorithm },
+                                     { "iterations", iterations },
+                                     { "scaling", scaling },
+                                     { "subblocks", subblocks },
+                                     { "guard", guard },
+                                     { "guard_window", guard_window },
+                                     { "early_stop", early_stop },
+                                     { "stop_threshold", stop_threshold },
+                                     { "layout", layout },
+                                     { "llr_sign", llr_sign },
+                                     { "threads", threads },
+                                     { "devices", devices },
+                                     { "arithmetic", arithmetic } });
         turbo::qpp(K); // K = 0, which the engine takes for "none", is refused too
         config.K = K;
         config.int8_scale = int8_scale;

@@ -13,7 +13,7 @@
  */
 
 #include "numpy_arrays.h"
-#include "turbo/decoder_parameters.h"
+#include "turbo_config.h"
 
 #include <gnuradio/gputurbo/engine/lte/scrambling.h>
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
@@ -30,6 +30,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace py = pybind11;
@@ -175,21 +176,17 @@ public:
         : d_llr_sign(llr_sign)
     {
         // early_stop and layout are the transport decoder's to set.
-        const turbo::decoder_config defaults;
         lte::transport_config config;
-        config.turbo = gr::gputurbo::decoder_parameters(algorithm,
-                                                        iterations,
-                                                        scaling,
-                                                        subblocks,
-                                                        guard,
-                                                        guard_window,
-                                                        "off",
-                                                        defaults.stop_threshold,
-                                                        "interleaved",
-                                                        llr_sign,
-                                                        threads,
-                                                        devices,
-                                                        arithmetic);
+        config.turbo = turbo_config({ { "algorithm", algorithm },
+                                      { "iterations", iterations },
+                                      { "scaling", scaling },
+                                      { "subblocks", subblocks },
+                                      { "guard", guard },
+                                      { "guard_window", guard_window },
+                                      { "llr_sign", llr_sign },
+                                      { "threads", threads },
+                                      { "devices", devices },
+                                      { "arithmetic", arithmetic } });
         config.turbo.int8_scale = int8_scale;
         config.early_stop = early_stop;
         config.max_harq_processes = max_harq_processes;
@@ -247,16 +244,10 @@ public:
         return out;
     }
 
-    py::tuple decode(const py::object& llrs,
-                     int tbs,
-                     int G,
-                     const format_fields& fields,
-                     const std::optional<int>& harq_process,
-                     bool new_data)
+    py::tuple decode(transport_block block)
     {
         py::list one;
-        one.append(
-            py::cast(transport_block(llrs, tbs, G, fields, harq_process, new_data)));
+        one.append(py::cast(std::move(block)));
         return decode_batch(one)[0].cast<py::tuple>();
     }
 
@@ -458,6 +449,49 @@ py::dict parameter_dict(const ::gputurbo::core::parameter& p)
     return d;
 }
 
+// transport_block() and transport_engine.decode() take a block alike: the arguments,
+// their keywords and defaults once.
+transport_block make_block(const py::object& llrs,
+                           int tbs,
+                           int G,
+                           int Qm,
+                           int rv,
+                           int layers,
+                           long soft_buffer,
+                           const std::optional<long>& c_init,
+                           const std::optional<int>& harq_process,
+                           bool new_data)
+{
+    return transport_block(llrs,
+                           tbs,
+                           G,
+                           format_fields{ Qm, rv, layers, soft_buffer, c_init },
+                           harq_process,
+                           new_data);
+}
+
+auto block_keywords()
+{
+    const format_fields defaults;
+    return std::make_tuple(py::arg("llrs"),
+                           py::arg("tbs"),
+                           py::arg("G"),
+                           py::arg("Qm") = defaults.Qm,
+                           py::arg("rv") = defaults.rv,
+                           py::arg("layers") = defaults.layers,
+                           py::arg("soft_buffer") = defaults.soft_buffer,
+                           py::arg("c_init") = py::none(),
+                           py::arg("harq_process") = py::none(),
+                           py::arg("new_data") = true);
+}
+
+//! engine.decode(arguments) of what make(arguments) makes.
+template <class... Args>
+auto decode_made(transport_block (*make)(Args...))
+{
+    return [make](transport_engine& e, Args... args) { return e.decode(make(args...)); };
+}
+
 } // namespace
 
 void bind_lte(py::module& m)
@@ -500,36 +534,14 @@ void bind_lte(py::module& m)
         py::arg("tbs") = py::none(),
         transport_encode_doc.c_str());
 
-    py::class_<transport_block>(m, "transport_block", transport_block_doc.c_str())
-        .def(py::init([](const py::object& llrs,
-                         int tbs,
-                         int G,
-                         int Qm,
-                         int rv,
-                         int layers,
-                         long soft_buffer,
-                         const std::optional<long>& c_init,
-                         const std::optional<int>& harq_process,
-                         bool new_data) {
-                 return transport_block(
-                     llrs,
-                     tbs,
-                     G,
-                     format_fields{ Qm, rv, layers, soft_buffer, c_init },
-                     harq_process,
-                     new_data);
-             }),
-             py::arg("llrs"),
-             py::arg("tbs"),
-             py::arg("G"),
-             py::arg("Qm") = defaults.Qm,
-             py::arg("rv") = defaults.rv,
-             py::arg("layers") = defaults.layers,
-             py::arg("soft_buffer") = defaults.soft_buffer,
-             py::arg("c_init") = py::none(),
-             py::arg("harq_process") = py::none(),
-             py::arg("new_data") = true)
-        .def_readonly("llrs", &transport_block::llrs, "The LLRs, as made.")
+    py::class_<transport_block> block_class(
+        m, "transport_block", transport_block_doc.c_str());
+    std::apply(
+        [&](const auto&... keywords) {
+            block_class.def(py::init(&make_block), keywords...);
+        },
+        block_keywords());
+    block_class.def_readonly("llrs", &transport_block::llrs, "The LLRs, as made.")
         .def_property_readonly("tbs",
                                [](const transport_block& b) { return b.format.tbs; })
         .def_property_readonly("G", [](const transport_block& b) { return b.format.G; })
@@ -549,66 +561,42 @@ void bind_lte(py::module& m)
         .def_readonly("new_data", &transport_block::new_data)
         .def("__repr__", &transport_block::repr);
 
-    py::class_<transport_engine>(m, "transport_engine", transport_engine_doc)
-        .def(py::init<const std::string&,
-                      const std::string&,
-                      float,
-                      const std::string&,
-                      int,
-                      float,
-                      int,
-                      const std::string&,
-                      int,
-                      bool,
-                      int,
-                      const std::string&,
-                      const std::string&,
-                      int>(),
-             py::arg("backend") = "auto",
-             py::arg("llr_sign") = "positive-one",
-             py::arg("int8_scale") = 8.0f,
-             py::arg("algorithm") = "scaled-max-log",
-             py::arg("iterations") = 6,
-             py::arg("scaling") = 0.75f,
-             py::arg("subblocks") = 0,
-             py::arg("guard") = "pividstw",
-             py::arg("guard_window") = 8,
-             py::arg("early_stop") = true,
-             py::arg("threads") = 0,
-             py::arg("devices") = "0",
-             py::arg("arithmetic") = "auto",
-             py::arg("max_harq_processes") = 4096)
-        .def(
-            "decode",
-            [](transport_engine& e,
-               const py::object& llrs,
-               int tbs,
-               int G,
-               int Qm,
-               int rv,
-               int layers,
-               long soft_buffer,
-               const std::optional<long>& c_init,
-               const std::optional<int>& harq_process,
-               bool new_data) {
-                return e.decode(llrs,
-                                tbs,
-                                G,
-                                format_fields{ Qm, rv, layers, soft_buffer, c_init },
-                                harq_process,
-                                new_data);
-            },
-            py::arg("llrs"),
-            py::arg("tbs"),
-            py::arg("G"),
-            py::arg("Qm") = defaults.Qm,
-            py::arg("rv") = defaults.rv,
-            py::arg("layers") = defaults.layers,
-            py::arg("soft_buffer") = defaults.soft_buffer,
-            py::arg("c_init") = py::none(),
-            py::arg("harq_process") = py::none(),
-            py::arg("new_data") = true,
-            decode_doc)
+    py::class_<transport_engine> engine_class(
+        m, "transport_engine", transport_engine_doc);
+    engine_class.def(py::init<const std::string&,
+                              const std::string&,
+                              float,
+                              const std::string&,
+                              int,
+                              float,
+                              int,
+                              const std::string&,
+                              int,
+                              bool,
+                              int,
+                              const std::string&,
+                              const std::string&,
+                              int>(),
+                     py::arg("backend") = "auto",
+                     py::arg("llr_sign") = "positive-one",
+                     py::arg("int8_scale") = 8.0f,
+                     py::arg("algorithm") = "scaled-max-log",
+                     py::arg("iterations") = 6,
+                     py::arg("scaling") = 0.75f,
+                     py::arg("subblocks") = 0,
+                     py::arg("guard") = "pividstw",
+                     py::arg("guard_window") = 8,
+                     py::arg("early_stop") = true,
+                     py::arg("threads") = 0,
+                     py::arg("devices") = "0",
+                     py::arg("arithmetic") = "auto",
+                     py::arg("max_harq_processes") = 4096);
+    std::apply(
+        [&](const auto&... keywords) {
+            engine_class.def("decode", decode_made(&make_block), keywords..., decode_doc);
+        },
+        block_keywords());
+    engine_class
         .def("decode_batch",
              &transport_engine::decode_batch,
              py::arg("blocks"),

@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "fec_make.h"
 #include <gnuradio/gputurbo/conv_encoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <conv_encoder_fec_pydoc.h>
@@ -35,16 +36,7 @@ void bind_conv_encoder_fec(py::module& m)
 
         .def_static(
             "make",
-            [](int frame_size,
-               int k,
-               int rate,
-               std::vector<int> polys,
-               int start_state,
-               cc_mode_t mode,
-               bool padded) {
-                return std::dynamic_pointer_cast<conv_encoder_fec>(conv_encoder_fec::make(
-                    frame_size, k, rate, std::move(polys), start_state, mode, padded));
-            },
+            gputurbo_bindings::fec_make<conv_encoder_fec>(&conv_encoder_fec::make),
             py::arg("frame_size"),
             py::arg("k"),
             py::arg("rate"),

@@ -19,6 +19,7 @@
 namespace py = pybind11;
 
 #include "block_arguments.h"
+#include "fec_make.h"
 #include <gnuradio/gputurbo/turbo_decoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_decoder_fec_pydoc.h>
@@ -44,10 +45,7 @@ void bind_turbo_decoder_fec(py::module& m)
         cls,
         "turbo_decoder_fec",
         gr::gputurbo::turbo_options_from,
-        [](const gr::gputurbo::turbo_options& options) {
-            return std::dynamic_pointer_cast<turbo_decoder_fec>(
-                turbo_decoder_fec::make(options));
-        },
+        gputurbo_bindings::fec_make<turbo_decoder_fec>(&turbo_decoder_fec::make),
         D(turbo_decoder_fec, make));
     cls.def("set_frame_size",
             &turbo_decoder_fec::set_frame_size,

@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "fec_make.h"
 #include <gnuradio/gputurbo/viterbi_decoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <viterbi_decoder_fec_pydoc.h>
@@ -35,34 +36,7 @@ void bind_viterbi_decoder_fec(py::module& m)
 
         .def_static(
             "make",
-            [](int frame_size,
-               int k,
-               int rate,
-               std::vector<int> polys,
-               int start_state,
-               int end_state,
-               cc_mode_t mode,
-               bool padded,
-               const std::string& llr_sign,
-               const std::string& backend,
-               int threads,
-               const std::string& devices,
-               bool delayed) {
-                return std::dynamic_pointer_cast<viterbi_decoder_fec>(
-                    viterbi_decoder_fec::make(frame_size,
-                                              k,
-                                              rate,
-                                              std::move(polys),
-                                              start_state,
-                                              end_state,
-                                              mode,
-                                              padded,
-                                              llr_sign,
-                                              backend,
-                                              threads,
-                                              devices,
-                                              delayed));
-            },
+            gputurbo_bindings::fec_make<viterbi_decoder_fec>(&viterbi_decoder_fec::make),
             py::arg("frame_size"),
             py::arg("k"),
             py::arg("rate"),
