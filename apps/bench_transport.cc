@@ -261,7 +261,9 @@ int transport_bench(const args& a)
     std::cout << std::flush;
     if (a.given("json"))
         write_text_file(a.get("json"),
-                        record("gputurbo-bench", decoder->device(), json::object(),
+                        record("gputurbo-bench",
+                               decoder->device(),
+                               json::object(),
                                json::array().push(std::move(r)))
                             .dump());
     return 0;

@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "record.h"
 
-
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
@@ -332,11 +331,12 @@ int conv_bench(const cli::args& a)
             cli::format("%.2f", rate / 1e6) } });
     std::cout << std::flush;
     if (a.given("json"))
-        cli::write_text_file(
-            a.get("json"),
-            cli::record("gputurbo-bench", device, cli::json::object(),
-                        cli::json::array().push(std::move(r)))
-                .dump());
+        cli::write_text_file(a.get("json"),
+                             cli::record("gputurbo-bench",
+                                         device,
+                                         cli::json::object(),
+                                         cli::json::array().push(std::move(r)))
+                                 .dump());
     return 0;
 }
 
@@ -538,7 +538,8 @@ int bench_main(int argc, char** argv)
             rows.push(std::move(r));
         cli::write_text_file(
             a.get("json"),
-            cli::record("gputurbo-bench", first_device, cli::json::object(), std::move(rows))
+            cli::record(
+                "gputurbo-bench", first_device, cli::json::object(), std::move(rows))
                 .dump());
     }
     return 0;

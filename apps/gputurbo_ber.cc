@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "record.h"
 
-
 #include <gnuradio/gputurbo/engine/sim/channel.h>
 
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
@@ -72,7 +71,10 @@ std::vector<cli::option> options(const std::string& code)
           "format carries (2 ... 8), to measure what a narrower format costs" },
         cli::section(
             "Output (the table always goes to stdout; progress to stderr on a terminal)"),
-        { "json", "FILE", "", "write the configuration and the points as a record (JSON)" },
+        { "json",
+          "FILE",
+          "",
+          "write the configuration and the points as a record (JSON)" },
         { "csv", "FILE", "", "write the points as CSV" },
         { "plot",
           "FILE.png",
@@ -386,9 +388,9 @@ int ber_main(int argc, char** argv)
         for (const auto& p : points)
             pts.push(point_json(p));
         if (!json_path.empty())
-            cli::write_text_file(json_path,
-                                 cli::record("gputurbo-ber", f.device, cfg, std::move(pts))
-                                     .dump());
+            cli::write_text_file(
+                json_path,
+                cli::record("gputurbo-ber", f.device, cfg, std::move(pts)).dump());
         if (a.given("csv"))
             cli::write_text_file(a.get("csv"), csv(points));
     };

@@ -17,14 +17,18 @@ namespace {
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to)
 {
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    for (auto at = s.find(from); at != std::string::npos;
+         at = s.find(from, at + to.size()))
         s.replace(at, from.size(), to);
     return s;
 }
 
 } // namespace
 
-json record(const std::string& tool, const std::string& device, json parameters, json rows)
+json record(const std::string& tool,
+            const std::string& device,
+            json parameters,
+            json rows)
 {
     auto r = json::object();
     r.set("record", 1)
@@ -51,7 +55,8 @@ std::string command_line()
         std::string word = all.substr(start, end - start);
         if (line.empty()) // the program by its name, not the path it was started by
             word = word.substr(word.rfind('/') + 1);
-        else if (word.empty() || word.find_first_of(" \t'\"\\$|&;<>()*?") != std::string::npos)
+        else if (word.empty() ||
+                 word.find_first_of(" \t'\"\\$|&;<>()*?") != std::string::npos)
             word = "'" + replace_all(word, "'", "'\\''") + "'";
         line += (line.empty() ? "" : " ") + word;
     }

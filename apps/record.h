@@ -22,7 +22,10 @@ namespace gputurbo::cli {
 //! A record: {"record": 1, tool, command (this process's command line), commit, version,
 //! date, device, cpu (the host's model), parameters (the settings every row shares),
 //! rows (each one's own settings and what it measured)}.
-json record(const std::string& tool, const std::string& device, json parameters, json rows);
+json record(const std::string& tool,
+            const std::string& device,
+            json parameters,
+            json rows);
 
 //! This process's command line, its words separated by spaces (quoted where needed).
 std::string command_line();

@@ -300,20 +300,20 @@ int main(int argc, char** argv)
                    .set("passed", c.passed)
                    .set("wrong", c.wrong)
                    .set("refused_right", c.refused_right));
-    const auto out = cli::record("gputurbo-crc-audit",
-                                 decoder->device(),
-                                 cli::json::object()
-                                     .set("backend", decoder->backend())
-                                     .set("seed", seed)
-                                     .set("llr_scale", llr_scale)
-                                     .set("blocks_per_kind", blocks),
-                                 cli::json::array().push(
-                                     cli::json::object()
-                                         .set("transmissions", total)
-                                         .set("delivered_wrong", wrong)
-                                         .set("seconds", seconds)
-                                         .set("by", std::move(by))))
-                         .dump();
+    const auto out =
+        cli::record("gputurbo-crc-audit",
+                    decoder->device(),
+                    cli::json::object()
+                        .set("backend", decoder->backend())
+                        .set("seed", seed)
+                        .set("llr_scale", llr_scale)
+                        .set("blocks_per_kind", blocks),
+                    cli::json::array().push(cli::json::object()
+                                                .set("transmissions", total)
+                                                .set("delivered_wrong", wrong)
+                                                .set("seconds", seconds)
+                                                .set("by", std::move(by))))
+            .dump();
     std::cout << out;
     if (!json.empty())
         std::ofstream(json) << out;
