@@ -14,12 +14,14 @@
 #include <gnuradio/gputurbo/engine/core/parameters.h>
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 #include <gnuradio/gputurbo/engine/turbo/parameters.h>
+#include <pybind11/pybind11.h>
 
 #include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace gputurbo::python {
 
@@ -43,6 +45,15 @@ turbo_config(std::initializer_list<std::pair<std::string_view, core::value>> key
             turbo::assign(config, name, value);
     config.validate();
     return config;
+}
+
+//! A keyword whose default is its parameter's in \p table: the numpy API states none
+//! of its own.
+inline pybind11::arg_v
+keyword(const char* name, const std::vector<core::parameter>& table = turbo::parameters())
+{
+    return std::visit([name](const auto& v) { return pybind11::arg(name) = v; },
+                      core::default_of(core::find_parameter(table, name)));
 }
 
 } // namespace gputurbo::python
