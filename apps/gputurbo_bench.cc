@@ -213,11 +213,7 @@ int conv_bench(const cli::args& a)
         batch_requested ? batch_requested
         : streaming     ? 1024
                         : automatic_batch(dec->kind(), frame_bits, conv_cuda_bits);
-    conv_setup setup;
-    setup.generator = config.generator;
-    setup.mode = config.mode;
-    setup.punctured = config.punctured;
-    setup.frame_bits = frame_bits;
+    conv_setup setup = conv_setup::of(config, frame_bits);
     setup.ebn0_db = ebn0;
     setup.seed = seed;
     const std::size_t len = setup.sent_length();

@@ -288,11 +288,7 @@ family turbo_family(const cli::args& a, bool int8)
 family conv_family(const cli::args& a, bool int8)
 {
     const conv::viterbi_config config = cli::conv_config_from(a);
-    conv_setup setup;
-    setup.generator = config.generator;
-    setup.mode = config.mode;
-    setup.punctured = config.punctured;
-    setup.frame_bits = cli::frame_bits(a, config);
+    const conv_setup setup = conv_setup::of(config, cli::frame_bits(a, config));
     conv::check_frame_bits(setup.generator, setup.mode, setup.frame_bits);
     family f;
     const bool streaming = config.mode == conv::termination::streaming;

@@ -8,6 +8,7 @@
 #define INCLUDED_GPUTURBO_COMMON_PDU_DECODER_H
 
 #include "block_parameters.h"
+#include "pdu_messages.h"
 #include "pdu_queue.h"
 
 #include <gnuradio/gputurbo/block_options.h>
@@ -58,10 +59,8 @@ protected:
         if (options.backend == "auto")
             this->d_logger->info(
                 "backend auto chose {:s}: {:s}", d_engine->backend(), d_engine->device());
-        this->set_msg_handler(pmt::mp("pdus"), [this](const pmt::pmt_t& msg) {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_queue.handle(msg);
-        });
+        serve_pdus(
+            *this, d_mutex, [this](const pmt::pmt_t& msg) { d_queue.handle(msg); });
     }
 
 public:

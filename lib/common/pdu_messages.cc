@@ -8,6 +8,8 @@
 
 #include <climits>
 #include <cmath>
+#include <functional>
+#include <utility>
 
 namespace gr {
 namespace gputurbo {
@@ -21,27 +23,21 @@ std::string value_text(const pmt::pmt_t& value)
                                  : pmt::write_string(value);
 }
 
-// What a metadata value is, for messages (write_string shows 2.0 as 2).
+// What a metadata value is, for messages (write_string shows 2.0 as 2): the first kind
+// that fits, in this order.
 std::string type_name(const pmt::pmt_t& value)
 {
-    if (pmt::is_bool(value))
-        return "a bool";
-    if (pmt::is_integer(value))
-        return "a long";
-    if (pmt::is_uint64(value))
-        return "a uint64";
-    if (pmt::is_real(value))
-        return "a double";
-    if (pmt::is_complex(value))
-        return "a complex";
-    if (pmt::is_symbol(value))
-        return "a string";
-    if (pmt::is_null(value))
-        return "nil";
-    if (pmt::is_uniform_vector(value) || pmt::is_vector(value))
-        return "a vector";
-    if (pmt::is_pair(value))
-        return "a pair";
+    static const std::pair<std::function<bool(const pmt::pmt_t&)>, const char*>
+        kinds[] = {
+            { pmt::is_bool, "a bool" },       { pmt::is_integer, "a long" },
+            { pmt::is_uint64, "a uint64" },   { pmt::is_real, "a double" },
+            { pmt::is_complex, "a complex" }, { pmt::is_symbol, "a string" },
+            { pmt::is_null, "nil" },          { pmt::is_uniform_vector, "a vector" },
+            { pmt::is_vector, "a vector" },   { pmt::is_pair, "a pair" },
+        };
+    for (const auto& [is, name] : kinds)
+        if (is(value))
+            return name;
     return "another PMT type";
 }
 
@@ -76,6 +72,18 @@ const pmt::pmt_t& pdus_port()
 {
     static const pmt::pmt_t port = pmt::mp("pdus");
     return port;
+}
+
+void serve_pdus(gr::block& block,
+                std::mutex& mutex,
+                std::function<void(const pmt::pmt_t&)> handle)
+{
+    block.message_port_register_in(pdus_port());
+    block.message_port_register_out(pdus_port());
+    block.set_msg_handler(pdus_port(), [&mutex, handle](const pmt::pmt_t& msg) {
+        std::lock_guard<std::mutex> lock(mutex);
+        handle(msg);
+    });
 }
 
 bool split_pdu(const pmt::pmt_t& msg,

@@ -7,14 +7,17 @@
 #ifndef INCLUDED_GPUTURBO_COMMON_PDU_MESSAGES_H
 #define INCLUDED_GPUTURBO_COMMON_PDU_MESSAGES_H
 
-// What every PDU block of the module does with a message: split it into metadata and
-// data, read integers and flags of the metadata with a clear reason when they are not,
-// answer a PDU that fails in its place, and decide when a batch of PDUs is complete.
+// What every PDU block of the module does with a message: take it from its port, split
+// it into metadata and data, read integers and flags of the metadata with a clear reason
+// when they are not, answer a PDU that fails in its place, and decide when a batch of
+// PDUs is complete.
 
 #include <gnuradio/block.h>
 #include <pmt/pmt.h>
 
 #include <cstddef>
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -24,6 +27,12 @@ namespace common {
 
 //! The message port of every PDU block, in and out: "pdus".
 const pmt::pmt_t& pdus_port();
+
+//! Registers \p block's "pdus" ports, in and out, and \p handle as the input's handler,
+//! called with \p mutex held (the block's getters and stop() take it too).
+void serve_pdus(gr::block& block,
+                std::mutex& mutex,
+                std::function<void(const pmt::pmt_t&)> handle);
 
 /*!
  * \brief Splits a PDU into its metadata dict and its data. False, with the reason in

@@ -30,8 +30,6 @@ pdu_queue::pdu_queue(gr::block& block,
       d_iterations_key(pmt::mp("iterations")),
       d_passed_key(pmt::mp("passed"))
 {
-    block.message_port_register_in(d_port);
-    block.message_port_register_out(d_port);
 }
 
 void pdu_queue::stop()

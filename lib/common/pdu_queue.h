@@ -25,8 +25,9 @@ namespace gputurbo {
 namespace common {
 
 /*!
- * \brief The message side of any family's PDU decoder block: message port "pdus" in and
- * out; a PDU is a pair of a metadata dict and an f32vector of float LLRs.
+ * \brief The message side of any family's PDU decoder block, whose message port "pdus"
+ * (serve_pdus()) hands it every input PDU and takes its answers; a PDU is a pair of a
+ * metadata dict and an f32vector of float LLRs.
  *
  * PDUs that arrive close together are decoded together: while more messages wait behind
  * one, it joins the batch, up to max_batch; then pdu_batcher decodes the batch with one

@@ -22,7 +22,8 @@ namespace common {
 /*!
  * \brief What the encoder blocks (turbo_encoder, conv_encoder) share: they encode whole
  * units only, d_in input bits to d_out output bits, an exact ratio for the scheduler and
- * the tag propagation; what is left of a unit when the block stops is counted
+ * the tag propagation (general_work() hands the family's encode_units() every whole unit
+ * that fits); what is left of a unit when the block stops is counted
  * (partial_items()) and logged. Block is the block's interface.
  */
 template <class Block>
@@ -42,6 +43,9 @@ protected:
     //! What the warning says after "N input bit(s) left unencoded when the block
     //! stopped" of \p partial bits.
     virtual std::string partial_unit_text(std::uint64_t partial) const = 0;
+
+    //! Encodes \p units whole units of \p in (d_in bits each) into \p out (d_out each).
+    virtual void encode_units(const std::uint8_t* in, int units, std::uint8_t* out) = 0;
 
 public:
     std::uint64_t partial_items() const override { return d_partial_items; }
@@ -80,6 +84,21 @@ public:
     int fixed_rate_noutput_to_ninput(int noutput) override
     {
         return std::max(1, noutput / d_out) * d_in;
+    }
+
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override
+    {
+        const int units = std::min(ninput_items[0] / d_in, noutput_items / d_out);
+        if (units == 0)
+            return 0;
+        encode_units(static_cast<const std::uint8_t*>(input_items[0]),
+                     units,
+                     static_cast<std::uint8_t*>(output_items[0]));
+        this->consume_each(units * d_in);
+        return units * d_out;
     }
 
 private:

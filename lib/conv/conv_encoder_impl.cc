@@ -5,12 +5,10 @@
  */
 
 #include "conv_encoder_impl.h"
+#include "../common/io_signatures.h"
 
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
-#include <gnuradio/io_signature.h>
-
-#include <algorithm>
 
 namespace gr {
 namespace gputurbo {
@@ -50,9 +48,7 @@ conv_encoder_impl::conv_encoder_impl(const conv::code& code,
                                      const conv::puncturing& punctured,
                                      conv::termination mode,
                                      int frame_bits)
-    : gr::block("conv_encoder",
-                gr::io_signature::make(1, 1, sizeof(std::uint8_t)),
-                gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
+    : gr::block("conv_encoder", common::bit_stream(), common::bit_stream()),
       unit_encoder(is_stream(mode) ? punctured.period() : frame_bits,
                    is_stream(mode)
                        ? punctured.kept_per_period(code.outputs())
@@ -76,16 +72,8 @@ std::string conv_encoder_impl::partial_unit_text(std::uint64_t) const
            std::to_string(d_in) + " bits";
 }
 
-int conv_encoder_impl::general_work(int noutput_items,
-                                    gr_vector_int& ninput_items,
-                                    gr_vector_const_void_star& input_items,
-                                    gr_vector_void_star& output_items)
+void conv_encoder_impl::encode_units(const std::uint8_t* in, int units, std::uint8_t* out)
 {
-    const auto in = static_cast<const std::uint8_t*>(input_items[0]);
-    auto out = static_cast<std::uint8_t*>(output_items[0]);
-    const int units = std::min(ninput_items[0] / d_in, noutput_items / d_out);
-    if (units == 0)
-        return 0;
     // A stream's units are puncturing periods: encoded as one piece of the stream, then
     // punctured period by period (the pattern restarts at each, as it runs on).
     const int frame_bits = is_stream(d_mode) ? units * d_in : d_in;
@@ -99,8 +87,6 @@ int conv_encoder_impl::general_work(int noutput_items,
                  d_coded.data(),
                  is_stream(d_mode) ? &d_state : nullptr);
     conv::puncture(d_code, d_punctured, d_mode, d_in, d_coded.data(), units, out);
-    consume_each(units * d_in);
-    return units * d_out;
 }
 
 } // namespace gputurbo

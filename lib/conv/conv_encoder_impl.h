@@ -30,6 +30,7 @@ private:
     std::vector<std::uint8_t> d_coded;
 
     std::string partial_unit_text(std::uint64_t partial) const override;
+    void encode_units(const std::uint8_t* in, int units, std::uint8_t* out) override;
 
 public:
     conv_encoder_impl(const ::gputurbo::conv::code& code,
@@ -42,10 +43,6 @@ public:
     int output_unit() const override { return d_out; }
 
     bool start() override;
-    int general_work(int noutput_items,
-                     gr_vector_int& ninput_items,
-                     gr_vector_const_void_star& input_items,
-                     gr_vector_void_star& output_items) override;
 };
 
 } // namespace gputurbo

@@ -101,12 +101,6 @@ viterbi_decoder_fec_impl::viterbi_decoder_fec_impl(const conv::viterbi_config& c
                        viterbi_decoder_fec_impl::device());
 }
 
-viterbi_decoder_fec_impl::~viterbi_decoder_fec_impl()
-{
-    if (auto line = d_refusals.flush())
-        d_logger->error(*line);
-}
-
 int viterbi_decoder_fec_impl::input_size(int frame) const
 {
     const conv::code& c = d_config.generator;
@@ -118,20 +112,15 @@ void viterbi_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
     std::lock_guard<std::mutex> lock(d_mutex);
     auto out = static_cast<std::uint8_t*>(outbuffer);
     if (d_frame == 0) {
-        // One count per refused announcement, however often gr-fec calls.
-        if (!d_refusal_counted) {
-            d_refusal_counted = true;
-            const auto line = d_refusals.count(
-                "gr-fec announced a frame of " + std::to_string(d_refused_size) +
-                " bits: the object decodes 1 ... " +
-                std::to_string(conv::max_frame_bits) +
-                (d_config.mode == conv::termination::tail_biting
-                     ? " bits, at least K-1 when tail-biting"
-                     : " bits") +
-                "; nothing decoded or written");
-            if (line)
-                d_logger->error(*line);
-        }
+        count_refusal([this](unsigned int refused) {
+            return "gr-fec announced a frame of " + std::to_string(refused) +
+                   " bits: the object decodes 1 ... " +
+                   std::to_string(conv::max_frame_bits) +
+                   (d_config.mode == conv::termination::tail_biting
+                        ? " bits, at least K-1 when tail-biting"
+                        : " bits") +
+                   "; nothing decoded or written";
+        });
         return;
     }
     const auto in = static_cast<const float*>(inbuffer);
@@ -152,7 +141,7 @@ void viterbi_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
         ::gputurbo::core::codeword_status status;
         d_frames->decode(d_frame, in, 1, out, &status);
     }
-    ++d_decoded;
+    ++d_decoded_frames;
 }
 
 // The run of a stream's frame: from d_behind steps before it, in every state alike (K-1
@@ -221,8 +210,7 @@ bool viterbi_decoder_fec_impl::set_frame_size(unsigned int frame_size)
         return true;
     }
     announce(0);
-    d_refused_size = frame;
-    d_refusal_counted = false;
+    refuse(frame);
     return bits >= 8;
 }
 
@@ -240,18 +228,6 @@ std::string viterbi_decoder_fec_impl::device() const
     if (d_single_stream)
         return d_single_stream->device();
     return d_stream ? d_stream->device() : d_frames->device();
-}
-
-std::uint64_t viterbi_decoder_fec_impl::frames() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_decoded;
-}
-
-std::uint64_t viterbi_decoder_fec_impl::refused_frames() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_refusals.total();
 }
 
 } // namespace gputurbo

@@ -7,8 +7,7 @@
 #ifndef INCLUDED_GPUTURBO_VITERBI_DECODER_FEC_IMPL_H
 #define INCLUDED_GPUTURBO_VITERBI_DECODER_FEC_IMPL_H
 
-#include "../common/failure_log.h"
-#include "../common/soft_in_bits_out.h"
+#include "../common/fec_decoder.h"
 #include "../engine/conv/cpu/single_decoder.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
@@ -22,13 +21,9 @@
 namespace gr {
 namespace gputurbo {
 
-class viterbi_decoder_fec_impl : public viterbi_decoder_fec,
-                                 public common::soft_in_bits_out
+class viterbi_decoder_fec_impl : public common::fec_decoder<viterbi_decoder_fec>
 {
 private:
-    // gr-fec calls set_frame_size() and generic_work() from the block's thread, the
-    // accessors come from others: all take d_mutex, but for the frame's sizes.
-    mutable std::mutex d_mutex;
     const ::gputurbo::conv::viterbi_config d_config;
     const int d_padding; // values after a terminated frame's code bits, ignored
     // On the CPU (backend cpu or auto), one of these decodes: framed modes, CC_STREAMING
@@ -58,10 +53,6 @@ private:
     // which gr-fec's wrappers read several times a frame: without the lock.
     int d_frame;
     std::atomic<int> d_input_size{ 1 }, d_output_size{ 0 };
-    unsigned int d_refused_size = 0;
-    bool d_refusal_counted = true;
-    common::failure_log d_refusals{ "frame refused" };
-    std::uint64_t d_decoded = 0;
 
     int input_size(int frame) const;
     void announce(int frame); // d_frame and its sizes
@@ -73,8 +64,6 @@ public:
                              int padding,
                              const std::string& backend,
                              bool delayed);
-    ~viterbi_decoder_fec_impl() override;
-
     void generic_work(void* inbuffer, void* outbuffer) override;
 
     double rate() override { return 1.0 / d_config.generator.outputs(); }
@@ -88,8 +77,6 @@ public:
     int delay() const override { return d_delay; }
     std::string backend() const override;
     std::string device() const override;
-    std::uint64_t frames() const override;
-    std::uint64_t refused_frames() const override;
 };
 
 } // namespace gputurbo

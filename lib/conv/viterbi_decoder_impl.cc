@@ -7,12 +7,12 @@
 #include "viterbi_decoder_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
+#include "../common/io_signatures.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
-#include <gnuradio/io_signature.h>
 
 #include <algorithm>
 #include <chrono>
@@ -41,9 +41,8 @@ viterbi_decoder::sptr viterbi_decoder::make(const viterbi_options& options)
 
 viterbi_decoder_impl::viterbi_decoder_impl(const viterbi_options& options)
     : gr::block("viterbi_decoder",
-                gr::io_signature::make(
-                    1, 1, options.block.int8 ? sizeof(std::int8_t) : sizeof(float)),
-                gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
+                common::llr_stream(options.block.int8),
+                common::bit_stream()),
       d_config(options.decoder),
       d_frame_bits(options.frame_bits),
       d_int8(options.block.int8)

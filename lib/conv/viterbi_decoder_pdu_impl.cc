@@ -7,10 +7,10 @@
 #include "viterbi_decoder_pdu_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
+#include "../common/io_signatures.h"
 #include "../common/pdu_messages.h"
 
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
-#include <gnuradio/io_signature.h>
 
 #include <stdexcept>
 
@@ -42,9 +42,7 @@ viterbi_decoder_pdu::sptr viterbi_decoder_pdu::make(const viterbi_options& optio
 }
 
 viterbi_decoder_pdu_impl::viterbi_decoder_pdu_impl(const viterbi_options& options)
-    : gr::block("viterbi_decoder_pdu",
-                gr::io_signature::make(0, 0, 0),
-                gr::io_signature::make(0, 0, 0)),
+    : gr::block("viterbi_decoder_pdu", common::no_streams(), common::no_streams()),
       pdu_decoder(
           options.block,
           make_engine(options.decoder, options.block.backend, options.block.max_batch),

@@ -7,10 +7,10 @@
 #include "dlsch_decoder_pdu_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
+#include "../common/io_signatures.h"
 #include "../common/pdu_messages.h"
 
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
-#include <gnuradio/io_signature.h>
 
 #include <climits>
 #include <stdexcept>
@@ -39,9 +39,7 @@ dlsch_decoder_pdu::sptr dlsch_decoder_pdu::make(const dlsch_options& options)
 }
 
 dlsch_decoder_pdu_impl::dlsch_decoder_pdu_impl(const dlsch_options& options)
-    : gr::block("dlsch_decoder_pdu",
-                gr::io_signature::make(0, 0, 0),
-                gr::io_signature::make(0, 0, 0)),
+    : gr::block("dlsch_decoder_pdu", common::no_streams(), common::no_streams()),
       d_engine(
           make_engine(options.decoder, options.block.backend, options.block.max_batch)),
       d_defaults(options.defaults),
@@ -50,12 +48,7 @@ dlsch_decoder_pdu_impl::dlsch_decoder_pdu_impl(const dlsch_options& options)
     if (options.block.backend == "auto")
         d_logger->info(
             "backend auto chose {:s}: {:s}", d_engine->backend(), d_engine->device());
-    message_port_register_in(common::pdus_port());
-    message_port_register_out(common::pdus_port());
-    set_msg_handler(common::pdus_port(), [this](const pmt::pmt_t& msg) {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        handle(msg);
-    });
+    common::serve_pdus(*this, d_mutex, [this](const pmt::pmt_t& msg) { handle(msg); });
 }
 
 bool dlsch_decoder_pdu_impl::stop()

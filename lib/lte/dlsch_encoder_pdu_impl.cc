@@ -5,9 +5,8 @@
  */
 
 #include "dlsch_encoder_pdu_impl.h"
+#include "../common/io_signatures.h"
 #include "../common/pdu_messages.h"
-
-#include <gnuradio/io_signature.h>
 
 #include <stdexcept>
 
@@ -25,18 +24,11 @@ dlsch_encoder_pdu::sptr dlsch_encoder_pdu::make(
 
 dlsch_encoder_pdu_impl::dlsch_encoder_pdu_impl(bool packed,
                                                const transport_defaults& defaults)
-    : gr::block("dlsch_encoder_pdu",
-                gr::io_signature::make(0, 0, 0),
-                gr::io_signature::make(0, 0, 0)),
+    : gr::block("dlsch_encoder_pdu", common::no_streams(), common::no_streams()),
       d_packed(packed),
       d_defaults(defaults)
 {
-    message_port_register_in(common::pdus_port());
-    message_port_register_out(common::pdus_port());
-    set_msg_handler(common::pdus_port(), [this](const pmt::pmt_t& msg) {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        handle(msg);
-    });
+    common::serve_pdus(*this, d_mutex, [this](const pmt::pmt_t& msg) { handle(msg); });
 }
 
 bool dlsch_encoder_pdu_impl::stop()

@@ -39,26 +39,8 @@ const keys& key()
     return k;
 }
 
-// An int field of the metadata, or its default; false with the reason when the value is
-// no integer or outside int.
-bool read_int(const pmt::pmt_t& meta,
-              const pmt::pmt_t& k,
-              int fallback,
-              int& out,
-              std::string& error)
-{
-    const std::optional<long> v = common::metadata_integer(meta, k, error);
-    if (!error.empty())
-        return false;
-    if (v && (*v < INT_MIN || *v > INT_MAX)) {
-        error = "metadata " + pmt::symbol_to_string(k) + "=" + std::to_string(*v) +
-                " is out of range";
-        return false;
-    }
-    out = v ? int(*v) : fallback;
-    return true;
-}
-
+// A long field of the metadata, or its default; false with the reason when the value is
+// no integer.
 bool read_long(const pmt::pmt_t& meta,
                const pmt::pmt_t& k,
                long fallback,
@@ -68,6 +50,25 @@ bool read_long(const pmt::pmt_t& meta,
     const std::optional<long> v = common::metadata_integer(meta, k, error);
     out = v.value_or(fallback);
     return error.empty();
+}
+
+// An int field: as read_long(), and false with the reason when the value is outside int.
+bool read_int(const pmt::pmt_t& meta,
+              const pmt::pmt_t& k,
+              int fallback,
+              int& out,
+              std::string& error)
+{
+    long v = 0;
+    if (!read_long(meta, k, fallback, v, error))
+        return false;
+    if (v < INT_MIN || v > INT_MAX) {
+        error = "metadata " + pmt::symbol_to_string(k) + "=" + std::to_string(v) +
+                " is out of range";
+        return false;
+    }
+    out = int(v);
+    return true;
 }
 
 } // namespace

@@ -71,28 +71,17 @@ turbo_decoder_fec_impl::turbo_decoder_fec_impl(
         d_logger->info("backend auto chose {:s}: {:s}", d_backend, d_decoder->device());
 }
 
-turbo_decoder_fec_impl::~turbo_decoder_fec_impl()
-{
-    if (auto line = d_refusals.flush())
-        d_logger->error(*line);
-}
-
 void turbo_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     if (d_codewords == 0) {
-        // One count per refused announcement, however often gr-fec calls.
-        if (!d_refusal_counted) {
-            d_refusal_counted = true;
-            const auto line = d_refusals.count(
-                "gr-fec announced " + std::to_string(d_refused_size) +
-                " bits (the frame's length times the rate), not a whole number of K=" +
-                std::to_string(d_config.K) +
-                " codewords (3K+12=" + std::to_string(input_size(d_config.K)) +
-                " values each); nothing decoded or written");
-            if (line)
-                d_logger->error(*line);
-        }
+        count_refusal([this](unsigned int refused) {
+            return "gr-fec announced " + std::to_string(refused) +
+                   " bits (the frame's length times the rate), not a whole number of K=" +
+                   std::to_string(d_config.K) +
+                   " codewords (3K+12=" + std::to_string(input_size(d_config.K)) +
+                   " values each); nothing decoded or written";
+        });
         return;
     }
     d_status.resize(std::size_t(d_codewords));
@@ -101,7 +90,7 @@ void turbo_decoder_fec_impl::generic_work(void* inbuffer, void* outbuffer)
                       std::size_t(d_codewords),
                       static_cast<std::uint8_t*>(outbuffer),
                       d_status.data());
-    d_frames += std::uint64_t(d_codewords);
+    d_decoded_frames += std::uint64_t(d_codewords);
 }
 
 // A refused frame: one input item (never 0, which gr-fec would divide by) and no output:
@@ -133,8 +122,7 @@ bool turbo_decoder_fec_impl::set_frame_size(unsigned int frame_size)
         d_codewords = int(codewords);
     } else {
         d_codewords = 0;
-        d_refused_size = frame_size;
-        d_refusal_counted = false;
+        refuse(frame_size);
     }
     return true;
 }
@@ -149,18 +137,6 @@ std::string turbo_decoder_fec_impl::device() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_decoder->device();
-}
-
-std::uint64_t turbo_decoder_fec_impl::frames() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_frames;
-}
-
-std::uint64_t turbo_decoder_fec_impl::refused_frames() const
-{
-    std::lock_guard<std::mutex> lock(d_mutex);
-    return d_refusals.total();
 }
 
 int turbo_decoder_fec_impl::last_iterations() const

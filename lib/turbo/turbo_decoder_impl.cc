@@ -7,10 +7,10 @@
 #include "turbo_decoder_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
+#include "../common/io_signatures.h"
 
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer_reader.h>
-#include <gnuradio/io_signature.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -38,10 +38,8 @@ turbo_decoder::sptr turbo_decoder::make(const turbo_options& options)
 }
 
 turbo_decoder_impl::turbo_decoder_impl(const turbo_options& options)
-    : gr::block("turbo_decoder",
-                gr::io_signature::make(
-                    1, 1, options.block.int8 ? sizeof(std::int8_t) : sizeof(float)),
-                gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
+    : gr::block(
+          "turbo_decoder", common::llr_stream(options.block.int8), common::bit_stream()),
       d_decoder(make_engine(options.decoder, options.block.backend)),
       d_K(options.decoder.K),
       d_batcher(*this, d_logger, *d_decoder, options.decoder.K, options.block)

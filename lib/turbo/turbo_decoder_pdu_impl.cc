@@ -7,9 +7,8 @@
 #include "turbo_decoder_pdu_impl.h"
 #include "../common/block_parameters.h"
 #include "../common/engine_log.h"
+#include "../common/io_signatures.h"
 #include "../common/pdu_messages.h"
-
-#include <gnuradio/io_signature.h>
 
 #include <algorithm>
 #include <cstring>
@@ -39,9 +38,7 @@ turbo_decoder_pdu::sptr turbo_decoder_pdu::make(const turbo_options& options)
 }
 
 turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(const turbo_options& options)
-    : gr::block("turbo_decoder_pdu",
-                gr::io_signature::make(0, 0, 0),
-                gr::io_signature::make(0, 0, 0)),
+    : gr::block("turbo_decoder_pdu", common::no_streams(), common::no_streams()),
       pdu_decoder(
           options.block,
           make_engine(options.decoder, options.block.backend, options.block.max_batch),

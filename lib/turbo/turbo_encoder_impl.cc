@@ -5,10 +5,7 @@
  */
 
 #include "turbo_encoder_impl.h"
-
-#include <gnuradio/io_signature.h>
-
-#include <algorithm>
+#include "../common/io_signatures.h"
 
 namespace gr {
 namespace gputurbo {
@@ -19,9 +16,7 @@ turbo_encoder::sptr turbo_encoder::make(int K, const std::string& layout)
 }
 
 turbo_encoder_impl::turbo_encoder_impl(int K, const std::string& layout)
-    : gr::block("turbo_encoder",
-                gr::io_signature::make(1, 1, sizeof(std::uint8_t)),
-                gr::io_signature::make(1, 1, sizeof(std::uint8_t))),
+    : gr::block("turbo_encoder", common::bit_stream(), common::bit_stream()),
       // qpp() refuses a K of no LTE block size
       unit_encoder(::gputurbo::turbo::qpp(K).K,
                    int(::gputurbo::turbo::codeword_length(K))),
@@ -36,19 +31,11 @@ std::string turbo_encoder_impl::partial_unit_text(std::uint64_t partial) const
            std::to_string(partial % d_in) + " bit(s) of a partial one)";
 }
 
-int turbo_encoder_impl::general_work(int noutput_items,
-                                     gr_vector_int& ninput_items,
-                                     gr_vector_const_void_star& input_items,
-                                     gr_vector_void_star& output_items)
+void turbo_encoder_impl::encode_units(const std::uint8_t* in,
+                                      int units,
+                                      std::uint8_t* out)
 {
-    const auto in = static_cast<const std::uint8_t*>(input_items[0]);
-    auto out = static_cast<std::uint8_t*>(output_items[0]);
-    const int n = std::min(ninput_items[0] / d_in, noutput_items / d_out);
-
-    ::gputurbo::turbo::encode(d_in, in, std::size_t(n), out, d_layout);
-
-    consume_each(n * d_in);
-    return n * d_out;
+    ::gputurbo::turbo::encode(d_in, in, std::size_t(units), out, d_layout);
 }
 
 } // namespace gputurbo

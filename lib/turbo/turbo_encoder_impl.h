@@ -25,17 +25,13 @@ private:
     const ::gputurbo::turbo::layout d_layout;
 
     std::string partial_unit_text(std::uint64_t partial) const override;
+    void encode_units(const std::uint8_t* in, int units, std::uint8_t* out) override;
 
 public:
     turbo_encoder_impl(int K, const std::string& layout);
 
     int block_size() const override { return d_in; }
     int codeword_length() const override { return d_out; }
-
-    int general_work(int noutput_items,
-                     gr_vector_int& ninput_items,
-                     gr_vector_const_void_star& input_items,
-                     gr_vector_void_star& output_items) override;
 };
 
 } // namespace gputurbo

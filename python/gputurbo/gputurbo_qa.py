@@ -4,8 +4,9 @@
 #
 """What the QA modules (qa_*.py) share: the backend under test and the skip of a module
 whose backend this build or machine lacks, the test vectors' folders, PDUs through a
-block, and the check that a call releases the GIL. The QA imports it from its own folder
-(each qa_*.py runs as a script there: ctest, scripts/device-gnuradio)."""
+block, the check that a call releases the GIL, and a test case of seeded random bits. The
+QA imports it from its own folder (each qa_*.py runs as a script there: ctest,
+scripts/device-gnuradio)."""
 
 import os
 import re
@@ -16,7 +17,7 @@ import unittest
 
 import numpy as np
 import pmt
-from gnuradio import blocks, gr
+from gnuradio import blocks, gr, gr_unittest
 
 # The backend under test: "cpu" (default), "reference", or "cuda", which skips the whole
 # module, with the reason, where this build or machine cannot run it.
@@ -146,3 +147,13 @@ def seen_inside(decode, calls=20):
     finally:
         sys.setswitchinterval(interval)
     return "decoding" in seen
+
+
+class seeded_case(gr_unittest.TestCase):
+    """A test case whose random inputs come from one fixed seed: a failure replays."""
+
+    def setUp(self):
+        self.rng = np.random.default_rng(2026)
+
+    def random_bits(self, K, count):
+        return self.rng.integers(0, 2, K * count, dtype=np.uint8)

@@ -14,7 +14,7 @@ from gnuradio import blocks, digital, gr, gr_unittest, pdu
 from gnuradio import gputurbo
 import pmt
 
-from gputurbo_qa import BACKEND, TURBO_VECTORS_DIR, require_backend
+from gputurbo_qa import BACKEND, TURBO_VECTORS_DIR, require_backend, seeded_case
 
 
 def codeword_length(K):
@@ -195,13 +195,7 @@ def codeword_tags(tags):
     return out
 
 
-class qa_turbo_decoder(gr_unittest.TestCase):
-
-    def setUp(self):
-        self.rng = np.random.default_rng(2026)
-
-    def random_bits(self, K, count):
-        return self.rng.integers(0, 2, K * count, dtype=np.uint8)
+class qa_turbo_decoder(seeded_case):
 
     def test_001_noiseless_loopback_many_batches(self):
         # More codewords than max_batch: several work() calls, all decoded, in order.

@@ -4,7 +4,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 
-import math
 import sys
 
 import numpy as np
@@ -12,28 +11,14 @@ from gnuradio import blocks, digital, fec, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-from gputurbo_qa import run_fec_pdus
+from gputurbo_qa import run_fec_pdus, seeded_case
 from qa_conv_fec import fec_test_ber
-
-
-def codeword_length(K):
-    return 3 * K + 12
-
-
-def noise_sigma(K, ebn0_db):
-    """Noise std per real dimension for unit-energy BPSK at Eb/N0, rate K/(3K+12)."""
-    rate = K / codeword_length(K)
-    return math.sqrt(1.0 / (2.0 * rate * 10.0 ** (ebn0_db / 10.0)))
+from qa_turbo_decoder import codeword_length, gputurbo_encode, noise_sigma
 
 
 def encode(bits, K):
     """Code bits of our stream encoder block, the reference for the FECAPI encoder."""
-    tb = gr.top_block()
-    src = blocks.vector_source_b(list(bits), False)
-    snk = blocks.vector_sink_b()
-    tb.connect(src, gputurbo.turbo_encoder(K), snk)
-    tb.run()
-    return np.array(snk.data(), dtype=np.uint8)
+    return np.array(gputurbo_encode(bits, K), dtype=np.uint8)
 
 
 def fec_loopback(bits, K, ebn0_db=None, seed=1, threading=None, objects=1, **kwargs):
@@ -98,13 +83,7 @@ def cuda_unavailable():
 BACKENDS = ["cpu"] + (["cuda"] if cuda_unavailable() is None else [])
 
 
-class qa_turbo_fec(gr_unittest.TestCase):
-
-    def setUp(self):
-        self.rng = np.random.default_rng(2026)
-
-    def random_bits(self, K, count):
-        return self.rng.integers(0, 2, K * count, dtype=np.uint8)
+class qa_turbo_fec(seeded_case):
 
     def skip_without_cuda(self):
         reason = cuda_unavailable()

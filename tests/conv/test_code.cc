@@ -8,6 +8,7 @@
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/sim/channel.h>
 
 #include <gtest/gtest.h>
 
@@ -259,4 +260,18 @@ TEST(ConvCode, CatastrophicCodesAreRecognisedAndRefused)
                   "different states send the same bits for ever, so no decoder can tell "
                   "them apart; choose another pattern");
     }
+}
+
+TEST(ConvCode, SimulatedLinkOfAConfigSendsWhatItsDecoderReads)
+{
+    viterbi_config c;
+    c.generator = preset("ccsds");
+    c.mode = termination::tail_biting;
+    c.punctured = parse_puncturing("3/4", c.generator);
+    const auto setup = gputurbo::sim::conv_setup::of(c, 96);
+    EXPECT_EQ(setup.generator.text(), c.generator.text());
+    EXPECT_EQ(setup.mode, c.mode);
+    EXPECT_EQ(setup.frame_bits, 96);
+    EXPECT_EQ(setup.sent_length(),
+              punctured_length(c.generator, c.punctured, c.mode, 96));
 }

@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 
 #include <cstdint>
 #include <string>
@@ -35,7 +36,7 @@ namespace gputurbo {
  * encoded. Tags move by the rate (input item i to output item floor(i * out / in), in
  * and out the bits of a period or of a frame).
  */
-class GPUTURBO_API conv_encoder : virtual public gr::block
+class GPUTURBO_API conv_encoder : virtual public gr::block, public conv_code
 {
 public:
     typedef std::shared_ptr<conv_encoder> sptr;
@@ -59,9 +60,6 @@ public:
                      const std::string& polys = "133,171",
                      const std::string& puncture = "",
                      const std::string& termination = "streaming");
-
-    //! The code: "K=7 133,171".
-    virtual std::string code() const = 0;
 
     //! Input bits of a unit of work: a puncturing period (streaming) or a frame.
     virtual int input_unit() const = 0;

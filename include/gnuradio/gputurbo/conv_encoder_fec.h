@@ -10,6 +10,7 @@
 #include <gnuradio/fec/cc_common.h>
 #include <gnuradio/fec/generic_encoder.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 
 #include <string>
 #include <vector>
@@ -30,7 +31,8 @@ namespace gputurbo {
  * frame * rate bits of one stream whose state carries from frame to frame.
  * set_frame_size() accepts 1 ... frame_size bits (at least K-1 when tail-biting).
  */
-class GPUTURBO_API conv_encoder_fec : virtual public gr::fec::generic_encoder
+class GPUTURBO_API conv_encoder_fec : virtual public gr::fec::generic_encoder,
+                                      public conv_code
 {
 public:
     /*!
@@ -63,9 +65,6 @@ public:
 
     //! Code bits per information bit n, as cc_encoder (gr-fec's encoders report 1/R).
     double rate() override = 0;
-
-    //! The code: "K=7 171,-133".
-    virtual std::string code() const = 0;
 };
 
 } // namespace gputurbo

@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 #include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
@@ -60,7 +61,7 @@ namespace gputurbo {
  * failed_pdus() counts them all. When an engine call fails, the HARQ processes of its
  * PDUs are released, so that none keeps a half-combined buffer.
  */
-class GPUTURBO_API dlsch_decoder_pdu : virtual public gr::block
+class GPUTURBO_API dlsch_decoder_pdu : virtual public gr::block, public pdu_decoder_status
 {
 public:
     typedef std::shared_ptr<dlsch_decoder_pdu> sptr;
@@ -92,24 +93,6 @@ public:
 
     //! Soft buffers dropped since the block was made, to keep max_harq_processes.
     virtual std::uint64_t dropped_harq_processes() const = 0;
-
-    //! The engine backend in use: "cpu", "reference" or "cuda".
-    virtual std::string backend() const = 0;
-
-    //! A description of the device the backend runs on.
-    virtual std::string device() const = 0;
-
-    //! Most PDUs decoded together (the choice when made with max_batch = 0).
-    virtual int max_batch() const = 0;
-
-    //! PDUs decoded since the block was made (whatever their CRC said).
-    virtual std::uint64_t decoded_pdus() const = 0;
-
-    //! PDUs answered as failed since the block was made.
-    virtual std::uint64_t failed_pdus() const = 0;
-
-    //! Engine calls since the block was made.
-    virtual std::uint64_t batches() const = 0;
 };
 
 } // namespace gputurbo

@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 #include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
@@ -83,7 +84,9 @@ namespace gputurbo {
  * mid-codeword, the codewords that follow are misaligned: a CRC early stop ("crc24a",
  * "crc24b") reports each of them not passed; without a check nothing can tell.
  */
-class GPUTURBO_API turbo_decoder : virtual public gr::block
+class GPUTURBO_API turbo_decoder : virtual public gr::block,
+                                   public stream_decoder_status,
+                                   public turbo_iterations
 {
 public:
     typedef std::shared_ptr<turbo_decoder> sptr;
@@ -97,16 +100,6 @@ public:
      * or machine lacks raises RuntimeError.
      */
     static sptr make(const turbo_options& options);
-
-    /*!
-     * \brief Sets the number of full iterations (the maximum with early stopping),
-     * 1 ... 32; ValueError otherwise. Applies from the next batch.
-     * \param iterations full turbo iterations
-     */
-    virtual void set_iterations(int iterations) = 0;
-
-    //! Full iterations per codeword (the maximum with early stopping).
-    virtual int iterations() const = 0;
 
     /*!
      * \brief Sets the threshold of the "mean-llr" and "min-llr" stop rules, finite and
@@ -124,21 +117,8 @@ public:
     //! Input LLRs per codeword (3K+12).
     virtual int codeword_length() const = 0;
 
-    //! The engine backend in use: "cpu" or "cuda".
-    virtual std::string backend() const = 0;
-
-    //! A description of the device the backend runs on.
-    virtual std::string device() const = 0;
-
     //! Codewords decoded since the block was made.
     virtual std::uint64_t codewords() const = 0;
-
-    //! Input items left undecoded when the block stopped (a partial codeword), else 0.
-    virtual std::uint64_t partial_items() const = 0;
-
-    //! Length tags dropped since the block was made: not on a codeword boundary, or
-    //! not a whole number of codewords.
-    virtual std::uint64_t misaligned_length_tags() const = 0;
 
     //! Sub-blocks per codeword in use (the choice when made with subblocks = 0).
     virtual int subblocks() const = 0;

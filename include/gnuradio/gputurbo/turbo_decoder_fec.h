@@ -9,6 +9,7 @@
 
 #include <gnuradio/fec/generic_decoder.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 #include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
@@ -85,7 +86,8 @@ namespace gputurbo {
  * Like every FECAPI object, one object serves one decoder block: objects are not shared
  * between threads (gr-fec's parallel wrappers take a list of objects).
  */
-class GPUTURBO_API turbo_decoder_fec : virtual public gr::fec::generic_decoder
+class GPUTURBO_API turbo_decoder_fec : virtual public gr::fec::generic_decoder,
+                                       public fec_decoder_status
 {
 public:
     /*!
@@ -116,19 +118,6 @@ public:
 
     //! Sub-blocks P per codeword in use (the automatic choice resolved).
     virtual int subblocks() const = 0;
-
-    //! The engine backend in use: "cpu" or "cuda".
-    virtual std::string backend() const = 0;
-
-    //! A description of the device the backend runs on.
-    virtual std::string device() const = 0;
-
-    //! Codewords decoded since the object was made.
-    virtual std::uint64_t frames() const = 0;
-
-    //! Frames refused since the object was made (see set_frame_size()), each counted
-    //! once when gr-fec passes it to generic_work().
-    virtual std::uint64_t refused_frames() const = 0;
 
     //! Full iterations run on the last decoded frame, the most among its codewords (0
     //! before the first).

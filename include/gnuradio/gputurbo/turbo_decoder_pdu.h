@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 #include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
@@ -44,7 +45,9 @@ namespace gputurbo {
  * line at most once a second (and at stop()) with their number and the last reason;
  * failed_pdus() counts them all.
  */
-class GPUTURBO_API turbo_decoder_pdu : virtual public gr::block
+class GPUTURBO_API turbo_decoder_pdu : virtual public gr::block,
+                                       public pdu_decoder_status,
+                                       public turbo_iterations
 {
 public:
     typedef std::shared_ptr<turbo_decoder_pdu> sptr;
@@ -60,34 +63,6 @@ public:
      * raises RuntimeError.
      */
     static sptr make(const turbo_options& options);
-
-    /*!
-     * \brief Sets the number of full iterations (the maximum with early stopping),
-     * 1 ... 32; ValueError otherwise. Applies from the next batch.
-     * \param iterations full turbo iterations
-     */
-    virtual void set_iterations(int iterations) = 0;
-
-    //! Full iterations per codeword (the maximum with early stopping).
-    virtual int iterations() const = 0;
-
-    //! The engine backend in use: "cpu" or "cuda".
-    virtual std::string backend() const = 0;
-
-    //! A description of the device the backend runs on.
-    virtual std::string device() const = 0;
-
-    //! Most PDUs decoded together (the choice when made with max_batch = 0).
-    virtual int max_batch() const = 0;
-
-    //! PDUs decoded since the block was made.
-    virtual std::uint64_t decoded_pdus() const = 0;
-
-    //! PDUs answered as failed since the block was made.
-    virtual std::uint64_t failed_pdus() const = 0;
-
-    //! Batches since the block was made (each one engine call per block size in it).
-    virtual std::uint64_t batches() const = 0;
 };
 
 } // namespace gputurbo

@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 #include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
@@ -84,7 +85,9 @@ namespace gputurbo {
  * in the LLRs tells. Frames behave as in turbo_decoder: a terminated frame that starts
  * elsewhere than it was sent fails (but for a chance of 2^-(K-1)).
  */
-class GPUTURBO_API viterbi_decoder : virtual public gr::block
+class GPUTURBO_API viterbi_decoder : virtual public gr::block,
+                                     public stream_decoder_status,
+                                     public conv_code
 {
 public:
     typedef std::shared_ptr<viterbi_decoder> sptr;
@@ -100,9 +103,6 @@ public:
      */
     static sptr make(const viterbi_options& options);
 
-    //! The code: "K=7 133,171" (K and the polynomials, "-" where inverted).
-    virtual std::string code() const = 0;
-
     //! The termination: "streaming", "terminated", "truncated" or "tail-biting".
     virtual std::string termination() const = 0;
 
@@ -112,22 +112,8 @@ public:
     //! Input LLRs per frame (frame modes): the sent code bits of a frame.
     virtual int frame_length() const = 0;
 
-    //! The engine backend in use: "cpu" or "cuda".
-    virtual std::string backend() const = 0;
-
-    //! A description of the device the backend runs on.
-    virtual std::string device() const = 0;
-
     //! Bits written since the block was made.
     virtual std::uint64_t bits() const = 0;
-
-    //! Input items left undecoded when the stream ended: a partial frame, or the LLRs of
-    //! a partial step of a stream; else 0.
-    virtual std::uint64_t partial_items() const = 0;
-
-    //! Length tags dropped since the block was made (frame modes): not on a frame
-    //! boundary, or not a whole number of frames.
-    virtual std::uint64_t misaligned_length_tags() const = 0;
 
     //! Frames decoded with passed false since the block was made (frame modes): no
     //! information, or a terminated frame that does not end in state 0.

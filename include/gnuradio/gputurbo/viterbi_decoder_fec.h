@@ -10,6 +10,7 @@
 #include <gnuradio/fec/cc_common.h>
 #include <gnuradio/fec/generic_decoder.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 
 #include <cstdint>
 #include <string>
@@ -96,7 +97,9 @@ namespace gputurbo {
  * viterbi_decoder block and the numpy API. Backend cuda makes one launch a frame.
  * One object serves one decoder block.
  */
-class GPUTURBO_API viterbi_decoder_fec : virtual public gr::fec::generic_decoder
+class GPUTURBO_API viterbi_decoder_fec : virtual public gr::fec::generic_decoder,
+                                         public fec_decoder_status,
+                                         public conv_code
 {
 public:
     /*!
@@ -149,23 +152,8 @@ public:
     //! 1 / rate: information bits per code bit, as cc_decoder.
     double rate() override = 0;
 
-    //! The code: "K=7 171,-133".
-    virtual std::string code() const = 0;
-
     //! CC_STREAMING with \p delayed: bits the output lags the input (0 otherwise).
     virtual int delay() const = 0;
-
-    //! The engine backend in use: "cpu" or "cuda".
-    virtual std::string backend() const = 0;
-
-    //! A description of the device the backend runs on.
-    virtual std::string device() const = 0;
-
-    //! Frames decoded since the object was made.
-    virtual std::uint64_t frames() const = 0;
-
-    //! Frames refused since the object was made.
-    virtual std::uint64_t refused_frames() const = 0;
 };
 
 } // namespace gputurbo

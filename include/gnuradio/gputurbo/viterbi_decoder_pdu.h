@@ -9,6 +9,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/gputurbo/api.h>
+#include <gnuradio/gputurbo/block_interfaces.h>
 #include <gnuradio/gputurbo/block_options.h>
 
 #include <cstdint>
@@ -43,7 +44,9 @@ namespace gputurbo {
  * dropped. Failures are logged as errors, the first ten one by one, the later ones in a
  * summary line at most once a second (and at stop()); failed_pdus() counts them all.
  */
-class GPUTURBO_API viterbi_decoder_pdu : virtual public gr::block
+class GPUTURBO_API viterbi_decoder_pdu : virtual public gr::block,
+                                         public pdu_decoder_status,
+                                         public conv_code
 {
 public:
     typedef std::shared_ptr<viterbi_decoder_pdu> sptr;
@@ -58,27 +61,6 @@ public:
      * lacks raises RuntimeError.
      */
     static sptr make(const viterbi_options& options);
-
-    //! The code: "K=7 133,171".
-    virtual std::string code() const = 0;
-
-    //! The engine backend in use: "cpu" or "cuda".
-    virtual std::string backend() const = 0;
-
-    //! A description of the device the backend runs on.
-    virtual std::string device() const = 0;
-
-    //! Most PDUs decoded together (the choice when made with max_batch = 0).
-    virtual int max_batch() const = 0;
-
-    //! PDUs decoded since the block was made.
-    virtual std::uint64_t decoded_pdus() const = 0;
-
-    //! PDUs answered with an error since the block was made.
-    virtual std::uint64_t failed_pdus() const = 0;
-
-    //! Batches decoded (each one engine call per frame size among its PDUs).
-    virtual std::uint64_t batches() const = 0;
 };
 
 } // namespace gputurbo

@@ -5,6 +5,7 @@
  */
 
 #include "presets.h"
+#include "core/names.h"
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
@@ -69,13 +70,7 @@ std::string wider_than(const std::string& octal, int constraint)
 
 } // namespace
 
-const char* to_string(termination t)
-{
-    for (const auto& [name, value] : termination_names)
-        if (value == t)
-            return name;
-    return "?";
-}
+const char* to_string(termination t) { return core::name_of(t, termination_names); }
 
 termination parse_termination(std::string_view name)
 {

@@ -6,6 +6,8 @@
 
 #include <gnuradio/gputurbo/engine/core/backend.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
+
+#include "names.h"
 #ifdef GPUTURBO_HAVE_CUDA
 #include "cuda/runtime.h"
 #endif
@@ -24,15 +26,12 @@ std::function<void(const std::string&)> log_sink;
 
 const char* to_string(backend b)
 {
-    switch (b) {
-    case backend::cpu:
-        return "cpu";
-    case backend::reference:
-        return "reference";
-    case backend::cuda:
-        return "cuda";
-    }
-    return "?";
+    static const std::pair<const char*, backend> names[] = {
+        { "cpu", backend::cpu },
+        { "reference", backend::reference },
+        { "cuda", backend::cuda },
+    };
+    return name_of(b, names);
 }
 
 std::string cuda_unavailable_reason(const std::string& devices)

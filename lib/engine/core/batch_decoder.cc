@@ -23,19 +23,6 @@ std::size_t batch_decoder::objects_alive() { return alive; }
 
 namespace {
 
-llr_batch batch_of(int block, const float* llrs, std::size_t n)
-{
-    return { block, n, llrs, nullptr };
-}
-llr_batch batch_of(int block, const std::int8_t* llrs, std::size_t n)
-{
-    return { block, n, nullptr, llrs };
-}
-llr_batch batch_of(int block, const int4_pair* llrs, std::size_t n)
-{
-    return { block, n, nullptr, nullptr, llrs };
-}
-
 std::string unknown_ticket(batch_decoder::ticket t)
 {
     return "collect: ticket " + std::to_string(t) + " is unknown or already collected";
@@ -94,7 +81,7 @@ llr_batch batch_decoder::readable(const llr_batch& b)
     const std::size_t n = b.count * input_length(b.block);
     d_int8.resize(n);
     unpack_int4(b.i4, n, d_int8.data());
-    return batch_of(b.block, d_int8.data(), b.count);
+    return llr_batch::of(b.block, d_int8.data(), b.count);
 }
 
 batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
@@ -103,56 +90,9 @@ batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
     if (!b.f32 && !b.i8 && !b.i4 && b.count > 0)
         throw std::invalid_argument("submit: null input buffer");
     const ticket t = submit_batch(b.count > 0 ? readable(b) : b);
-    d_submitted[t] = { b.block, b.count, nullptr, nullptr };
+    // The shape alone: its LLR pointers unset.
+    d_submitted[t] = llr_batch::of(b.block, static_cast<const float*>(nullptr), b.count);
     return t;
-}
-
-void batch_decoder::decode(int block,
-                           const float* llrs,
-                           std::size_t n_codewords,
-                           std::uint8_t* bits,
-                           codeword_status* status,
-                           bit_format format)
-{
-    decode_checked(batch_of(block, llrs, n_codewords), bits, status, format);
-}
-
-void batch_decoder::decode(int block,
-                           const std::int8_t* llrs,
-                           std::size_t n_codewords,
-                           std::uint8_t* bits,
-                           codeword_status* status,
-                           bit_format format)
-{
-    decode_checked(batch_of(block, llrs, n_codewords), bits, status, format);
-}
-
-batch_decoder::ticket
-batch_decoder::submit(int block, const float* llrs, std::size_t n_codewords)
-{
-    return submit_checked(batch_of(block, llrs, n_codewords));
-}
-
-batch_decoder::ticket
-batch_decoder::submit(int block, const std::int8_t* llrs, std::size_t n_codewords)
-{
-    return submit_checked(batch_of(block, llrs, n_codewords));
-}
-
-void batch_decoder::decode(int block,
-                           const int4_pair* llrs,
-                           std::size_t n_codewords,
-                           std::uint8_t* bits,
-                           codeword_status* status,
-                           bit_format format)
-{
-    decode_checked(batch_of(block, llrs, n_codewords), bits, status, format);
-}
-
-batch_decoder::ticket
-batch_decoder::submit(int block, const int4_pair* llrs, std::size_t n_codewords)
-{
-    return submit_checked(batch_of(block, llrs, n_codewords));
 }
 
 void batch_decoder::collect(ticket t,

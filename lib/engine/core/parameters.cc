@@ -7,6 +7,8 @@
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
 
+#include "names.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -27,19 +29,12 @@ std::string number_text(const parameter& p, double v)
 
 const char* to_string(parameter_kind k)
 {
-    switch (k) {
-    case parameter_kind::integer:
-        return "integer";
-    case parameter_kind::real:
-        return "real";
-    case parameter_kind::choice:
-        return "choice";
-    case parameter_kind::text:
-        return "text";
-    case parameter_kind::flag:
-        return "flag";
-    }
-    return "?";
+    static const std::pair<const char*, parameter_kind> names[] = {
+        { "integer", parameter_kind::integer }, { "real", parameter_kind::real },
+        { "choice", parameter_kind::choice },   { "text", parameter_kind::text },
+        { "flag", parameter_kind::flag },
+    };
+    return name_of(k, names);
 }
 
 std::string format_real(float value)

@@ -276,6 +276,16 @@ double conv_setup::code_rate() const
     return double(frame_bits) / double(sent_length());
 }
 
+conv_setup conv_setup::of(const conv::viterbi_config& config, int frame_bits)
+{
+    conv_setup setup;
+    setup.generator = config.generator;
+    setup.mode = config.mode;
+    setup.punctured = config.punctured;
+    setup.frame_bits = frame_bits;
+    return setup;
+}
+
 void make_noisy_frames(const conv_setup& setup,
                        std::uint64_t first_frame,
                        std::size_t n,

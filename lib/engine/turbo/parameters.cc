@@ -5,6 +5,7 @@
  */
 
 #include "config_members.h"
+#include "core/names.h"
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/gputurbo/engine/turbo/parameters.h>
@@ -46,15 +47,6 @@ const std::pair<const char*, layout> layout_names[] = {
 };
 
 template <class T, std::size_t N>
-std::vector<std::string> choices(const std::pair<const char*, T> (&names)[N])
-{
-    std::vector<std::string> out;
-    for (const auto& n : names)
-        out.emplace_back(n.first);
-    return out;
-}
-
-template <class T, std::size_t N>
 T parse(std::string_view param,
         std::string_view text,
         const std::pair<const char*, T> (&names)[N])
@@ -62,15 +54,7 @@ T parse(std::string_view param,
     return names[core::choice_index(parameter(param), text)].second;
 }
 
-template <class T, std::size_t N>
-const char* name_of(T value, const std::pair<const char*, T> (&names)[N])
-{
-    for (const auto& [text, v] : names)
-        if (v == value)
-            return text;
-    return "?";
-}
-
+using core::name_of;
 using core::number;
 
 template <class T, std::size_t N>
@@ -80,7 +64,7 @@ core::parameter choice(const char* name,
                        const char* help)
 {
     core::parameter p{ name, parameter_kind::choice, default_value, help };
-    p.choices = choices(names);
+    p.choices = core::names_of(names);
     return p;
 }
 

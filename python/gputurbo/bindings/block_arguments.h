@@ -10,10 +10,13 @@
 // docstring of its arguments (block_options.h), each a row of its family's parameter
 // table: no binding restates them.
 
+#include <gnuradio/block.h>
 #include <gnuradio/gputurbo/block_options.h>
 #include <pybind11/pybind11.h>
 
+#include <memory>
 #include <string>
+#include <type_traits>
 
 namespace gputurbo_bindings {
 
@@ -36,42 +39,39 @@ std::string make_doc(const std::string& block, const char* function, const char*
 //! values as the table has them.
 py::list argument_list(const std::string& block);
 
-//! Binds make(options_from(block, values)) as the class's constructor.
-template <class Class, class Options, class Make>
-void def_make_init(Class& cls,
-                   const std::string& block,
-                   Options (*options_from)(const std::string&,
-                                           const gr::gputurbo::block_values&),
-                   Make make,
-                   const char* doc)
+//! The options of \p block's make() from a call's arguments: its family's
+//! options_from().
+template <class Options>
+Options
+options_from(const std::string& block, const py::args& args, const py::kwargs& kwargs)
 {
-    py::options no_signature; // make_doc() writes it
-    no_signature.disable_function_signatures();
-    cls.def(py::init([=](const py::args& args, const py::kwargs& kwargs) {
-                return make(options_from(block, call_values(block, args, kwargs)));
-            }),
-            make_doc(block, "__init__", doc).c_str());
-    cls.attr("make_arguments") = argument_list(block);
+    const gr::gputurbo::block_values values = call_values(block, args, kwargs);
+    if constexpr (std::is_same_v<Options, gr::gputurbo::turbo_options>)
+        return gr::gputurbo::turbo_options_from(block, values);
+    else if constexpr (std::is_same_v<Options, gr::gputurbo::viterbi_options>)
+        return gr::gputurbo::viterbi_options_from(block, values);
+    else
+        return gr::gputurbo::dlsch_options_from(block, values);
 }
 
-//! Binds make(options_from(block, values)) as the static method make (gr-fec's
-//! objects: the class is not a block).
-template <class Class, class Options, class Make>
-void def_make_static(Class& cls,
-                     const std::string& block,
-                     Options (*options_from)(const std::string&,
-                                             const gr::gputurbo::block_values&),
-                     Make make,
-                     const char* doc)
+//! Binds make(options) for the block of \p cls's name: a block's as its constructor; a
+//! gr-fec object's (not a block) as the static method make, which returns the object
+//! where gr-fec's make functions return its generic base.
+template <class Class, class Made, class Options>
+void def_make(Class& cls, Made (*make)(const Options&), const char* doc)
 {
-    py::options no_signature;
+    using type = typename Class::type;
+    const std::string block = py::str(cls.attr("__name__"));
+    auto made = [=](const py::args& args, const py::kwargs& kwargs) {
+        return std::dynamic_pointer_cast<type>(
+            make(options_from<Options>(block, args, kwargs)));
+    };
+    py::options no_signature; // make_doc() writes it
     no_signature.disable_function_signatures();
-    cls.def_static(
-        "make",
-        [=](const py::args& args, const py::kwargs& kwargs) {
-            return make(options_from(block, call_values(block, args, kwargs)));
-        },
-        make_doc(block, "make", doc).c_str());
+    if constexpr (std::is_base_of_v<gr::block, type>)
+        cls.def(py::init(made), make_doc(block, "__init__", doc).c_str());
+    else
+        cls.def_static("make", made, make_doc(block, "make", doc).c_str());
     cls.attr("make_arguments") = argument_list(block);
 }
 

@@ -11,13 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(conv_encoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(1a1ec108767f53db5dbc94f830cb48b7) */
+/* BINDTOOL_HEADER_FILE_HASH(d44096eff6dedc2ea29a6fab0f95134d) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
+#include "block_class.h"
 #include "fec_make.h"
 #include <gnuradio/gputurbo/conv_encoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
@@ -27,12 +28,9 @@ void bind_conv_encoder_fec(py::module& m)
 {
     using conv_encoder_fec = ::gr::gputurbo::conv_encoder_fec;
 
-    // A FECAPI object: its Python base is gr-fec's generic_encoder (a virtual base, so
-    // pybind11 must cast), and make() takes gr-fec's cc_mode_t values (fec.CC_*).
-    py::class_<conv_encoder_fec,
-               gr::fec::generic_encoder,
-               std::shared_ptr<conv_encoder_fec>>(
-        m, "conv_encoder_fec", py::multiple_inheritance(), D(conv_encoder_fec))
+    // make() takes gr-fec's cc_mode_t values (fec.CC_*).
+    gputurbo_bindings::fec_class<conv_encoder_fec>(
+        m, "conv_encoder_fec", D(conv_encoder_fec))
 
         .def_static(
             "make",
@@ -50,6 +48,5 @@ void bind_conv_encoder_fec(py::module& m)
              &conv_encoder_fec::set_frame_size,
              py::arg("frame_size"),
              D(conv_encoder_fec, set_frame_size))
-        .def("rate", &conv_encoder_fec::rate, D(conv_encoder_fec, rate))
-        .def("code", &conv_encoder_fec::code, D(conv_encoder_fec, code));
+        .def("rate", &conv_encoder_fec::rate, D(conv_encoder_fec, rate));
 }

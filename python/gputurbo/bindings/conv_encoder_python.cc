@@ -11,13 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(conv_encoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(c09b55bc871e14817a104a38f19ec981) */
+/* BINDTOOL_HEADER_FILE_HASH(834c2479c92c597c54e4ab6381e8392d) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
+#include "block_class.h"
 #include <gnuradio/gputurbo/conv_encoder.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <conv_encoder_pydoc.h>
@@ -26,8 +27,7 @@ void bind_conv_encoder(py::module& m)
 {
     using conv_encoder = ::gr::gputurbo::conv_encoder;
 
-    py::class_<conv_encoder, gr::block, gr::basic_block, std::shared_ptr<conv_encoder>>(
-        m, "conv_encoder", D(conv_encoder))
+    gputurbo_bindings::block_class<conv_encoder>(m, "conv_encoder", D(conv_encoder))
 
         .def(py::init(&conv_encoder::make),
              py::arg("frame_bits") = 1024,
@@ -38,7 +38,6 @@ void bind_conv_encoder(py::module& m)
              py::arg("termination") = "streaming",
              D(conv_encoder, make))
 
-        .def("code", &conv_encoder::code, D(conv_encoder, code))
         .def("input_unit", &conv_encoder::input_unit, D(conv_encoder, input_unit))
         .def("output_unit", &conv_encoder::output_unit, D(conv_encoder, output_unit))
         .def("partial_items",

@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "block_class.h"
 #include <gnuradio/gputurbo/dlsch_encoder_pdu.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <dlsch_encoder_pdu_pydoc.h>
@@ -26,10 +27,7 @@ void bind_dlsch_encoder_pdu(py::module& m)
 {
     using dlsch_encoder_pdu = ::gr::gputurbo::dlsch_encoder_pdu;
 
-    py::class_<dlsch_encoder_pdu,
-               gr::block,
-               gr::basic_block,
-               std::shared_ptr<dlsch_encoder_pdu>>(
+    gputurbo_bindings::block_class<dlsch_encoder_pdu>(
         m, "dlsch_encoder_pdu", D(dlsch_encoder_pdu))
 
         .def(py::init(&dlsch_encoder_pdu::make),

@@ -11,14 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(614f7b781d473d2f327dcb2630dfd6ee) */
+/* BINDTOOL_HEADER_FILE_HASH(13b2869b9f08d14c92e50cb4074f2d3b) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
-#include "block_arguments.h"
+#include "block_class.h"
 #include <gnuradio/gputurbo/turbo_decoder_pdu.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_decoder_pdu_pydoc.h>
@@ -27,31 +27,6 @@ void bind_turbo_decoder_pdu(py::module& m)
 {
     using turbo_decoder_pdu = ::gr::gputurbo::turbo_decoder_pdu;
 
-    py::class_<turbo_decoder_pdu,
-               gr::block,
-               gr::basic_block,
-               std::shared_ptr<turbo_decoder_pdu>>
-        cls(m, "turbo_decoder_pdu", D(turbo_decoder_pdu));
-    gputurbo_bindings::def_make_init(cls,
-                                     "turbo_decoder_pdu",
-                                     gr::gputurbo::turbo_options_from,
-                                     &turbo_decoder_pdu::make,
-                                     D(turbo_decoder_pdu, make));
-    cls.def("set_iterations",
-            &turbo_decoder_pdu::set_iterations,
-            py::arg("iterations"),
-            D(turbo_decoder_pdu, set_iterations))
-        .def("iterations",
-             &turbo_decoder_pdu::iterations,
-             D(turbo_decoder_pdu, iterations))
-        .def("backend", &turbo_decoder_pdu::backend, D(turbo_decoder_pdu, backend))
-        .def("device", &turbo_decoder_pdu::device, D(turbo_decoder_pdu, device))
-        .def("max_batch", &turbo_decoder_pdu::max_batch, D(turbo_decoder_pdu, max_batch))
-        .def("decoded_pdus",
-             &turbo_decoder_pdu::decoded_pdus,
-             D(turbo_decoder_pdu, decoded_pdus))
-        .def("failed_pdus",
-             &turbo_decoder_pdu::failed_pdus,
-             D(turbo_decoder_pdu, failed_pdus))
-        .def("batches", &turbo_decoder_pdu::batches, D(turbo_decoder_pdu, batches));
+    gputurbo_bindings::decoder_class<turbo_decoder_pdu>(
+        m, "turbo_decoder_pdu", D(turbo_decoder_pdu), D(turbo_decoder_pdu, make));
 }

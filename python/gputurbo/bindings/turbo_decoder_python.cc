@@ -11,14 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(28c22dfde5b178be5794e91fc5331920) */
+/* BINDTOOL_HEADER_FILE_HASH(73761c92bc1a0872a882be7b1b47043e) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
-#include "block_arguments.h"
+#include "block_class.h"
 #include <gnuradio/gputurbo/turbo_decoder.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <turbo_decoder_pydoc.h>
@@ -27,18 +27,8 @@ void bind_turbo_decoder(py::module& m)
 {
     using turbo_decoder = ::gr::gputurbo::turbo_decoder;
 
-    py::class_<turbo_decoder, gr::block, gr::basic_block, std::shared_ptr<turbo_decoder>>
-        cls(m, "turbo_decoder", D(turbo_decoder));
-    gputurbo_bindings::def_make_init(cls,
-                                     "turbo_decoder",
-                                     gr::gputurbo::turbo_options_from,
-                                     &turbo_decoder::make,
-                                     D(turbo_decoder, make));
-    cls.def("set_iterations",
-            &turbo_decoder::set_iterations,
-            py::arg("iterations"),
-            D(turbo_decoder, set_iterations))
-        .def("iterations", &turbo_decoder::iterations, D(turbo_decoder, iterations))
+    gputurbo_bindings::decoder_class<turbo_decoder>(
+        m, "turbo_decoder", D(turbo_decoder), D(turbo_decoder, make))
         .def("set_stop_threshold",
              &turbo_decoder::set_stop_threshold,
              py::arg("threshold"),
@@ -50,15 +40,7 @@ void bind_turbo_decoder(py::module& m)
         .def("codeword_length",
              &turbo_decoder::codeword_length,
              D(turbo_decoder, codeword_length))
-        .def("backend", &turbo_decoder::backend, D(turbo_decoder, backend))
-        .def("device", &turbo_decoder::device, D(turbo_decoder, device))
         .def("codewords", &turbo_decoder::codewords, D(turbo_decoder, codewords))
-        .def("partial_items",
-             &turbo_decoder::partial_items,
-             D(turbo_decoder, partial_items))
-        .def("misaligned_length_tags",
-             &turbo_decoder::misaligned_length_tags,
-             D(turbo_decoder, misaligned_length_tags))
         .def("subblocks", &turbo_decoder::subblocks, D(turbo_decoder, subblocks))
         .def("max_batch", &turbo_decoder::max_batch, D(turbo_decoder, max_batch));
 }

@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "block_class.h"
 #include "block_size_arg.h"
 #include <gnuradio/gputurbo/turbo_encoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
@@ -27,17 +28,8 @@ void bind_turbo_encoder_fec(py::module& m)
 {
     using turbo_encoder_fec = ::gr::gputurbo::turbo_encoder_fec;
 
-    // A FECAPI object, not a block: its Python base is gr-fec's generic_encoder, so
-    // fec.extended_encoder, fec.encoder and fec.async_encoder take it.
-    py::class_<turbo_encoder_fec,
-               gr::fec::generic_encoder,
-               std::shared_ptr<turbo_encoder_fec>>(
-        m,
-        "turbo_encoder_fec",
-        // generic_encoder is a virtual base: a pointer to it is not a pointer to the
-        // object, so pybind11 must cast rather than assume single inheritance.
-        py::multiple_inheritance(),
-        D(turbo_encoder_fec))
+    gputurbo_bindings::fec_class<turbo_encoder_fec>(
+        m, "turbo_encoder_fec", D(turbo_encoder_fec))
 
         // make() returns a generic_encoder::sptr, as gr-fec's make functions do; Python
         // gets it as a turbo_encoder_fec, with the methods below as well.

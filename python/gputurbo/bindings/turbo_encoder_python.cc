@@ -18,6 +18,7 @@
 
 namespace py = pybind11;
 
+#include "block_class.h"
 #include "block_size_arg.h"
 #include <gnuradio/gputurbo/turbo_encoder.h>
 // Generated in the build tree from the header's Doxygen comments.
@@ -27,8 +28,7 @@ void bind_turbo_encoder(py::module& m)
 {
     using turbo_encoder = ::gr::gputurbo::turbo_encoder;
 
-    py::class_<turbo_encoder, gr::block, gr::basic_block, std::shared_ptr<turbo_encoder>>(
-        m, "turbo_encoder", D(turbo_encoder))
+    gputurbo_bindings::block_class<turbo_encoder>(m, "turbo_encoder", D(turbo_encoder))
 
         .def(py::init(with_block_size(&turbo_encoder::make)),
              py::arg("K"),

@@ -11,13 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(b3dec0a3424e0847791989f3754b86fa) */
+/* BINDTOOL_HEADER_FILE_HASH(ec1ec083d91c65e1c2ecc8b9e1f69726) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
+#include "block_class.h"
 #include "fec_make.h"
 #include <gnuradio/gputurbo/viterbi_decoder_fec.h>
 // Generated in the build tree from the header's Doxygen comments.
@@ -27,12 +28,9 @@ void bind_viterbi_decoder_fec(py::module& m)
 {
     using viterbi_decoder_fec = ::gr::gputurbo::viterbi_decoder_fec;
 
-    // A FECAPI object: its Python base is gr-fec's generic_decoder (a virtual base, so
-    // pybind11 must cast), and make() takes gr-fec's cc_mode_t values (fec.CC_*).
-    py::class_<viterbi_decoder_fec,
-               gr::fec::generic_decoder,
-               std::shared_ptr<viterbi_decoder_fec>>(
-        m, "viterbi_decoder_fec", py::multiple_inheritance(), D(viterbi_decoder_fec))
+    // make() takes gr-fec's cc_mode_t values (fec.CC_*).
+    gputurbo_bindings::fec_class<viterbi_decoder_fec>(
+        m, "viterbi_decoder_fec", D(viterbi_decoder_fec))
 
         .def_static(
             "make",
@@ -57,12 +55,5 @@ void bind_viterbi_decoder_fec(py::module& m)
              py::arg("frame_size"),
              D(viterbi_decoder_fec, set_frame_size))
         .def("rate", &viterbi_decoder_fec::rate, D(viterbi_decoder_fec, rate))
-        .def("code", &viterbi_decoder_fec::code, D(viterbi_decoder_fec, code))
-        .def("delay", &viterbi_decoder_fec::delay, D(viterbi_decoder_fec, delay))
-        .def("backend", &viterbi_decoder_fec::backend, D(viterbi_decoder_fec, backend))
-        .def("device", &viterbi_decoder_fec::device, D(viterbi_decoder_fec, device))
-        .def("frames", &viterbi_decoder_fec::frames, D(viterbi_decoder_fec, frames))
-        .def("refused_frames",
-             &viterbi_decoder_fec::refused_frames,
-             D(viterbi_decoder_fec, refused_frames));
+        .def("delay", &viterbi_decoder_fec::delay, D(viterbi_decoder_fec, delay));
 }

@@ -11,14 +11,14 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(9d8adc5074553043562536f63b606875) */
+/* BINDTOOL_HEADER_FILE_HASH(05a18a49b9630dc86c34ca29a6c994e5) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
 
-#include "block_arguments.h"
+#include "block_class.h"
 #include <gnuradio/gputurbo/viterbi_decoder.h>
 // Generated in the build tree from the header's Doxygen comments.
 #include <viterbi_decoder_pydoc.h>
@@ -27,32 +27,15 @@ void bind_viterbi_decoder(py::module& m)
 {
     using viterbi_decoder = ::gr::gputurbo::viterbi_decoder;
 
-    py::class_<viterbi_decoder,
-               gr::block,
-               gr::basic_block,
-               std::shared_ptr<viterbi_decoder>>
-        cls(m, "viterbi_decoder", D(viterbi_decoder));
-    gputurbo_bindings::def_make_init(cls,
-                                     "viterbi_decoder",
-                                     gr::gputurbo::viterbi_options_from,
-                                     &viterbi_decoder::make,
-                                     D(viterbi_decoder, make));
-    cls.def("code", &viterbi_decoder::code, D(viterbi_decoder, code))
+    gputurbo_bindings::decoder_class<viterbi_decoder>(
+        m, "viterbi_decoder", D(viterbi_decoder), D(viterbi_decoder, make))
         .def(
             "termination", &viterbi_decoder::termination, D(viterbi_decoder, termination))
         .def("frame_bits", &viterbi_decoder::frame_bits, D(viterbi_decoder, frame_bits))
         .def("frame_length",
              &viterbi_decoder::frame_length,
              D(viterbi_decoder, frame_length))
-        .def("backend", &viterbi_decoder::backend, D(viterbi_decoder, backend))
-        .def("device", &viterbi_decoder::device, D(viterbi_decoder, device))
         .def("bits", &viterbi_decoder::bits, D(viterbi_decoder, bits))
-        .def("partial_items",
-             &viterbi_decoder::partial_items,
-             D(viterbi_decoder, partial_items))
-        .def("misaligned_length_tags",
-             &viterbi_decoder::misaligned_length_tags,
-             D(viterbi_decoder, misaligned_length_tags))
         .def("failed_frames",
              &viterbi_decoder::failed_frames,
              D(viterbi_decoder, failed_frames));

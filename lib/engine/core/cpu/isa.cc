@@ -5,6 +5,7 @@
  */
 
 #include "isa.h"
+#include "../names.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,17 +17,13 @@ namespace gputurbo::core::cpu {
 
 const char* to_string(isa i)
 {
-    switch (i) {
-    case isa::scalar:
-        return "scalar";
-    case isa::generic:
-        return "generic";
-    case isa::avx2:
-        return "avx2";
-    case isa::avx512:
-        return "avx512";
-    }
-    return "?";
+    static const std::pair<const char*, isa> names[] = {
+        { "scalar", isa::scalar },
+        { "generic", isa::generic },
+        { "avx2", isa::avx2 },
+        { "avx512", isa::avx512 },
+    };
+    return name_of(i, names);
 }
 
 bool supported(isa i)

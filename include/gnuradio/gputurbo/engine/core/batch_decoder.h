@@ -68,6 +68,20 @@ struct llr_batch
     const int4_pair* i4 = nullptr; //!< one int4 sequence: codeword c from LLR c * length
     //! the bits decode_batch() writes: packed only from a backend that packs_bits()
     bit_format format = bit_format::unpacked;
+
+    //! The batch of \p n codewords of \p block bits whose LLRs \p llrs point to.
+    static llr_batch of(int block, const float* llrs, std::size_t n)
+    {
+        return { block, n, llrs, nullptr, nullptr };
+    }
+    static llr_batch of(int block, const std::int8_t* llrs, std::size_t n)
+    {
+        return { block, n, nullptr, llrs, nullptr };
+    }
+    static llr_batch of(int block, const int4_pair* llrs, std::size_t n)
+    {
+        return { block, n, nullptr, nullptr, llrs };
+    }
 };
 
 /*!
@@ -89,32 +103,24 @@ public:
     /*!
      * \brief Decodes n_codewords codewords of \p block information bits each.
      * \param block the block size (e.g. the turbo code's K); check_block() says which
-     * \param llrs n_codewords * input_length(block) LLRs
+     * \param llrs n_codewords * input_length(block) LLRs: float, std::int8_t, or
+     * int4_pair (core/llr.h: int4_bytes(n_codewords * input_length(block)) bytes, the
+     * codewords one after another, nibble by nibble)
      * \param n_codewords may be 0 (returns at once)
      * \param bits n_codewords * output_bytes(format, block) bytes of hard bits out
      * \param status n_codewords results, or nullptr
      * \param format unpacked (default) or packed, see bit_format
      */
+    template <class LLR>
     void decode(int block,
-                const float* llrs,
+                const LLR* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
                 codeword_status* status,
-                bit_format format = bit_format::unpacked);
-    void decode(int block,
-                const std::int8_t* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status,
-                bit_format format = bit_format::unpacked);
-    //! int4 LLRs (core/llr.h): int4_bytes(n_codewords * input_length(block)) bytes, the
-    //! codewords one after another, nibble by nibble.
-    void decode(int block,
-                const int4_pair* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status,
-                bit_format format = bit_format::unpacked);
+                bit_format format = bit_format::unpacked)
+    {
+        decode_checked(llr_batch::of(block, llrs, n_codewords), bits, status, format);
+    }
 
     /*!
      * \brief Asynchronous decoding. submit() starts decoding a batch and returns a ticket
@@ -126,9 +132,11 @@ public:
      * n_codewords * output_bytes(format, block) bytes of bits in \p format (bit_format),
      * whatever the format of the other batches.
      */
-    ticket submit(int block, const float* llrs, std::size_t n_codewords);
-    ticket submit(int block, const std::int8_t* llrs, std::size_t n_codewords);
-    ticket submit(int block, const int4_pair* llrs, std::size_t n_codewords);
+    template <class LLR>
+    ticket submit(int block, const LLR* llrs, std::size_t n_codewords)
+    {
+        return submit_checked(llr_batch::of(block, llrs, n_codewords));
+    }
     void collect(ticket t,
                  std::uint8_t* bits,
                  codeword_status* status,

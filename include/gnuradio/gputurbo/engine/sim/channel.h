@@ -111,6 +111,10 @@ struct conv_setup
     std::size_t sent_length() const;
     //! R = frame_bits / sent_length(): the tail and puncturing counted.
     double code_rate() const;
+
+    //! The link of \p config's code, termination and puncturing, in frames of
+    //! \p frame_bits bits.
+    static conv_setup of(const conv::viterbi_config& config, int frame_bits);
 };
 
 /*!

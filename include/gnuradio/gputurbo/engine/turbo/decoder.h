@@ -153,8 +153,12 @@ public:
     using core::batch_decoder::submit;
 
     //! decode(config().K, ...): n_codewords * (3K+12) LLRs in, n_codewords * K bits out
-    //! (n_codewords * ceil(K/8) bytes packed, see core::bit_format).
-    void decode(const float* llrs,
+    //! (n_codewords * ceil(K/8) bytes packed, see core::bit_format). LLR: float; int8
+    //! (the CPU backends convert them to float; the CUDA backend moves the int8 values
+    //! over the bus and converts on the GPU); int4 (core/llr.h), unpacked to int8: on
+    //! the GPU by the CUDA backend.
+    template <class LLR>
+    void decode(const LLR* llrs,
                 std::size_t n_codewords,
                 std::uint8_t* bits,
                 codeword_status* status,
@@ -162,34 +166,8 @@ public:
     {
         decode(d_config.K, llrs, n_codewords, bits, status, format);
     }
-    //! int8 LLRs. The CPU backends convert them to float; the CUDA backend moves the
-    //! int8 values over the bus and converts on the GPU.
-    void decode(const std::int8_t* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status,
-                core::bit_format format = core::bit_format::unpacked)
-    {
-        decode(d_config.K, llrs, n_codewords, bits, status, format);
-    }
-    //! int4 LLRs (core/llr.h), unpacked to int8: on the GPU by the CUDA backend.
-    void decode(const core::int4_pair* llrs,
-                std::size_t n_codewords,
-                std::uint8_t* bits,
-                codeword_status* status,
-                core::bit_format format = core::bit_format::unpacked)
-    {
-        decode(d_config.K, llrs, n_codewords, bits, status, format);
-    }
-    ticket submit(const float* llrs, std::size_t n_codewords)
-    {
-        return submit(d_config.K, llrs, n_codewords);
-    }
-    ticket submit(const std::int8_t* llrs, std::size_t n_codewords)
-    {
-        return submit(d_config.K, llrs, n_codewords);
-    }
-    ticket submit(const core::int4_pair* llrs, std::size_t n_codewords)
+    template <class LLR>
+    ticket submit(const LLR* llrs, std::size_t n_codewords)
     {
         return submit(d_config.K, llrs, n_codewords);
     }

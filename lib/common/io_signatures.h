@@ -1,0 +1,40 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_COMMON_IO_SIGNATURES_H
+#define INCLUDED_GPUTURBO_COMMON_IO_SIGNATURES_H
+
+// The streams of the module's blocks, one definition each.
+
+#include <gnuradio/io_signature.h>
+
+#include <cstdint>
+
+namespace gr {
+namespace gputurbo {
+namespace common {
+
+//! One stream of bits, one byte per bit: an encoder's input and output, a decoder's
+//! output.
+inline gr::io_signature::sptr bit_stream()
+{
+    return gr::io_signature::make(1, 1, sizeof(std::uint8_t));
+}
+
+//! One stream of LLRs, a stream decoder's input: float, or int8 (input_type "int8").
+inline gr::io_signature::sptr llr_stream(bool int8)
+{
+    return gr::io_signature::make(1, 1, int8 ? sizeof(std::int8_t) : sizeof(float));
+}
+
+//! No stream: a PDU block has message ports only.
+inline gr::io_signature::sptr no_streams() { return gr::io_signature::make(0, 0, 0); }
+
+} // namespace common
+} // namespace gputurbo
+} // namespace gr
+
+#endif
