@@ -64,6 +64,9 @@ std::vector<cli::option> options(const std::string& code)
                   "host buffers of LLRs and bits: page-locked (host_buffer, moved by "
                   "DMA directly) or pageable (staged through the decoder's buffers)" });
     if (!conv)
+        o.push_back(cli::parameter_option(
+            core::find_parameter(core::block_parameters(), "output")));
+    if (!conv)
         o.push_back({ "bits",
                       "FORMAT",
                       "unpacked",
@@ -375,6 +378,11 @@ int bench_main(int argc, char** argv)
                                "': use unpacked or packed");
     const bit_format format =
         bits_format == "packed" ? bit_format::packed : bit_format::unpacked;
+    const std::string output = a.get("output");
+    const core::soft_output soft_kind = core::parse_output(output);
+    const bool soft = soft_kind != core::soft_output::none;
+    if (soft && format == bit_format::packed)
+        throw cli::usage_error("--bits packed goes with --output bits only");
     const bool int8 = cli::int8_input(a);
     const std::string input = int8 ? "int8" : "float";
     const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
@@ -436,13 +444,22 @@ int bench_main(int argc, char** argv)
         host_array<std::uint8_t> bits(batch * output_bytes(format, c.K), locked);
         host_array<float> llrs(batch * turbo::codeword_length(c.K), locked && !int8);
         std::vector<codeword_status> status(batch);
+        // Soft output: 4 bytes a bit more to bring back.
+        host_array<float> soft_values(soft ? batch * std::size_t(c.K) : 0, locked);
         make_noisy_frames(ch, 0, batch, sent.data(), llrs.data(), c.threads);
         host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked);
         const bool input_locked = int8 ? quantized.page_locked() : llrs.page_locked();
         if (int8)
             quantize_llrs(llrs.data(), llrs.size(), quantized.data(), c.int8_scale);
         auto decode = [&] {
-            if (int8)
+            const core::soft_values out{ soft_values.data(), soft_kind };
+            if (int8 && soft)
+                dec->decode_soft(
+                    c.K, quantized.data(), batch, out, bits.data(), status.data());
+            else if (soft)
+                dec->decode_soft(
+                    c.K, llrs.data(), batch, out, bits.data(), status.data());
+            else if (int8)
                 dec->decode(quantized.data(), batch, bits.data(), status.data(), format);
             else
                 dec->decode(llrs.data(), batch, bits.data(), status.data(), format);
@@ -482,7 +499,8 @@ int bench_main(int argc, char** argv)
             .set("mode", mode)
             .set("host_memory",
                  input_locked && bits.page_locked() ? "page-locked" : "pageable")
-            .set("bit_format", bits_format);
+            .set("bit_format", bits_format)
+            .set("output", output);
         cli::add_parameters(r, *dec, c.K, int8);
         r.set(batch_parameter.name, batch)
             .set(std::string(batch_parameter.name) + "_requested", setups[i].batch)
@@ -512,7 +530,8 @@ int bench_main(int argc, char** argv)
 
     std::cout << "# gputurbo-bench: backend " << device_line << "; mode " << mode
               << ", input " << input << " (" << host_memory << "), bits " << bits_format
-              << ", Eb/N0 " << ebn0 << " dB; commit " << cli::source_commit() << "\n";
+              << ", output " << output << ", Eb/N0 " << ebn0 << " dB; commit "
+              << cli::source_commit() << "\n";
     cli::print_table(std::cout,
                      { "K",
                        "batch",

@@ -114,18 +114,13 @@ public:
         d_decoder = turbo::make_decoder(config, backend);
     }
 
-    py::tuple decode(const py::object& llrs, bool packed)
+    py::tuple decode(const py::object& llrs, bool packed, const std::string& output)
     {
+        const auto soft = ::gputurbo::core::parse_output(output);
+        if (soft != ::gputurbo::core::soft_output::none)
+            return decode_soft(llrs, packed, soft);
         const int K = this->K();
-        const std::size_t length = codeword_length();
-        const rows in(
-            llrs,
-            "llrs",
-            length,
-            [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
-            "llrs must be float32 or int8 of shape (n, 3K+12) = (n, " +
-                std::to_string(length) + ") for K=" + std::to_string(K) + ", or (" +
-                std::to_string(length) + ",) for one codeword");
+        const rows in = input_rows(llrs);
         const auto format = bit_format_of(packed);
         auto bits = in.result<std::uint8_t>(::gputurbo::core::output_bytes(format, K));
         auto iterations = in.result<std::int32_t>();
@@ -133,13 +128,27 @@ public:
         std::vector<turbo::codeword_status> status(in.count);
         decode_rows(
             *d_decoder, d_mutex, K, in, bits.mutable_data(), status.data(), format);
-        auto it = iterations.mutable_data();
-        auto ok = passed.mutable_data();
-        for (std::size_t i = 0; i < in.count; ++i) {
-            it[i] = status[i].iterations;
-            ok[i] = status[i].passed;
-        }
+        copy_status(status, iterations, passed);
         return py::make_tuple(bits, iterations, passed);
+    }
+
+    // decode(output="llr" | "extrinsic"): float32 values instead of the bits.
+    py::tuple
+    decode_soft(const py::object& llrs, bool packed, ::gputurbo::core::soft_output kind)
+    {
+        if (packed)
+            throw py::value_error("packed=True goes with output=\"bits\" only: soft "
+                                  "output is one float32 a bit");
+        const int K = this->K();
+        const rows in = input_rows(llrs);
+        auto values = in.result<float>(K);
+        auto iterations = in.result<std::int32_t>();
+        auto passed = in.result<bool>();
+        std::vector<turbo::codeword_status> status(in.count);
+        decode_rows_soft(
+            *d_decoder, d_mutex, K, in, { values.mutable_data(), kind }, status.data());
+        copy_status(status, iterations, passed);
+        return py::make_tuple(values, iterations, passed);
     }
 
     py::array_t<std::uint8_t> encode(const py::object& bits)
@@ -182,6 +191,19 @@ public:
     }
 
 private:
+    rows input_rows(const py::object& llrs) const
+    {
+        const std::size_t length = codeword_length();
+        return rows(
+            llrs,
+            "llrs",
+            length,
+            [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
+            "llrs must be float32 or int8 of shape (n, 3K+12) = (n, " +
+                std::to_string(length) + ") for K=" + std::to_string(K()) + ", or (" +
+                std::to_string(length) + ",) for one codeword");
+    }
+
     std::unique_ptr<turbo::decoder> d_decoder;
     std::mutex d_mutex;
     std::string d_llr_sign;
@@ -221,11 +243,18 @@ llrs: a numpy array of float32 or int8 (int8: q means q / int8_scale), shape
 packed: False (default): one byte per bit; True: 8 bits per byte, the first bit in the
   most significant bit, each codeword on its own bytes (numpy.packbits(bits, axis=1) of
   the unpacked bits; numpy.unpackbits(bits, axis=1, count=K) undoes it).
+output: "bits" (default); "llr": the a-posteriori LLR of each information bit instead,
+  float32, in the sign of llr_sign (positive-one: a positive value means 1; its sign is
+  the bit output="bits" gives; with early_stop, the values of the iteration that
+  stopped); "extrinsic": the a-posteriori LLR less the bit's own input LLR (as the
+  decoder read it: clamped, and in steps of 1/16 with arithmetic "int16"), what an
+  iterative receiver feeds back. int16 values come in steps of 1/32.
 Returns (bits, iterations, passed): bits uint8 of shape (n, K), each 0 or 1 (packed:
-  (n, K/8)); iterations int32 (n,), the full iterations each codeword ran; passed bool
-  (n,), whether its early-stop rule held at the end and it carries information (with
-  early_stop="off" only an erased or near-zero codeword fails). For a 1-D input: bits
-  (K,) (packed: (K/8,)), and iterations and passed 0-d arrays.)";
+  (n, K/8); output "llr" or "extrinsic": float32 (n, K)); iterations int32 (n,), the
+  full iterations each codeword ran; passed bool (n,), whether its early-stop rule held
+  at the end and it carries information (with early_stop="off" only an erased or
+  near-zero codeword fails). For a 1-D input: bits (K,) (packed: (K/8,)), and
+  iterations and passed 0-d arrays.)";
 
 const char* encode_doc = R"(Encodes blocks of K bits into codewords of 3K+12 code bits.
 
@@ -276,6 +305,7 @@ void bind_engine(py::module& m)
              &turbo_engine::decode,
              py::arg("llrs"),
              py::arg("packed") = false,
+             keyword("output"),
              decode_doc)
         .def("encode", &turbo_engine::encode, py::arg("bits"), encode_doc)
         .def_property_readonly("K", &turbo_engine::K, "Information bits per codeword.")

@@ -145,9 +145,23 @@ inline ::gputurbo::core::bit_format bit_format_of(bool packed)
                   : ::gputurbo::core::bit_format::unpacked;
 }
 
-//! Decodes the rows of \p in (float32 or int8, checked) into \p bits (in \p format) and
-//! \p status with the GIL released, one call at a time on \p decoder (\p lock is its
-//! mutex: the engine takes no concurrent calls).
+//! Calls \p decode(llrs) with the rows of \p in as typed LLRs (float32 or int8, checked)
+//! with the GIL released, one call at a time on a decoder whose mutex is \p lock (the
+//! engine takes no concurrent calls).
+template <class Decode>
+void with_rows(std::mutex& lock, const rows& in, Decode decode)
+{
+    const bool int8 = holds<std::int8_t>(in.array);
+    const void* input = in.array.data();
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> guard(lock);
+    if (int8)
+        decode(static_cast<const std::int8_t*>(input));
+    else
+        decode(static_cast<const float*>(input));
+}
+
+//! Decodes the rows of \p in into \p bits (in \p format) and \p status.
 inline void decode_rows(::gputurbo::core::batch_decoder& decoder,
                         std::mutex& lock,
                         int block,
@@ -156,20 +170,36 @@ inline void decode_rows(::gputurbo::core::batch_decoder& decoder,
                         ::gputurbo::core::codeword_status* status,
                         ::gputurbo::core::bit_format format)
 {
-    const bool int8 = holds<std::int8_t>(in.array);
-    const void* input = in.array.data();
-    py::gil_scoped_release release;
-    std::lock_guard<std::mutex> guard(lock);
-    if (int8)
-        decoder.decode(block,
-                       static_cast<const std::int8_t*>(input),
-                       in.count,
-                       bits,
-                       status,
-                       format);
-    else
-        decoder.decode(
-            block, static_cast<const float*>(input), in.count, bits, status, format);
+    with_rows(lock, in, [&](const auto* llrs) {
+        decoder.decode(block, llrs, in.count, bits, status, format);
+    });
+}
+
+//! Decodes the rows of \p in into soft values (core::soft_values) and \p status.
+inline void decode_rows_soft(::gputurbo::core::batch_decoder& decoder,
+                             std::mutex& lock,
+                             int block,
+                             const rows& in,
+                             ::gputurbo::core::soft_values soft,
+                             ::gputurbo::core::codeword_status* status)
+{
+    with_rows(lock, in, [&](const auto* llrs) {
+        decoder.decode_soft(block, llrs, in.count, soft, nullptr, status);
+    });
+}
+
+//! Each codeword's status into the iterations (int32) and passed (bool) arrays.
+template <class Iterations, class Passed>
+void copy_status(const std::vector<::gputurbo::core::codeword_status>& status,
+                 Iterations& iterations,
+                 Passed& passed)
+{
+    auto it = iterations.mutable_data();
+    auto ok = passed.mutable_data();
+    for (std::size_t i = 0; i < status.size(); ++i) {
+        it[i] = status[i].iterations;
+        ok[i] = status[i].passed;
+    }
 }
 
 } // namespace gputurbo::python

@@ -298,6 +298,35 @@ class decoding_cases:
         empty = eng.decode(np.zeros((0, codeword_length(self.K)), np.float32), packed=True)
         self.assertEqual(empty[0].shape, (0, self.K // 8))
 
+    def test_013_soft_output(self):
+        # output="llr": float32 (n, K) whose signs are the bits (positive-one: > 0 is 1),
+        # with the same statuses; "extrinsic": llr less the systematic input as read
+        # (int16 reads it in steps of 1/16); positive-zero negates both.
+        count = 40
+        for arithmetic in ("float32", "int16"):
+            with self.subTest(arithmetic=arithmetic):
+                eng = self.engine(iterations=6, early_stop="hard", arithmetic=arithmetic)
+                llrs = gnuradio_llrs(eng.encode(self.random_bits(count)), 0.3, self.K,
+                                     self.rng)
+                for x in (llrs, to_int8(llrs, 8.0)):
+                    bits, iterations, passed = eng.decode(x)
+                    app, app_iterations, app_passed = eng.decode(x, output="llr")
+                    extrinsic = eng.decode(x, output="extrinsic")[0]
+                    self.assertEqual((app.dtype, app.shape),
+                                     (np.dtype(np.float32), (count, self.K)))
+                    np.testing.assert_array_equal(bits, (app > 0).astype(np.uint8))
+                    np.testing.assert_array_equal(app_iterations, iterations)
+                    np.testing.assert_array_equal(app_passed, passed)
+                    systematic = (x[:, 0:3 * self.K:3].astype(np.float32) /
+                                  (8.0 if x.dtype == np.int8 else 1.0))
+                    step = 1 / 32 if arithmetic == "int16" else 1e-4
+                    np.testing.assert_allclose(extrinsic, app - systematic, rtol=0,
+                                               atol=step + 1e-4 * np.abs(app).max())
+                zero = self.engine(iterations=6, early_stop="hard", arithmetic=arithmetic,
+                                   llr_sign="positive-zero")
+                np.testing.assert_array_equal(zero.decode(-llrs, output="llr")[0],
+                                              -eng.decode(llrs, output="llr")[0])
+
 
 class qa_numpy_api_cpu(decoding_cases, gr_unittest.TestCase):
     BACKEND = "cpu"
@@ -383,6 +412,14 @@ class qa_numpy_api_errors(gr_unittest.TestCase):
             self.assertIn("cuda", str(e).lower())
         else:
             self.assertEqual(eng.backend, "cuda")
+
+    def test_008_soft_output_choices(self):
+        llrs = np.zeros((2, codeword_length(1024)), np.float32)
+        with self.assertRaisesRegex(ValueError,
+                                    "unknown output 'soft': use one of bits, llr, extrinsic"):
+            self.eng.decode(llrs, output="soft")
+        with self.assertRaisesRegex(ValueError, "packed=True goes with output=.bits. only"):
+            self.eng.decode(llrs, output="llr", packed=True)
 
     def test_005_module_decode_refuses_other_lengths(self):
         for length in (3 * 41 + 12, 3 * 40 + 13, 12, 3 * 6208 + 12):

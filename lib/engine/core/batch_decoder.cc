@@ -11,6 +11,7 @@
 #include <atomic>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace gputurbo::core {
 namespace {
@@ -59,6 +60,11 @@ void batch_decoder::decode_checked(const llr_batch& b,
         return;
     if ((!b.f32 && !b.i8 && !b.i4) || !bits)
         throw std::invalid_argument("decode: null input or output buffer");
+    if (b.soft.kind != soft_output::none && !gives_soft())
+        throw std::invalid_argument("soft output: the " + backend() +
+                                    " backend of this decoder gives hard bits only");
+    if (b.soft.kind != soft_output::none && !b.soft.values)
+        throw std::invalid_argument("decode_soft: null soft output buffer");
     llr_batch in = readable(b);
     if (format != bit_format::packed) {
         decode_batch(in, bits, status);
@@ -81,7 +87,9 @@ llr_batch batch_decoder::readable(const llr_batch& b)
     const std::size_t n = b.count * input_length(b.block);
     d_int8.resize(n);
     unpack_int4(b.i4, n, d_int8.data());
-    return llr_batch::of(b.block, d_int8.data(), b.count);
+    llr_batch unpacked = llr_batch::of(b.block, d_int8.data(), b.count);
+    unpacked.soft = b.soft;
+    return unpacked;
 }
 
 batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
@@ -93,6 +101,43 @@ batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
     // The shape alone: its LLR pointers unset.
     d_submitted[t] = llr_batch::of(b.block, static_cast<const float*>(nullptr), b.count);
     return t;
+}
+
+void batch_decoder::decode_soft(int block,
+                                const float* llrs,
+                                std::size_t n_codewords,
+                                soft_values soft,
+                                std::uint8_t* bits,
+                                codeword_status* status)
+{
+    decode_soft_checked(llr_batch::of(block, llrs, n_codewords), soft, bits, status);
+}
+
+void batch_decoder::decode_soft(int block,
+                                const std::int8_t* llrs,
+                                std::size_t n_codewords,
+                                soft_values soft,
+                                std::uint8_t* bits,
+                                codeword_status* status)
+{
+    decode_soft_checked(llr_batch::of(block, llrs, n_codewords), soft, bits, status);
+}
+
+void batch_decoder::decode_soft_checked(llr_batch b,
+                                        soft_values soft,
+                                        std::uint8_t* bits,
+                                        codeword_status* status)
+{
+    if (soft.kind == soft_output::none)
+        throw std::invalid_argument(
+            "decode_soft: soft output kind none: use decode() for bits only");
+    b.soft = soft;
+    if (bits) {
+        decode_checked(b, bits, status, bit_format::unpacked);
+        return;
+    }
+    std::vector<std::uint8_t> scratch(b.count * std::size_t(b.block));
+    decode_checked(b, scratch.data(), status, bit_format::unpacked);
 }
 
 void batch_decoder::collect(ticket t,

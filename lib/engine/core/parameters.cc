@@ -303,6 +303,15 @@ std::vector<parameter> make_block_table()
                   "Radio's soft demappers and gr-fec) or bit 0 (L = ln P(0)/P(1), the "
                   "engine's own)" });
     t.back().choices = { "positive-one", "positive-zero" };
+    // In the order of core::soft_output.
+    t.push_back({ "output",
+                  parameter_kind::choice,
+                  "bits",
+                  "blocks and Python: what a decoder gives for each information bit: "
+                  "its hard decision (0 or 1), or float LLRs in the sign of llr_sign: "
+                  "a-posteriori (llr), or a-posteriori less the bit's own input LLR "
+                  "(extrinsic, what an iterative receiver feeds back)" });
+    t.back().choices = { "bits", "llr", "extrinsic" };
     t.push_back({ "length_tag_key",
                   parameter_kind::text,
                   "packet_len",
@@ -328,6 +337,12 @@ const std::vector<parameter>& block_parameters()
 bool parse_input_type(std::string_view name)
 {
     return choice_index(find_parameter(block_parameters(), "input_type"), name) == 1;
+}
+
+soft_output parse_output(std::string_view output)
+{
+    return soft_output(
+        choice_index(find_parameter(block_parameters(), "output"), output));
 }
 
 bool positive_means_one(std::string_view llr_sign)

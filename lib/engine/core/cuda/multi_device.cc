@@ -30,7 +30,16 @@ void decode_across(const std::vector<batch_decoder*>& parts,
                 const std::size_t count = std::min(share, n - first);
                 std::uint8_t* out = bits + first * output_bytes(b.format, b.block);
                 codeword_status* st = status ? status + first : nullptr;
-                if (b.f32)
+                if (b.soft.kind != soft_output::none) {
+                    const soft_values soft{ b.soft.values + first * b.block,
+                                            b.soft.kind };
+                    if (b.f32)
+                        parts[i]->decode_soft(
+                            b.block, b.f32 + first * input_length, count, soft, out, st);
+                    else
+                        parts[i]->decode_soft(
+                            b.block, b.i8 + first * input_length, count, soft, out, st);
+                } else if (b.f32)
                     parts[i]->decode(
                         b.block, b.f32 + first * input_length, count, out, st, b.format);
                 else

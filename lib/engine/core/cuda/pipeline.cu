@@ -86,6 +86,9 @@ struct pipeline::batch_slot : slot
     device_array<int4_pair> int4_llrs; // int4 input, before unpacking into llrs
     device_array<unsigned char> workspace;
     device_array<std::uint8_t> bits;
+    device_array<float> soft;      // soft output, when the batch wants it
+    pinned_array<float> host_soft; // … on its way to soft_out
+    float* soft_out = nullptr;
     device_array<int> iterations;
     device_array<unsigned char> passed;
     int block = 0;
@@ -171,6 +174,8 @@ void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* s
                 part.i8 += first * len;
             else
                 part.i4 += first * len / 2; // whole bytes: see chunk
+            if (part.soft.values)
+                part.soft.values += first * std::size_t(b.block);
             sl.id = taken_by_decode;
             enqueue(sl, part, bits + first * bytes);
         },
@@ -191,6 +196,7 @@ void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_ou
     sl.n = b.count;
     sl.bytes = output_bytes(b.format, b.block);
     sl.direct_bits = nullptr;
+    sl.soft_out = nullptr;
     sl.reads_caller = false;
     if (b.count == 0)
         return; // an empty batch: nothing to enqueue, nothing to collect
@@ -216,6 +222,10 @@ void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_ou
             sl.int4_llrs.reserve(in_bytes);
         buffers.workspace = sl.workspace.reserve(d_kernels.workspace_bytes(b.block, n));
         buffers.bits = sl.bits.reserve(out);
+        if (b.soft.kind != soft_output::none) {
+            buffers.soft = sl.soft.reserve(n * block);
+            sl.host_soft.reserve(n * block);
+        }
         buffers.iterations = sl.iterations.reserve(n);
         buffers.passed = sl.passed.reserve(n);
         if (!sl.reads_caller)
@@ -235,6 +245,8 @@ void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_ou
             " (or page-locked host memory) has: submit smaller batches (decode() "
             "splits any batch by itself)");
     }
+    buffers.soft_kind = b.soft.kind;
+    sl.soft_out = buffers.soft ? b.soft.values : nullptr;
     buffers.int8 = !b.f32;
     buffers.packed_bits = b.format == bit_format::packed;
     const void* source = llrs;
@@ -276,6 +288,12 @@ void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_ou
                                       s));
     GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
         sl.host_passed.get(), buffers.passed, n, cudaMemcpyDeviceToHost, s));
+    if (sl.soft_out)
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_soft.get(),
+                                          buffers.soft,
+                                          n * block * sizeof(float),
+                                          cudaMemcpyDeviceToHost,
+                                          s));
 }
 
 void pipeline::finish(batch_slot& sl, std::uint8_t* bits, codeword_status* status)
@@ -292,6 +310,10 @@ void pipeline::finish(batch_slot& sl, std::uint8_t* bits, codeword_status* statu
         for (std::size_t i = 0; i < sl.n; ++i)
             status[i] = codeword_status{ sl.host_iterations.get()[i],
                                          sl.host_passed.get()[i] != 0 };
+    if (sl.soft_out)
+        parallel_copy(sl.soft_out,
+                      sl.host_soft.get(),
+                      sl.n * std::size_t(sl.block) * sizeof(float));
 }
 
 } // namespace gputurbo::core::cuda

@@ -47,6 +47,8 @@ struct batch_buffers
     std::uint8_t* bits;       //!< [n][block] hard decisions out, one byte per bit, or
                               //!< [n][(block + 7) / 8] packed (bit_format::packed)
     bool packed_bits;         //!< bits are packed (the batch asked; see packs_bits())
+    float* soft;              //!< [n][block] soft output (llr_batch::soft), or nullptr
+    soft_output soft_kind;    //!< what soft holds
     int* iterations;          //!< [n] out
     unsigned char* passed;    //!< [n] out
     unsigned char* workspace; //!< workspace_bytes(block, n) bytes of scratch

@@ -193,10 +193,14 @@ void cpu_decoder::decode_batch(const batch& b,
     core::thread_pool::shared().run(workers, [&](int worker) {
         for (std::size_t g; (g = next_group.fetch_add(1)) < groups;) {
             const std::size_t first = g * lanes;
+            core::soft_values soft = b.soft;
+            if (soft.values)
+                soft.values += first * K;
             const group_job job{ llrs + first * codeword_length(K),
                                  int(std::min(lanes, b.count - first)),
                                  bits + first * K,
-                                 status ? status + first : nullptr };
+                                 status ? status + first : nullptr,
+                                 soft };
             d_kernel.decode(d_config, shape, pi.data(), job, d_workspaces[worker].get());
         }
     });

@@ -59,6 +59,7 @@ public:
     core::backend kind() const override;
     std::string device() const override;
     arithmetic metric_arithmetic() const override;
+    bool gives_soft() const override { return true; }
 
 private:
     int automatic_subblocks(int K) const override;

@@ -31,6 +31,7 @@ struct group_job
     int count;               //!< codewords in the group, 1 … lanes
     std::uint8_t* bits;      //!< count * K hard bits out
     codeword_status* status; //!< count results out, or nullptr
+    core::soft_values soft;  //!< count * K soft values out, when wanted
 };
 
 struct group_kernel

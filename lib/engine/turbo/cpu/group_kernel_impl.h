@@ -358,6 +358,8 @@ void decode_group(const decoder_config& c,
             if (!ok && !last)
                 continue;
             std::memcpy(job.bits + std::size_t(l) * K, hard, K);
+            write_soft(
+                c, job.soft, K, l, app_of, [&](int k) { return lane(sys0[k], l); });
             if (job.status)
                 job.status[l] = codeword_status{ it, ok };
             done[l] = true;

@@ -7,8 +7,9 @@
 #ifndef INCLUDED_GPUTURBO_TURBO_CPU_STOP_RULES_H
 #define INCLUDED_GPUTURBO_TURBO_CPU_STOP_RULES_H
 
-// The stop rules of one codeword after an iteration, shared by the CPU kernels. They see
-// the codeword's a-posteriori LLRs through app(k), k in natural order, in LLR units.
+// The stop rules of one codeword after an iteration, and its soft output, shared by the
+// CPU kernels. They see the codeword's a-posteriori LLRs through app(k), k in natural
+// order, in LLR units (the engine's sign).
 // Internal linkage, as everything the per-ISA kernels include.
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
@@ -78,6 +79,26 @@ bool passes(const decoder_config& c,
         sum += __builtin_fabsf(a);
     }
     return passes_given(c, K, app, iteration, sum / K, hard, previous_hard);
+}
+
+// Writes codeword `index`'s soft output (core::soft_values; nothing when none is wanted)
+// from its a-posteriori LLRs and, for the extrinsic values, its systematic input sys(k)
+// as the kernel read it, in the sign of the decoder's input.
+template <class App, class Sys>
+void write_soft(const decoder_config& c,
+                const core::soft_values& soft,
+                int K,
+                std::size_t index,
+                const App& app,
+                const Sys& sys)
+{
+    if (soft.kind == core::soft_output::none)
+        return;
+    float* out = soft.values + index * std::size_t(K);
+    const float sign = c.invert_llr ? -1.0f : 1.0f;
+    const bool extrinsic = soft.kind == core::soft_output::extrinsic;
+    for (int k = 0; k < K; ++k)
+        out[k] = sign * (extrinsic ? app(k) - sys(k) : app(k));
 }
 
 } // namespace

@@ -555,6 +555,11 @@ void decode_group(const decoder_config& c,
             if (!ok && !last)
                 continue;
             std::memcpy(job.bits + std::size_t(n) * K, hard, K);
+            // The systematic input in natural order, in LLR units.
+            auto sys_of = [&](int k) {
+                return float(sys0[k % w * L + n * P + k / w]) * (1.0f / input_units);
+            };
+            write_soft(c, job.soft, K, n, app_of, sys_of);
             if (job.status)
                 job.status[n] = codeword_status{ it, ok };
             done[n] = true;

@@ -95,6 +95,7 @@ private:
 
     bool reads_int4() const override { return true; } // the pipeline unpacks it
     bool packs_bits() const override { return true; } // the decode kernel packs them
+    bool gives_soft() const override { return true; }
 
     void
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) override
@@ -158,6 +159,7 @@ private:
         return d_parts.front()->subblocks(K);
     }
     bool packs_bits() const override { return true; } // each part's kernels pack them
+    bool gives_soft() const override { return true; }
 };
 
 // The kernels alone, for codewords another pipeline has put on the GPU.

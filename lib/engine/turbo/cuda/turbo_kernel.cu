@@ -546,13 +546,17 @@ struct app_stats
     unsigned crc = 0;
 };
 
-// Where a group's decisions go: the hard bits of each lane, and its statistics.
+// Where a group's decisions go: the hard bits of each lane, and its statistics; with
+// soft output wanted, each open lane's a-posteriori LLRs.
 struct decisions
 {
     bool wanted;    // this half-iteration's output is looked at (else skip the work)
     unsigned* hard; // [lanes][words]
     int words;
     const unsigned* __restrict__ crc_contribution;
+    float* soft;   // [lanes][K]: the group's codewords' soft output, or nullptr
+    int K;         // of soft's rows
+    unsigned open; // bit lane: the lane's codeword is not yet taken
 };
 
 // One constituent decoder's pass over the thread's sub-block (a half-iteration), in
@@ -910,6 +914,8 @@ struct constituent_pass
 #pragma unroll
         for (int lane = 0; lane < L::count; ++lane) {
             const float v = L::lane_app(app, lane);
+            if (out.soft && (out.open >> lane & 1))
+                out.soft[lane * out.K + position] = v;
             stats[lane].sum += fabsf(v);
             stats[lane].least = fminf(stats[lane].least, fabsf(v));
             if (v < 0.0f) {
@@ -1068,10 +1074,17 @@ struct group_decoder
         return done;
     }
 
-    // Where iteration it's decisions go: looked at when a stop rule runs, or in the last.
-    __device__ __forceinline__ decisions decisions_of(bool last) const
+    // Where iteration it's decisions go: looked at when a stop rule runs, or in the last;
+    // the soft output of the lanes not yet taken.
+    __device__ __forceinline__ decisions
+    decisions_of(bool last, const bool (&lane_done)[L::count]) const
     {
-        return { c.stop != int(stop_rule::off) || last, hard, words, crc };
+        unsigned open = 0;
+        for (int lane = 0; lane < L::count; ++lane)
+            open |= unsigned(!lane_done[lane]) << lane;
+        float* soft =
+            b.soft && real ? b.soft + std::size_t(group) * L::count * K : nullptr;
+        return { c.stop != int(stop_rule::off) || last, hard, words, crc, soft, K, open };
     }
 
     // No bit decided yet in this iteration.
@@ -1248,7 +1261,7 @@ __global__ void __launch_bounds__(policy::max_threads, policy::min_blocks)
     bool done = group.idle_lanes(lane_done);
     for (int it = 1; it <= c.iterations; ++it) {
         const bool last = it == c.iterations;
-        const decisions out = group.decisions_of(last);
+        const decisions out = group.decisions_of(last, lane_done);
         app_stats stats[L::count];
         if (!done)
             group.clear_decisions(out);
@@ -1368,6 +1381,8 @@ device_buffers buffers_of(const kernel_config& c,
     d.edges = reinterpret_cast<float*>(b.workspace + trellis_bytes(c, n));
     d.bits = b.bits;
     d.packed_bits = b.packed_bits;
+    d.soft = b.soft;
+    d.soft_kind = b.soft_kind;
     d.iterations = b.iterations;
     d.passed = b.passed;
     d.crc_contribution = crc_contribution;
@@ -1451,6 +1466,37 @@ int resident_blocks_per_sm(const kernel_config& c)
     return blocks;
 }
 
+namespace {
+// The soft output from the a-posteriori LLRs the decode kernel left in b.soft, in its
+// units: in LLRs, less the systematic input as the prepare kernel read it (extrinsic),
+// in the sign of the input. A thread a value.
+template <class M>
+__global__ void finish_soft_kernel(kernel_config c, device_buffers b, std::size_t values)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= values)
+        return;
+    const std::size_t cw = i / c.K;
+    const int k = int(i % c.K);
+    float v = b.soft[i];
+    if constexpr (!std::is_same_v<M, float>)
+        v *= 1.0f / fixed_point::app_units;
+    if (b.soft_kind == core::soft_output::extrinsic) {
+        const std::size_t at = cw * (3 * std::size_t(c.K) + 12) +
+                               (c.streams ? std::size_t(k) : 3 * std::size_t(k));
+        const float x[2] = { c.int8 ? float(static_cast<const std::int8_t*>(b.raw)[at])
+                                    : static_cast<const float*>(b.raw)[at],
+                             0.0f };
+        const auto sys = lanes<M>::staged(x, c);
+        if constexpr (std::is_same_v<M, float>)
+            v = v - sys;
+        else // the low lane's doubled units
+            v = v - float(short(sys & 0xffffu) / 2) * (1.0f / fixed_point::input_units);
+    }
+    b.soft[i] = c.invert ? -v : v;
+}
+} // namespace
+
 void launch_decode(const kernel_config& c, const device_buffers& b, int n, cudaStream_t s)
 {
     if (n <= 0)
@@ -1466,6 +1512,16 @@ void launch_decode(const kernel_config& c, const device_buffers& b, int n, cudaS
                                        args,
                                        c.shared_bytes,
                                        s));
+    if (!b.soft)
+        return;
+    constexpr unsigned threads = 256;
+    const std::size_t values = std::size_t(n) * c.K;
+    const unsigned soft_blocks = unsigned((values + threads - 1) / threads);
+    if (c.lanes == 2)
+        finish_soft_kernel<s16x2><<<soft_blocks, threads, 0, s>>>(c, b, values);
+    else
+        finish_soft_kernel<float><<<soft_blocks, threads, 0, s>>>(c, b, values);
+    GPUTURBO_CUDA_CHECK_LAUNCH();
 }
 
 } // namespace gputurbo::turbo::cuda

@@ -103,12 +103,14 @@ struct device_buffers
     //! {sys, par} of 8 bytes: float2 | 2 x s16x2
     void* trellis;
     float* edges; //!< [groups][2 decoders][2 buffers][2 alpha|beta][8][P], 4 bytes each
-    std::uint8_t* bits;                    //!< [n][K] hard decisions, one byte per bit,
-                                           //!< or [n][K / 8] packed (packed_bits);
-                                           //!< 8-byte aligned
-    bool packed_bits;                      //!< 8 bits a byte, the first the highest
-    int* iterations;                       //!< [n]
-    unsigned char* passed;                 //!< [n]
+    std::uint8_t* bits;          //!< [n][K] hard decisions, one byte per bit,
+                                 //!< or [n][K / 8] packed (packed_bits);
+                                 //!< 8-byte aligned
+    bool packed_bits;            //!< 8 bits a byte, the first the highest
+    float* soft;                 //!< [n][K] soft output (core::soft_values), or nullptr
+    core::soft_output soft_kind; //!< what soft gets: app or extrinsic
+    int* iterations;             //!< [n]
+    unsigned char* passed;       //!< [n]
     const std::uint32_t* crc_contribution; //!< [K] CRC remainder of a 1 at bit k
     const std::uint32_t* interleaved;      //!< interleaved_stages(K, P)
 };
@@ -159,7 +161,9 @@ void launch_prepare(const kernel_config& c,
 //! Thread blocks of the decoding kernel that run at once on one multiprocessor.
 int resident_blocks_per_sm(const kernel_config& c);
 
-//! Decodes n prepared codewords.
+//! Decodes n prepared codewords; with soft output wanted, the decode kernel leaves
+//! each codeword's a-posteriori LLRs in the kernels' units and a last kernel makes them
+//! the values asked for.
 void launch_decode(const kernel_config& c,
                    const device_buffers& b,
                    int n,

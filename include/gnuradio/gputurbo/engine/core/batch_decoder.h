@@ -15,7 +15,8 @@
  *        decoder object decodes batches of any size its code allows.
  *
  * LLRs are float or int8 (core/llr.h). Bits are unpacked, one byte per bit (0 or 1), or,
- * on request, packed 8 to a byte (bit_format).
+ * on request, packed 8 to a byte (bit_format). A decoder that gives soft output
+ * (gives_soft()) also writes one float per information bit (decode_soft()).
  */
 
 #include <gnuradio/gputurbo/engine/core/backend.h>
@@ -58,6 +59,27 @@ struct codeword_status
     bool passed = false;
 };
 
+/*!
+ * \brief The soft values decode_soft() writes, one float per information bit, in the
+ * sign convention of the decoder's input (the engine's L = ln P(0)/P(1), or GNU Radio's
+ * opposite where the decoder's config inverts its input).
+ *
+ * - app: the a-posteriori LLR, L_app(u) = ln P(u = 0 | all LLRs) / P(u = 1 | all LLRs),
+ *   of the iteration that gave the bits; its sign is the hard decision (0 where it is
+ *   positive or zero, in the engine's convention).
+ * - extrinsic: L_app minus the bit's own input LLR (as the decoder read it: clamped,
+ *   NaN as 0, quantised where the arithmetic is): what the code adds to the channel,
+ *   the value an iterative receiver feeds back as a-priori information.
+ */
+enum class soft_output { none, app, extrinsic };
+
+//! Where a soft decode writes: count * block floats (and what they are).
+struct soft_values
+{
+    float* values = nullptr;
+    soft_output kind = soft_output::none;
+};
+
 //! One batch's LLRs (exactly one of the pointers is set) and its shape.
 struct llr_batch
 {
@@ -68,19 +90,21 @@ struct llr_batch
     const int4_pair* i4 = nullptr; //!< one int4 sequence: codeword c from LLR c * length
     //! the bits decode_batch() writes: packed only from a backend that packs_bits()
     bit_format format = bit_format::unpacked;
+    //! soft output wanted beside the bits (decode_soft(), backends that gives_soft())
+    soft_values soft;
 
     //! The batch of \p n codewords of \p block bits whose LLRs \p llrs point to.
     static llr_batch of(int block, const float* llrs, std::size_t n)
     {
-        return { block, n, llrs, nullptr, nullptr };
+        return { block, n, llrs, nullptr, nullptr, bit_format::unpacked, {} };
     }
     static llr_batch of(int block, const std::int8_t* llrs, std::size_t n)
     {
-        return { block, n, nullptr, llrs, nullptr };
+        return { block, n, nullptr, llrs, nullptr, bit_format::unpacked, {} };
     }
     static llr_batch of(int block, const int4_pair* llrs, std::size_t n)
     {
-        return { block, n, nullptr, nullptr, llrs };
+        return { block, n, nullptr, nullptr, llrs, bit_format::unpacked, {} };
     }
 };
 
@@ -121,6 +145,30 @@ public:
     {
         decode_checked(llr_batch::of(block, llrs, n_codewords), bits, status, format);
     }
+
+    /*!
+     * \brief Decodes as decode() does and writes soft values too: \p soft.values gets
+     * n_codewords * block floats of the kind \p soft.kind (soft_output; not none). The
+     * bits are those decode() gives, each the sign of its a-posteriori LLR; \p bits
+     * (unpacked) and \p status may be nullptr. Throws std::invalid_argument for a
+     * decoder that gives hard bits only (gives_soft()).
+     */
+    void decode_soft(int block,
+                     const float* llrs,
+                     std::size_t n_codewords,
+                     soft_values soft,
+                     std::uint8_t* bits = nullptr,
+                     codeword_status* status = nullptr);
+    void decode_soft(int block,
+                     const std::int8_t* llrs,
+                     std::size_t n_codewords,
+                     soft_values soft,
+                     std::uint8_t* bits = nullptr,
+                     codeword_status* status = nullptr);
+
+    //! Whether decode_soft() is available: this family and backend compute
+    //! a-posteriori LLRs.
+    virtual bool gives_soft() const { return false; }
 
     /*!
      * \brief Asynchronous decoding. submit() starts decoding a batch and returns a ticket
@@ -170,7 +218,8 @@ protected:
     virtual bool packs_bits() const { return false; }
 
     //! What a backend implements; decode() has checked the pointers, the block size, and
-    //! that count > 0.
+    //! that count > 0. A batch with soft output wanted (b.soft) comes only to a backend
+    //! that gives_soft().
     virtual void
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) = 0;
 
@@ -193,6 +242,10 @@ private:
                         std::uint8_t* bits,
                         codeword_status* status,
                         bit_format format);
+    void decode_soft_checked(llr_batch b,
+                             soft_values soft,
+                             std::uint8_t* bits,
+                             codeword_status* status);
     ticket submit_checked(const llr_batch& b);
     //! b, or its int4 LLRs unpacked to int8 (into d_int8) for a backend that does not
     //! read int4.

@@ -16,6 +16,8 @@
  *        value: "iterations=0 is out of range: use 1 ... 32".
  */
 
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -133,8 +135,8 @@ const std::vector<parameter>& engine_parameters();
 
 /*!
  * \brief The parameters that the decoder blocks of every family share: input_type,
- * max_batch, batches_in_flight, codeword_tags, llr_sign, length_tag_key. A family's
- * table includes them.
+ * max_batch, batches_in_flight, codeword_tags, llr_sign, output, length_tag_key. A
+ * family's table includes them.
  */
 const std::vector<parameter>& block_parameters();
 
@@ -145,6 +147,10 @@ bool parse_input_type(std::string_view name);
 //! for "positive-zero" (the engine's L = ln P(0)/P(1)); std::invalid_argument otherwise.
 //! The blocks set the engine's invert_llr to it.
 bool positive_means_one(std::string_view llr_sign);
+
+//! output: soft_output::none for "bits", app for "llr", extrinsic for "extrinsic";
+//! std::invalid_argument otherwise.
+soft_output parse_output(std::string_view output);
 
 } // namespace gputurbo::core
 
