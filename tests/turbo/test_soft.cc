@@ -141,6 +141,44 @@ TEST_P(TurboSoft, BadRequestsSayWhy)
         std::string::npos);
 }
 
+TEST_P(TurboSoft, SubmitAndCollectGiveWhatDecodeSoftGives)
+{
+    decoder_config c;
+    c.K = 256;
+    c.early_stop = stop_rule::hard;
+    GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
+    const auto a = make_batch(c.K, 0.4, 7, 71), b = make_batch(c.K, 0.6, 5, 72);
+    const auto ta = dec->submit(c.K, a.llrs.data(), 7, core::soft_output::app);
+    const auto tb = dec->submit(c.K, b.llrs.data(), 5, core::soft_output::extrinsic);
+    const auto th = dec->submit(c.K, a.llrs.data(), 7); // hard bits alone between them
+    std::vector<float> sb(5 * c.K), sa(7 * c.K);
+    std::vector<std::uint8_t> bits_b(5 * c.K), bits_a(7 * c.K), bits_h(7 * c.K);
+    std::vector<codeword_status> status_a(7);
+    dec->collect(tb, bits_b.data(), nullptr, core::bit_format::unpacked, sb.data());
+    dec->collect(th, bits_h.data(), nullptr);
+    dec->collect(
+        ta, bits_a.data(), status_a.data(), core::bit_format::unpacked, sa.data());
+    const soft_run ra = decode_soft(*dec, c.K, a.llrs),
+                   rb = decode_soft(*dec, c.K, b.llrs);
+    EXPECT_EQ(sa, ra.app);
+    EXPECT_EQ(sb, rb.extrinsic);
+    EXPECT_EQ(bits_a, ra.bits);
+    EXPECT_EQ(bits_h, ra.bits);
+    for (std::size_t i = 0; i < status_a.size(); ++i)
+        EXPECT_EQ(status_a[i].iterations, ra.status[i].iterations);
+    // Soft values of a batch that asked for none are refused; dropping them is not.
+    const auto tn = dec->submit(c.K, a.llrs.data(), 7);
+    EXPECT_NE(invalid_argument_message([&] {
+                  dec->collect(
+                      tn, bits_h.data(), nullptr, core::bit_format::unpacked, sa.data());
+              }).find("without soft output"),
+              std::string::npos);
+    dec->collect(tn, bits_h.data(), nullptr); // still outstanding: refused, not taken
+    const auto td = dec->submit(c.K, a.llrs.data(), 7, core::soft_output::app);
+    dec->collect(td, bits_h.data(), nullptr);
+    EXPECT_EQ(bits_h, ra.bits);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBackends,
                          TurboSoft,
                          ::testing::ValuesIn(all_backends),

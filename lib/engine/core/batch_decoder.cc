@@ -50,6 +50,13 @@ void pack_bits(const std::uint8_t* bits, int block, std::size_t n, std::uint8_t*
 // implementation for every family and backend, which cannot change the decoded bits),
 // unless the backend writes them itself (packs_bits(): a GPU, to move 8 times fewer
 // bytes).
+void batch_decoder::check_soft(const llr_batch& b) const
+{
+    if (b.soft.kind != soft_output::none && !gives_soft())
+        throw std::invalid_argument("soft output: the " + backend() +
+                                    " backend of this decoder gives hard bits only");
+}
+
 void batch_decoder::decode_checked(const llr_batch& b,
                                    std::uint8_t* bits,
                                    codeword_status* status,
@@ -60,9 +67,7 @@ void batch_decoder::decode_checked(const llr_batch& b,
         return;
     if ((!b.f32 && !b.i8 && !b.i4) || !bits)
         throw std::invalid_argument("decode: null input or output buffer");
-    if (b.soft.kind != soft_output::none && !gives_soft())
-        throw std::invalid_argument("soft output: the " + backend() +
-                                    " backend of this decoder gives hard bits only");
+    check_soft(b);
     if (b.soft.kind != soft_output::none && !b.soft.values)
         throw std::invalid_argument("decode_soft: null soft output buffer");
     llr_batch in = readable(b);
@@ -97,9 +102,12 @@ batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
     check_block(b.block);
     if (!b.f32 && !b.i8 && !b.i4 && b.count > 0)
         throw std::invalid_argument("submit: null input buffer");
+    check_soft(b);
     const ticket t = submit_batch(b.count > 0 ? readable(b) : b);
     // The shape alone: its LLR pointers unset.
-    d_submitted[t] = llr_batch::of(b.block, static_cast<const float*>(nullptr), b.count);
+    llr_batch shape = llr_batch::of(b.block, static_cast<const float*>(nullptr), b.count);
+    shape.soft.kind = b.soft.kind;
+    d_submitted[t] = shape;
     return t;
 }
 
@@ -143,7 +151,8 @@ void batch_decoder::decode_soft_checked(llr_batch b,
 void batch_decoder::collect(ticket t,
                             std::uint8_t* bits,
                             codeword_status* status,
-                            bit_format format)
+                            bit_format format,
+                            float* soft_values)
 {
     const auto it = d_submitted.find(t);
     if (it == d_submitted.end())
@@ -151,13 +160,16 @@ void batch_decoder::collect(ticket t,
     const llr_batch b = it->second;
     if (b.count > 0 && !bits)
         throw std::invalid_argument("collect: null output buffer");
+    if (b.soft.kind == soft_output::none && soft_values)
+        throw std::invalid_argument(
+            "collect: the batch was submitted without soft output");
     d_submitted.erase(it); // the backend frees the ticket whatever collect_batch() meets
     if (format != bit_format::packed) {
-        collect_batch(t, bits, status);
+        collect_batch(t, bits, status, soft_values);
         return;
     }
     d_unpacked.resize(b.count * std::size_t(b.block));
-    collect_batch(t, d_unpacked.data(), status);
+    collect_batch(t, d_unpacked.data(), status, soft_values);
     pack_bits(d_unpacked.data(), b.block, b.count, bits);
 }
 
@@ -175,13 +187,21 @@ batch_decoder::ticket batch_decoder::submit_batch(const batch& b)
     finished result;
     result.bits.resize(b.count * std::size_t(b.block));
     result.status.resize(b.count);
+    llr_batch mine = b;
+    if (b.soft.kind != soft_output::none) {
+        result.soft.resize(b.count * std::size_t(b.block));
+        mine.soft.values = result.soft.data();
+    }
     if (b.count > 0)
-        decode_batch(b, result.bits.data(), result.status.data());
+        decode_batch(mine, result.bits.data(), result.status.data());
     d_finished.emplace(t, std::move(result));
     return t;
 }
 
-void batch_decoder::collect_batch(ticket t, std::uint8_t* bits, codeword_status* status)
+void batch_decoder::collect_batch(ticket t,
+                                  std::uint8_t* bits,
+                                  codeword_status* status,
+                                  float* soft)
 {
     const auto it = d_finished.find(t);
     if (it == d_finished.end())
@@ -191,6 +211,8 @@ void batch_decoder::collect_batch(ticket t, std::uint8_t* bits, codeword_status*
     std::copy(it->second.bits.begin(), it->second.bits.end(), bits);
     if (status)
         std::copy(it->second.status.begin(), it->second.status.end(), status);
+    if (soft)
+        std::copy(it->second.soft.begin(), it->second.soft.end(), soft);
     d_finished.erase(it);
 }
 

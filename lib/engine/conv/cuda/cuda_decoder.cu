@@ -233,10 +233,12 @@ private:
         return t;
     }
 
-    void
-    collect_batch(ticket t, std::uint8_t* bits, core::codeword_status* status) override
+    void collect_batch(ticket t,
+                       std::uint8_t* bits,
+                       core::codeword_status* status,
+                       float* soft) override
     {
-        d_pipeline.collect(t, bits, status);
+        d_pipeline.collect(t, bits, status, soft);
     }
 
     const viterbi_config d_config;

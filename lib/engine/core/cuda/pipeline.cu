@@ -87,8 +87,8 @@ struct pipeline::batch_slot : slot
     device_array<unsigned char> workspace;
     device_array<std::uint8_t> bits;
     device_array<float> soft;      // soft output, when the batch wants it
-    pinned_array<float> host_soft; // … on its way to soft_out
-    float* soft_out = nullptr;
+    pinned_array<float> host_soft; // … on its way to the caller
+    bool has_soft = false;
     device_array<int> iterations;
     device_array<unsigned char> passed;
     int block = 0;
@@ -136,7 +136,7 @@ void pipeline::submit(ticket t, const llr_batch& b)
     }
 }
 
-void pipeline::collect(ticket t, std::uint8_t* bits, codeword_status* status)
+void pipeline::collect(ticket t, std::uint8_t* bits, codeword_status* status, float* soft)
 {
     for (batch_slot* sl : d_slots->taken())
         if (sl->id == t && t != taken_by_decode) {
@@ -144,7 +144,7 @@ void pipeline::collect(ticket t, std::uint8_t* bits, codeword_status* status)
                 throw std::invalid_argument("collect: null output buffer");
             GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
             d_slots->give_back(*sl); // free again, whatever finish() meets
-            finish(*sl, bits, status);
+            finish(*sl, bits, status, soft);
             return;
         }
     throw std::invalid_argument("collect: ticket " + std::to_string(t) +
@@ -174,14 +174,17 @@ void pipeline::decode(const llr_batch& b, std::uint8_t* bits, codeword_status* s
                 part.i8 += first * len;
             else
                 part.i4 += first * len / 2; // whole bytes: see chunk
-            if (part.soft.values)
-                part.soft.values += first * std::size_t(b.block);
+
             sl.id = taken_by_decode;
             enqueue(sl, part, bits + first * bytes);
         },
         [&](batch_slot& sl, std::size_t i) {
             const std::size_t first = i * chunk;
-            finish(sl, bits + first * bytes, status ? status + first : nullptr);
+            finish(sl,
+                   bits + first * bytes,
+                   status ? status + first : nullptr,
+                   b.soft.values ? b.soft.values + first * std::size_t(b.block)
+                                 : nullptr);
             seconds += d_device_seconds;
         });
     d_device_seconds = seconds;
@@ -196,7 +199,7 @@ void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_ou
     sl.n = b.count;
     sl.bytes = output_bytes(b.format, b.block);
     sl.direct_bits = nullptr;
-    sl.soft_out = nullptr;
+    sl.has_soft = false;
     sl.reads_caller = false;
     if (b.count == 0)
         return; // an empty batch: nothing to enqueue, nothing to collect
@@ -246,7 +249,7 @@ void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_ou
             "splits any batch by itself)");
     }
     buffers.soft_kind = b.soft.kind;
-    sl.soft_out = buffers.soft ? b.soft.values : nullptr;
+    sl.has_soft = buffers.soft != nullptr;
     buffers.int8 = !b.f32;
     buffers.packed_bits = b.format == bit_format::packed;
     const void* source = llrs;
@@ -288,7 +291,7 @@ void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_ou
                                       s));
     GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
         sl.host_passed.get(), buffers.passed, n, cudaMemcpyDeviceToHost, s));
-    if (sl.soft_out)
+    if (sl.has_soft)
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.host_soft.get(),
                                           buffers.soft,
                                           n * block * sizeof(float),
@@ -296,7 +299,10 @@ void pipeline::enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_ou
                                           s));
 }
 
-void pipeline::finish(batch_slot& sl, std::uint8_t* bits, codeword_status* status)
+void pipeline::finish(batch_slot& sl,
+                      std::uint8_t* bits,
+                      codeword_status* status,
+                      float* soft)
 {
     d_device_seconds = 0.0;
     if (sl.n == 0)
@@ -310,10 +316,9 @@ void pipeline::finish(batch_slot& sl, std::uint8_t* bits, codeword_status* statu
         for (std::size_t i = 0; i < sl.n; ++i)
             status[i] = codeword_status{ sl.host_iterations.get()[i],
                                          sl.host_passed.get()[i] != 0 };
-    if (sl.soft_out)
-        parallel_copy(sl.soft_out,
-                      sl.host_soft.get(),
-                      sl.n * std::size_t(sl.block) * sizeof(float));
+    if (sl.has_soft && soft)
+        parallel_copy(
+            soft, sl.host_soft.get(), sl.n * std::size_t(sl.block) * sizeof(float));
 }
 
 } // namespace gputurbo::core::cuda

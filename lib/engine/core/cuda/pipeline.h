@@ -89,11 +89,16 @@ public:
     pipeline(const pipeline&) = delete;
     pipeline& operator=(const pipeline&) = delete;
 
+    //! b's soft values (b.soft) go to b.soft.values.
     void decode(const llr_batch& b, std::uint8_t* bits, codeword_status* status);
     //! Starts a batch under ticket \p t; returns once the input has been read.
     void submit(batch_decoder::ticket t, const llr_batch& b);
-    //! Waits for batch \p t; throws std::invalid_argument for an unknown ticket.
-    void collect(batch_decoder::ticket t, std::uint8_t* bits, codeword_status* status);
+    //! Waits for batch \p t; throws std::invalid_argument for an unknown ticket. Its
+    //! soft values, if it was submitted with some, go to \p soft.
+    void collect(batch_decoder::ticket t,
+                 std::uint8_t* bits,
+                 codeword_status* status,
+                 float* soft = nullptr);
     //! Batches submitted and not yet collected.
     std::size_t outstanding() const;
 
@@ -107,7 +112,7 @@ public:
 private:
     struct batch_slot;
     void enqueue(batch_slot& sl, const llr_batch& b, std::uint8_t* bits_out);
-    void finish(batch_slot& sl, std::uint8_t* bits, codeword_status* status);
+    void finish(batch_slot& sl, std::uint8_t* bits, codeword_status* status, float* soft);
 
     const int d_device;
     family_kernels& d_kernels;

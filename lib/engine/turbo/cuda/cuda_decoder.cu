@@ -110,9 +110,12 @@ private:
         return t;
     }
 
-    void collect_batch(ticket t, std::uint8_t* bits, codeword_status* status) override
+    void collect_batch(ticket t,
+                       std::uint8_t* bits,
+                       codeword_status* status,
+                       float* soft) override
     {
-        d_pipeline.collect(t, bits, status);
+        d_pipeline.collect(t, bits, status, soft);
     }
 
     core::cuda::pipeline d_pipeline;

@@ -178,17 +178,26 @@ public:
      * std::runtime_error beyond). On CUDA the GPU decodes while the caller prepares the
      * next batch; the CPU backends decode inside submit(). collect() writes the batch's
      * n_codewords * output_bytes(format, block) bytes of bits in \p format (bit_format),
-     * whatever the format of the other batches.
+     * whatever the format of the other batches. A batch submitted with \p soft (not
+     * none: a decoder that gives_soft()) has its soft values too, n_codewords * block
+     * floats into collect()'s \p soft_values (nullptr: dropped; decode_soft() says what
+     * they are).
      */
     template <class LLR>
-    ticket submit(int block, const LLR* llrs, std::size_t n_codewords)
+    ticket submit(int block,
+                  const LLR* llrs,
+                  std::size_t n_codewords,
+                  soft_output soft = soft_output::none)
     {
-        return submit_checked(llr_batch::of(block, llrs, n_codewords));
+        llr_batch b = llr_batch::of(block, llrs, n_codewords);
+        b.soft.kind = soft;
+        return submit_checked(b);
     }
     void collect(ticket t,
                  std::uint8_t* bits,
                  codeword_status* status,
-                 bit_format format = bit_format::unpacked);
+                 bit_format format = bit_format::unpacked,
+                 float* soft_values = nullptr);
 
     //! Throws std::invalid_argument, naming the reason, for a block size this decoder
     //! cannot decode.
@@ -224,9 +233,11 @@ protected:
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) = 0;
 
     //! Asynchronous pair; by default submit_batch() decodes at once and keeps the
-    //! result until collected.
+    //! result until collected. A batch with soft output wanted comes with b.soft.kind
+    //! set and no values: its values go to collect_batch()'s \p soft.
     virtual ticket submit_batch(const batch& b);
-    virtual void collect_batch(ticket t, std::uint8_t* bits, codeword_status* status);
+    virtual void
+    collect_batch(ticket t, std::uint8_t* bits, codeword_status* status, float* soft);
 
     //! A new ticket, after checking that fewer than max_in_flight are outstanding
     //! (\p outstanding: how many the backend holds now).
@@ -242,6 +253,8 @@ private:
                         std::uint8_t* bits,
                         codeword_status* status,
                         bit_format format);
+    //! Throws std::invalid_argument for soft output from a decoder that has none.
+    void check_soft(const llr_batch& b) const;
     void decode_soft_checked(llr_batch b,
                              soft_values soft,
                              std::uint8_t* bits,
@@ -255,6 +268,7 @@ private:
     {
         std::vector<std::uint8_t> bits;
         std::vector<codeword_status> status;
+        std::vector<float> soft;
     };
     std::map<ticket, finished> d_finished; // decoded by submit_batch(), not yet collected
     ticket d_last_ticket = 0;
