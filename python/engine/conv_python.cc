@@ -12,9 +12,11 @@
  */
 
 #include "numpy_arrays.h"
+#include "turbo_config.h" // keyword()
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/conv/parameters.h>
 #include <gnuradio/gputurbo/engine/core/backend.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
 
@@ -152,7 +154,8 @@ public:
                    const std::string& backend,
                    const std::string& llr_sign,
                    float int8_scale,
-                   int threads)
+                   int threads,
+                   const std::string& soft_algorithm)
         : d_code(code),
           d_termination(termination),
           d_puncturing(puncturing),
@@ -165,26 +168,34 @@ public:
         config.invert_llr = ::gputurbo::core::positive_means_one(llr_sign);
         config.int8_scale = int8_scale;
         config.threads = threads;
+        config.soft_algorithm = conv::parse_soft_algorithm(soft_algorithm);
         d_decoder = conv::make_viterbi_decoder(config, backend);
     }
 
-    py::tuple decode(const py::object& llrs, int frame_bits, bool packed)
+    py::tuple
+    decode(const py::object& llrs, int frame_bits, bool packed, const std::string& output)
     {
-        const std::size_t width =
-            punctured_length(d_code, frame_bits, d_termination, d_puncturing);
-        const rows in(
-            llrs,
-            "llrs",
-            width,
-            [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
-            "llrs must be float32 or int8 of shape (n, " + std::to_string(width) +
-                ") for " + frame_text(frame_bits, d_termination, d_puncturing) +
-                ", or (" + std::to_string(width) + ",) for one frame");
+        const auto soft = ::gputurbo::core::parse_output(output);
+        const rows in = input_rows(llrs, frame_bits);
+        auto passed = in.result<bool>();
+        std::vector<::gputurbo::core::codeword_status> status(in.count);
+        if (soft != ::gputurbo::core::soft_output::none) {
+            if (packed)
+                throw py::value_error("packed=True goes with output=\"bits\" only: soft "
+                                      "output is one float32 a bit");
+            auto values = in.result<float>(frame_bits);
+            decode_rows_soft(*d_decoder,
+                             d_mutex,
+                             frame_bits,
+                             in,
+                             { values.mutable_data(), soft },
+                             status.data());
+            copy_passed(status, passed);
+            return py::make_tuple(values, passed);
+        }
         const auto format = bit_format_of(packed);
         auto bits =
             in.result<std::uint8_t>(::gputurbo::core::output_bytes(format, frame_bits));
-        auto passed = in.result<bool>();
-        std::vector<::gputurbo::core::codeword_status> status(in.count);
         decode_rows(*d_decoder,
                     d_mutex,
                     frame_bits,
@@ -192,9 +203,7 @@ public:
                     bits.mutable_data(),
                     status.data(),
                     format);
-        auto ok = passed.mutable_data();
-        for (std::size_t i = 0; i < in.count; ++i)
-            ok[i] = status[i].passed;
+        copy_passed(status, passed);
         return py::make_tuple(bits, passed);
     }
 
@@ -251,6 +260,28 @@ public:
     }
 
 private:
+    rows input_rows(const py::object& llrs, int frame_bits) const
+    {
+        const std::size_t width =
+            punctured_length(d_code, frame_bits, d_termination, d_puncturing);
+        return rows(
+            llrs,
+            "llrs",
+            width,
+            [](const py::array& a) { return holds<float>(a) || holds<std::int8_t>(a); },
+            "llrs must be float32 or int8 of shape (n, " + std::to_string(width) +
+                ") for " + frame_text(frame_bits, d_termination, d_puncturing) +
+                ", or (" + std::to_string(width) + ",) for one frame");
+    }
+
+    static void copy_passed(const std::vector<::gputurbo::core::codeword_status>& status,
+                            py::array_t<bool>& passed)
+    {
+        auto ok = passed.mutable_data();
+        for (std::size_t i = 0; i < status.size(); ++i)
+            ok[i] = status[i].passed;
+    }
+
     conv::code d_code;
     std::unique_ptr<::gputurbo::core::batch_decoder> d_decoder;
     std::mutex d_mutex;
@@ -424,7 +455,8 @@ const char* viterbi_engine_doc =
     R"(Viterbi decoder of a conv_code on numpy arrays, without a flowgraph.
 
 viterbi_engine(code, termination="terminated", puncturing="", backend="auto",
-               llr_sign="positive-one", int8_scale=8.0, threads=0)
+               llr_sign="positive-one", int8_scale=8.0, threads=0,
+               soft_algorithm="max-log")
 
 code: a conv_code.
 termination, puncturing: as in conv_code, what the frames were encoded with;
@@ -441,6 +473,8 @@ int8_scale: int8 and int4 input: the value q means the LLR q / int8_scale (the c
   cuda decoders take q as its path metric as it is, so the scale sets only which frames
   pass).
 threads: CPU worker threads, 0 = all cores.
+soft_algorithm: decode(output="llr") only: "max-log" (the best path's metric: the signs
+  are the exact Viterbi's decisions) or "log-map" (exact log-sum-exp over every path).
 A bad value raises ValueError naming the parameter.
 
 One object decodes one call at a time (concurrent calls from several threads wait for
@@ -480,8 +514,16 @@ packed: False (default): one byte per bit; True: 8 bits per byte, the first bit 
   most significant bit, each frame on its own ceil(frame_bits / 8) bytes, the unused low
   bits of its last byte 0 (numpy.packbits(bits, axis=1) of the unpacked bits;
   numpy.unpackbits(bits, axis=1, count=frame_bits) undoes it).
+output: "bits" (default); "llr": the a-posteriori LLR of each information bit instead,
+  float32, in the sign of llr_sign, by the BCJR algorithm of soft_algorithm over the
+  whole frame in double (the exact reference, backends "cpu" and "reference" only: at
+  K = 7 rate 1/2 0.6 Mbit/s a core max-log, 0.12 log-map, tail-biting about 40 and 60
+  times slower); its sign is the bit
+  output="bits" gives wherever that is the exact Viterbi's (max-log). "extrinsic" is
+  refused: a convolutional code's information bits have no input LLR of their own.
 Returns (bits, passed): bits uint8 of shape (n, frame_bits), each 0 or 1 (packed:
-  (n, ceil(frame_bits / 8))); passed bool (n,): false where the frame carries no
+  (n, ceil(frame_bits / 8)); output "llr": float32 (n, frame_bits)); passed bool (n,),
+  as for output="bits": false where the frame carries no
   information (the mean |LLR| of its sent values is about zero) and, when terminated,
   where its best end state is not state 0, where the tail leads (a frame that was not
   sent so: it passes only by a chance of 2^-(K-1)). For a 1-D input: bits
@@ -579,19 +621,22 @@ void bind_conv(py::module& m)
                       const std::string&,
                       const std::string&,
                       float,
-                      int>(),
+                      int,
+                      const std::string&>(),
              py::arg("code"),
              py::arg("termination") = "terminated",
              py::arg("puncturing") = "",
              py::arg("backend") = "auto",
              py::arg("llr_sign") = "positive-one",
              py::arg("int8_scale") = 8.0f,
-             py::arg("threads") = 0)
+             py::arg("threads") = 0,
+             keyword("soft_algorithm", conv::parameters()))
         .def("decode",
              &viterbi_engine::decode,
              py::arg("llrs"),
              py::arg("frame_bits"),
              py::arg("packed") = false,
+             keyword("output", conv::parameters()),
              viterbi_decode_doc)
         .def("decode_int4",
              &viterbi_engine::decode_int4,

@@ -258,5 +258,80 @@ class qa_conv_decode_api(gr_unittest.TestCase):
                 self.assertIsInstance(e.exception.__cause__, MemoryError)
 
 
+class qa_conv_decode_soft(gr_unittest.TestCase):
+    """decode(output="llr"): a-posteriori LLRs in the sign of llr_sign."""
+
+    def test_001_shapes_signs_and_bits(self):
+        # Noisy frames: float32 (n, frame_bits) whose signs (positive-one: positive
+        # means 1) are the max-log decisions: the bits of the exact Viterbi decoder
+        # (backend "reference"; the cpu's own come from int16 metrics and may differ
+        # where paths nearly tie); the passed flags are decode()'s; one frame gives 1-D
+        # values.
+        rng = np.random.default_rng(41)
+        code = gputurbo.conv_code("ccsds")
+        sigma = np.sqrt(1.0 / (2 * 0.5 * 10**(2.0 / 10)))
+        for backend in BACKENDS:
+            for termination in ("terminated", "truncated"):
+                for llr_sign in ("positive-one", "positive-zero"):
+                    with self.subTest(backend=backend, termination=termination,
+                                      llr_sign=llr_sign):
+                        engine = gputurbo.viterbi_engine(code, termination,
+                                                         backend=backend,
+                                                         llr_sign=llr_sign)
+                        bits = rng.integers(0, 2, (6, 150), dtype=np.uint8)
+                        _, llrs = bpsk_llrs(code.encode(bits, termination), sigma, rng)
+                        if llr_sign == "positive-zero":
+                            llrs = -llrs
+                        _, passed = engine.decode(llrs, 150)
+                        decoded, _ = gputurbo.viterbi_engine(
+                            code, termination, backend="reference",
+                            llr_sign=llr_sign).decode(llrs, 150)
+                        values, soft_passed = engine.decode(llrs, 150, output="llr")
+                        self.assertEqual((values.dtype, values.shape),
+                                         (np.dtype(np.float32), (6, 150)))
+                        ones = values > 0 if llr_sign == "positive-one" else values < 0
+                        np.testing.assert_array_equal(ones.astype(np.uint8), decoded)
+                        np.testing.assert_array_equal(soft_passed, passed)
+                        one, one_passed = engine.decode(llrs[2], 150, output="llr")
+                        self.assertEqual((one.shape, one_passed.shape), ((150,), ()))
+                        np.testing.assert_array_equal(one, values[2])
+
+    def test_002_log_map_and_every_termination(self):
+        # log-map's values differ from max-log's, with the same signs on clean frames;
+        # int8 input works as float of q / int8_scale.
+        rng = np.random.default_rng(42)
+        code = gputurbo.conv_code("802.11")
+        for termination in TERMINATIONS:
+            bits = rng.integers(0, 2, (3, 40), dtype=np.uint8)
+            llrs = (4.0 * code.encode(bits, termination) - 2.0).astype(np.float32)
+            max_log = gputurbo.viterbi_engine(code, termination, backend="reference")
+            log_map = gputurbo.viterbi_engine(code, termination, backend="cpu",
+                                              soft_algorithm="log-map")
+            a = max_log.decode(llrs, 40, output="llr")[0]
+            b = log_map.decode(llrs, 40, output="llr")[0]
+            np.testing.assert_array_equal((a > 0).astype(np.uint8), bits)
+            np.testing.assert_array_equal((b > 0).astype(np.uint8), bits)
+            self.assertFalse(np.array_equal(a, b))
+            q = llrs.astype(np.int8)  # +-2
+            np.testing.assert_array_equal(
+                gputurbo.viterbi_engine(code, termination, int8_scale=1.0,
+                                        backend="cpu").decode(q, 40, output="llr")[0], a)
+
+    def test_003_bad_requests(self):
+        code = gputurbo.conv_code("802.11")
+        engine = gputurbo.viterbi_engine(code, backend="cpu")
+        llrs = np.zeros((2, code.punctured_length(20)), np.float32)
+        with self.assertRaisesRegex(ValueError, "unknown output 'soft': use one of bits, "
+                                    "llr, extrinsic"):
+            engine.decode(llrs, 20, output="soft")
+        with self.assertRaisesRegex(ValueError, "output=extrinsic: a convolutional "
+                                    "code's information bits have no input LLR"):
+            engine.decode(llrs, 20, output="extrinsic")
+        with self.assertRaisesRegex(ValueError, "packed=True goes with output=\"bits\""):
+            engine.decode(llrs, 20, packed=True, output="llr")
+        with self.assertRaisesRegex(ValueError, "unknown soft_algorithm 'exact'"):
+            gputurbo.viterbi_engine(code, soft_algorithm="exact")
+
+
 if __name__ == '__main__':
     unittest.main(verbosity=2)

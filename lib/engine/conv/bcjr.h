@@ -8,16 +8,11 @@
 #define INCLUDED_GPUTURBO_CONV_BCJR_H
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/conv/decoder.h> // soft_algorithm
 
 #include <vector>
 
 namespace gputurbo::conv {
-
-//! How the BCJR combines the paths into a branch: log-sum-exp, or only the best one.
-enum class soft_algorithm {
-    log_map, //!< exact: max*(a, b) = max(a, b) + log1p(exp(-|a - b|))
-    max_log  //!< max(a, b): the best path's metric, as Viterbi compares them
-};
 
 //! The a-posteriori LLRs of one frame (the engine's sign: positive means bit 0).
 struct soft_frame

@@ -70,6 +70,10 @@ void viterbi_config::validate() const
     core::check(parameter("int8_scale"), int8_scale);
     core::check(parameter("threads"), threads);
     core::check_devices(parameter("devices"), devices);
+    if (std::string_view(to_string(soft_algorithm)) == "?")
+        throw std::invalid_argument(
+            "soft_algorithm " + std::to_string(int(soft_algorithm)) +
+            " is unknown: use " + core::range_text(parameter("soft_algorithm")));
 }
 
 segment_geometry derived_geometry(const viterbi_config& config)

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "core/names.h"
+
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 
 #include <algorithm>
@@ -13,6 +15,12 @@ namespace gputurbo::conv {
 namespace {
 
 using core::parameter_kind;
+
+// In the order of the table's choices.
+const std::pair<const char*, soft_algorithm> soft_algorithm_names[] = {
+    { "max-log", soft_algorithm::max_log },
+    { "log-map", soft_algorithm::log_map },
+};
 
 std::vector<core::parameter> make_table()
 {
@@ -83,6 +91,13 @@ std::vector<core::parameter> make_table()
                   "a stream: find the phase of its steps in the LLRs (and its inversion, "
                   "where the code shows it) by the path metrics' growth, and follow a "
                   "slip" });
+    t.push_back({ "soft_algorithm",
+                  parameter_kind::choice,
+                  "max-log",
+                  "soft output only: the BCJR's arithmetic, the best path's metric "
+                  "(max-log: its decisions are Viterbi's) or the exact log-sum-exp over "
+                  "every path (log-map, about 5 times slower)" });
+    t.back().choices = core::names_of(soft_algorithm_names);
     t.push_back(core::number(parameter_kind::integer,
                              "frame_bits",
                              "1024",
@@ -101,10 +116,11 @@ const core::parameter& engine_parameter(std::string_view name)
     return core::find_parameter(core::engine_parameters(), name);
 }
 
-const char* const config_names[] = { "constraint",   "polys",          "puncture",
-                                     "termination",  "decision_depth", "training_depth",
-                                     "segment_bits", "node_sync",      "invert_llr",
-                                     "int8_scale",   "threads",        "devices" };
+const char* const config_names[] = { "constraint",    "polys",          "puncture",
+                                     "termination",   "decision_depth", "training_depth",
+                                     "segment_bits",  "node_sync",      "invert_llr",
+                                     "int8_scale",    "threads",        "devices",
+                                     "soft_algorithm" };
 
 } // namespace
 
@@ -117,6 +133,14 @@ const std::vector<core::parameter>& parameters()
 const core::parameter& parameter(std::string_view name)
 {
     return core::find_parameter(parameters(), name);
+}
+
+const char* to_string(soft_algorithm a) { return core::name_of(a, soft_algorithm_names); }
+
+soft_algorithm parse_soft_algorithm(std::string_view name)
+{
+    return soft_algorithm_names[core::choice_index(parameter("soft_algorithm"), name)]
+        .second;
 }
 
 bool in_config(std::string_view name)
@@ -155,6 +179,7 @@ config_values(const viterbi_config& c)
         { "int8_scale", core::format_real(c.int8_scale) },
         { "threads", std::to_string(c.threads) },
         { "devices", c.devices },
+        { "soft_algorithm", to_string(c.soft_algorithm) },
     };
     std::vector<std::pair<const core::parameter*, std::string>> values;
     for (const auto& p : parameters())
@@ -200,6 +225,7 @@ viterbi_config config_from(const std::map<std::string, std::string>& values)
         float(core::parse_number(engine_parameter("int8_scale"), value("int8_scale")));
     c.threads = int(core::parse_number(engine_parameter("threads"), value("threads")));
     c.devices = value("devices");
+    c.soft_algorithm = parse_soft_algorithm(value("soft_algorithm"));
     c.validate();
     return c;
 }

@@ -5,6 +5,7 @@
  */
 
 #include "reference_decoder.h"
+#include "bcjr.h"
 #include "core/thread_pool.h"
 
 #include <gnuradio/gputurbo/engine/core/llr.h>
@@ -59,6 +60,55 @@ float float_trellis::step(const float* llrs,
     for (int s = 0; s < d_states; ++s)
         next[s] -= best;
     return best;
+}
+
+bool wants_app(const core::soft_values& soft)
+{
+    if (soft.kind == core::soft_output::extrinsic)
+        throw std::invalid_argument(
+            "output=extrinsic: a convolutional code's information bits have no input "
+            "LLR of their own; use llr");
+    return soft.kind == core::soft_output::app;
+}
+
+void write_app(const viterbi_config& config,
+               int frame_bits,
+               const float* llrs,
+               std::size_t frames,
+               float* values,
+               std::uint8_t* bits,
+               int threads)
+{
+    const code& c = config.generator;
+    const std::size_t sent_length =
+        punctured_length(c, config.punctured, config.mode, frame_bits);
+    const std::size_t coded = coded_length(c, config.mode, frame_bits);
+    const float sign = config.invert_llr ? -1.0f : 1.0f; // back to the input's
+    const int workers = int(std::min<std::size_t>(threads, frames));
+    std::atomic<std::size_t> next_frame{ 0 };
+    core::thread_pool::shared().run(workers, [&](int) {
+        std::vector<float> received(sent_length), depunctured(coded);
+        for (std::size_t f; (f = next_frame.fetch_add(1)) < frames;) {
+            const float* sent = llrs + f * sent_length;
+            for (std::size_t i = 0; i < sent_length; ++i)
+                received[i] = core::sanitize_llr(sent[i], config.invert_llr);
+            depuncture(c,
+                       config.punctured,
+                       config.mode,
+                       frame_bits,
+                       received.data(),
+                       1,
+                       depunctured.data());
+            const soft_frame app = bcjr(
+                c, config.mode, frame_bits, depunctured.data(), config.soft_algorithm);
+            float* out = values + f * std::size_t(frame_bits);
+            std::uint8_t* hard = bits + f * std::size_t(frame_bits);
+            for (int k = 0; k < frame_bits; ++k) {
+                out[k] = sign * app.info[k];
+                hard[k] = app.info[k] < 0.0f;
+            }
+        }
+    });
 }
 
 reference_decoder::reference_decoder(const viterbi_config& config, core::backend kind)
@@ -178,6 +228,7 @@ void reference_decoder::decode_batch(const batch& b,
                                      std::uint8_t* bits,
                                      core::codeword_status* status)
 {
+    const bool app = wants_app(b.soft);
     const float* llrs = as_float(b, d_config.int8_scale);
     const std::size_t sent_length = input_length(b.block);
     const int workers = int(std::min<std::size_t>(d_threads, b.count));
@@ -194,6 +245,8 @@ void reference_decoder::decode_batch(const batch& b,
                 status[f] = { 0, informed };
         }
     });
+    if (app) // the status is the Viterbi's, the bits the APPs' signs
+        write_app(d_config, b.block, llrs, b.count, b.soft.values, bits, d_threads);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -56,6 +56,28 @@ private:
 };
 
 /*!
+ * \brief Whether a batch asks for soft output (kind app). std::invalid_argument for
+ * extrinsic: an information bit of a convolutional code has no input LLR of its own.
+ */
+bool wants_app(const core::soft_values& soft);
+
+/*!
+ * \brief The soft output of a batch of frames (conv/decoder.h): each frame's sent LLRs
+ * (float: int8 ones as q / int8_scale) read as the decoders read them (invert_llr,
+ * core::sanitize_llr), depunctured, through bcjr() with config.soft_algorithm; its
+ * information bits' a-posteriori LLRs into \p values (frame_bits a frame, in the sign
+ * of the input) and their signs into \p bits (1 where the engine's LLR is negative).
+ * Frames are shared out over \p threads threads of the shared pool.
+ */
+void write_app(const viterbi_config& config,
+               int frame_bits,
+               const float* llrs,
+               std::size_t frames,
+               float* values,
+               std::uint8_t* bits,
+               int threads);
+
+/*!
  * \brief The exact Viterbi decoder, the oracle of every faster one: survivors over the
  * whole frame (no traceback window), float metrics, frames shared out over the threads
  * of the shared pool.
@@ -81,6 +103,8 @@ public:
 
     core::backend kind() const override;
     std::string device() const override;
+    //! Soft output: write_app() (kind app).
+    bool gives_soft() const override { return true; }
 
 private:
     //! One thread's buffers, sized for the largest frame decoded so far.

@@ -5,6 +5,7 @@
  */
 
 #include "cpu_decoder.h"
+#include "../reference_decoder.h"
 #include "core/cpu/isa.h"
 #include "core/thread_pool.h"
 
@@ -237,6 +238,7 @@ void cpu_decoder::decode_batch(const batch& b,
                                std::uint8_t* bits,
                                core::codeword_status* status)
 {
+    const bool app = wants_app(b.soft);
     const code& c = d_config.generator;
     const termination mode = d_config.mode;
     const int frame = b.block;
@@ -263,6 +265,14 @@ void cpu_decoder::decode_batch(const batch& b,
     d_owned.assign(d_cut.size(), 0.0);
     d_segments.decode(
         d_windows, frame_run(d_geometry, mode, frame, T), d_cut, d_owned.data());
+    if (app) // the status is the Viterbi's, the bits the APPs' signs
+        write_app(d_config,
+                  frame,
+                  as_float(b, d_config.int8_scale),
+                  b.count,
+                  b.soft.values,
+                  bits,
+                  core::thread_count(d_config.threads));
     if (!status)
         return;
     // A frame passes when the mean |LLR| of what was sent reaches the floor and no

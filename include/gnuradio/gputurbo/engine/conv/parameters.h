@@ -11,9 +11,10 @@
  * \file parameters.h
  * \brief The Viterbi decoder's parameters (core/parameters.h): the code (preset, or
  *        constraint and polys), puncture, termination, the segment geometry
- *        (decision_depth, training_depth, segment_bits), frame_bits (the block size),
- *        core::engine_parameters() and core::block_parameters(). Defaults are those of
- *        viterbi_config. viterbi_config::validate() and the apps read this table.
+ *        (decision_depth, training_depth, segment_bits), soft_algorithm, frame_bits (the
+ *        block size), core::engine_parameters() and core::block_parameters(). Defaults
+ *        are those of viterbi_config. viterbi_config::validate() and the apps read this
+ *        table.
  */
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
@@ -37,6 +38,11 @@ const std::vector<core::parameter>& parameters();
 
 //! The parameter of that name; std::logic_error for a name the table lacks.
 const core::parameter& parameter(std::string_view name);
+
+//! The name of a soft_algorithm in the table ("max-log", "log-map").
+const char* to_string(soft_algorithm a);
+//! The soft_algorithm of a name; std::invalid_argument naming the choices otherwise.
+soft_algorithm parse_soft_algorithm(std::string_view name);
 
 //! Whether viterbi_config holds the parameter (through its code, puncturing,
 //! termination and engine members); frame_bits, preset and the blocks' own it does not.
