@@ -183,7 +183,7 @@ public:
             if (packed)
                 throw py::value_error("packed=True goes with output=\"bits\" only: soft "
                                       "output is one float32 a bit");
-            auto values = in.result<float>(frame_bits);
+            auto values = in.result<float>(d_decoder->soft_length(frame_bits, soft));
             decode_rows_soft(*d_decoder,
                              d_mutex,
                              frame_bits,
@@ -519,10 +519,15 @@ output: "bits" (default); "llr": the a-posteriori LLR of each information bit in
   whole frame in double (the exact reference, backends "cpu" and "reference" only: at
   K = 7 rate 1/2 0.6 Mbit/s a core max-log, 0.12 log-map, tail-biting about 40 and 60
   times slower); its sign is the bit
-  output="bits" gives wherever that is the exact Viterbi's (max-log). "extrinsic" is
-  refused: a convolutional code's information bits have no input LLR of their own.
+  output="bits" gives wherever that is the exact Viterbi's (max-log).
+  "code-extrinsic": for each code bit sent (the llrs' row, in its order), its
+  a-posteriori LLR less its input LLR, float32: what an iterative receiver (turbo
+  equalisation, iterative demapping) gives back to its equaliser or demapper.
+  "extrinsic" is refused: a convolutional code's information bits have no input LLR of
+  their own.
 Returns (bits, passed): bits uint8 of shape (n, frame_bits), each 0 or 1 (packed:
-  (n, ceil(frame_bits / 8)); output "llr": float32 (n, frame_bits)); passed bool (n,),
+  (n, ceil(frame_bits / 8)); output "llr": float32 (n, frame_bits); "code-extrinsic":
+  float32 of the llrs' shape); passed bool (n,),
   as for output="bits": false where the frame carries no
   information (the mean |LLR| of its sent values is about zero) and, when terminated,
   where its best end state is not state 0, where the tail leads (a frame that was not

@@ -65,8 +65,13 @@ soft_run decode_soft(core::batch_decoder& dec,
 }
 
 //! bcjr() of frame \p f of \p sent (float LLRs as they came), read as the decoders read
-//! them: in the engine's sign, sanitised, depunctured.
-std::vector<float>
+//! them: in the engine's sign, sanitised, depunctured; and the code-extrinsic values of
+//! the sent code bits (engine sign).
+struct reference_soft
+{
+    std::vector<float> info, code_extrinsic;
+};
+reference_soft
 reference_app(const viterbi_config& c, int frame_bits, const float* sent, std::size_t f)
 {
     const std::size_t length =
@@ -77,7 +82,13 @@ reference_app(const viterbi_config& c, int frame_bits, const float* sent, std::s
     std::vector<float> llrs(coded_length(c.generator, c.mode, frame_bits));
     depuncture(
         c.generator, c.punctured, c.mode, frame_bits, received.data(), 1, llrs.data());
-    return bcjr(c.generator, c.mode, frame_bits, llrs.data(), c.soft_algorithm).info;
+    const soft_frame app =
+        bcjr(c.generator, c.mode, frame_bits, llrs.data(), c.soft_algorithm);
+    const auto at = sent_positions(c.generator, c.punctured, c.mode, frame_bits);
+    reference_soft r{ app.info, std::vector<float>(length) };
+    for (std::size_t i = 0; i < length; ++i)
+        r.code_extrinsic[i] = app.code[at[i]] - received[i];
+    return r;
 }
 
 } // namespace
@@ -117,7 +128,8 @@ TEST_P(ViterbiSoft, ValuesAreTheBcjrsAndBitsTheirSigns)
                             core::dequantize_llrs(
                                 q.data(), q.size(), llrs.data(), c.int8_scale);
                         const auto dec = make_viterbi_decoder(c, GetParam());
-                        ASSERT_TRUE(dec->gives_soft());
+                        ASSERT_TRUE(dec->gives_soft(core::soft_output::app));
+                        ASSERT_TRUE(dec->gives_soft(core::soft_output::code_extrinsic));
                         const soft_run r =
                             int8 ? decode_soft(*dec, frame_bits, q, frames)
                                  : decode_soft(*dec, frame_bits, llrs, frames);
@@ -126,8 +138,23 @@ TEST_P(ViterbiSoft, ValuesAreTheBcjrsAndBitsTheirSigns)
                             pattern + (int8 ? " int8" : " float") +
                             (invert ? " inverted" : "") +
                             " frame_bits=" + std::to_string(frame_bits);
+                        // Each sent code bit's a-posteriori LLR less its input.
+                        const std::size_t sent = dec->input_length(frame_bits);
+                        std::vector<float> code(frames * sent);
+                        const core::soft_values out{ code.data(),
+                                                     core::soft_output::code_extrinsic };
+                        if (int8)
+                            dec->decode_soft(frame_bits, q.data(), frames, out);
+                        else
+                            dec->decode_soft(frame_bits, llrs.data(), frames, out);
                         for (std::size_t f = 0; f < frames; ++f) {
-                            const auto app = reference_app(c, frame_bits, llrs.data(), f);
+                            const auto ref = reference_app(c, frame_bits, llrs.data(), f);
+                            const auto& app = ref.info;
+                            for (std::size_t i = 0; i < sent; ++i) {
+                                const float e = ref.code_extrinsic[i];
+                                ASSERT_EQ(code[f * sent + i], invert ? -e : e)
+                                    << what << " frame " << f << " code bit " << i;
+                            }
                             for (int k = 0; k < frame_bits; ++k) {
                                 const std::size_t i = f * frame_bits + k;
                                 ASSERT_EQ(r.values[i], invert ? -app[k] : app[k])
@@ -198,8 +225,9 @@ TEST_P(ViterbiSoft, ExtrinsicIsRefused)
                   dec->decode_soft(
                       20, llrs.data(), 1, { out.data(), core::soft_output::extrinsic });
               }),
-              "output=extrinsic: a convolutional code's information bits have no input "
-              "LLR of their own; use llr");
+              "soft output extrinsic: the " + GetParam() +
+                  " backend of this decoder does not give it");
+    EXPECT_FALSE(dec->gives_soft(core::soft_output::extrinsic));
 }
 
 INSTANTIATE_TEST_SUITE_P(ConvBackends,
@@ -220,13 +248,13 @@ TEST(ViterbiSoftOutput, CudaAndStreamsGiveHardBitsOnly)
         GTEST_SKIP() << "backend 'cuda' is not available on this machine";
     c.mode = termination::terminated;
     const auto dec = make_viterbi_decoder(c, "cuda");
-    EXPECT_FALSE(dec->gives_soft());
+    EXPECT_FALSE(dec->gives_soft(core::soft_output::app));
     std::vector<float> llrs(dec->input_length(20), 1.0f), out(20);
     EXPECT_EQ(
         message_of([&] {
             dec->decode_soft(20, llrs.data(), 1, { out.data(), core::soft_output::app });
         }),
-        "soft output: the cuda backend of this decoder gives hard bits only");
+        "soft output llr: the cuda backend of this decoder does not give it");
 }
 
 TEST(ViterbiSoftOutput, SoftAlgorithmIsAParameter)

@@ -62,27 +62,21 @@ float float_trellis::step(const float* llrs,
     return best;
 }
 
-bool wants_app(const core::soft_values& soft)
-{
-    if (soft.kind == core::soft_output::extrinsic)
-        throw std::invalid_argument(
-            "output=extrinsic: a convolutional code's information bits have no input "
-            "LLR of their own; use llr");
-    return soft.kind == core::soft_output::app;
-}
-
-void write_app(const viterbi_config& config,
-               int frame_bits,
-               const float* llrs,
-               std::size_t frames,
-               float* values,
-               std::uint8_t* bits,
-               int threads)
+void write_soft(const viterbi_config& config,
+                int frame_bits,
+                const float* llrs,
+                std::size_t frames,
+                core::soft_values soft,
+                std::uint8_t* bits,
+                int threads)
 {
     const code& c = config.generator;
     const std::size_t sent_length =
         punctured_length(c, config.punctured, config.mode, frame_bits);
     const std::size_t coded = coded_length(c, config.mode, frame_bits);
+    const std::vector<std::uint32_t> sent_at =
+        sent_positions(c, config.punctured, config.mode, frame_bits);
+    const bool code_bits = soft.kind == core::soft_output::code_extrinsic;
     const float sign = config.invert_llr ? -1.0f : 1.0f; // back to the input's
     const int workers = int(std::min<std::size_t>(threads, frames));
     std::atomic<std::size_t> next_frame{ 0 };
@@ -101,11 +95,17 @@ void write_app(const viterbi_config& config,
                        depunctured.data());
             const soft_frame app = bcjr(
                 c, config.mode, frame_bits, depunctured.data(), config.soft_algorithm);
-            float* out = values + f * std::size_t(frame_bits);
             std::uint8_t* hard = bits + f * std::size_t(frame_bits);
-            for (int k = 0; k < frame_bits; ++k) {
-                out[k] = sign * app.info[k];
+            for (int k = 0; k < frame_bits; ++k)
                 hard[k] = app.info[k] < 0.0f;
+            if (code_bits) {
+                float* out = soft.values + f * sent_length;
+                for (std::size_t i = 0; i < sent_length; ++i)
+                    out[i] = sign * (app.code[sent_at[i]] - received[i]);
+            } else {
+                float* out = soft.values + f * std::size_t(frame_bits);
+                for (int k = 0; k < frame_bits; ++k)
+                    out[k] = sign * app.info[k];
             }
         }
     });
@@ -228,7 +228,6 @@ void reference_decoder::decode_batch(const batch& b,
                                      std::uint8_t* bits,
                                      core::codeword_status* status)
 {
-    const bool app = wants_app(b.soft);
     const float* llrs = as_float(b, d_config.int8_scale);
     const std::size_t sent_length = input_length(b.block);
     const int workers = int(std::min<std::size_t>(d_threads, b.count));
@@ -245,8 +244,9 @@ void reference_decoder::decode_batch(const batch& b,
                 status[f] = { 0, informed };
         }
     });
-    if (app) // the status is the Viterbi's, the bits the APPs' signs
-        write_app(d_config, b.block, llrs, b.count, b.soft.values, bits, d_threads);
+    if (b.soft.kind != core::soft_output::none) // the status is the Viterbi's, the
+                                                // bits the APPs' signs
+        write_soft(d_config, b.block, llrs, b.count, b.soft, bits, d_threads);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -55,27 +55,30 @@ private:
     std::vector<std::uint8_t> d_pattern;
 };
 
-/*!
- * \brief Whether a batch asks for soft output (kind app). std::invalid_argument for
- * extrinsic: an information bit of a convolutional code has no input LLR of its own.
- */
-bool wants_app(const core::soft_values& soft);
+//! The soft output the frame decoders give (conv/decoder.h): app and code_extrinsic; an
+//! information bit of a convolutional code has no input LLR of its own (extrinsic).
+inline bool gives_soft_output(core::soft_output kind)
+{
+    return kind == core::soft_output::app || kind == core::soft_output::code_extrinsic;
+}
 
 /*!
  * \brief The soft output of a batch of frames (conv/decoder.h): each frame's sent LLRs
  * (float: int8 ones as q / int8_scale) read as the decoders read them (invert_llr,
- * core::sanitize_llr), depunctured, through bcjr() with config.soft_algorithm; its
- * information bits' a-posteriori LLRs into \p values (frame_bits a frame, in the sign
- * of the input) and their signs into \p bits (1 where the engine's LLR is negative).
- * Frames are shared out over \p threads threads of the shared pool.
+ * core::sanitize_llr), depunctured, through bcjr() with config.soft_algorithm; into
+ * \p soft.values, in the sign of the input: app, the information bits' a-posteriori
+ * LLRs (frame_bits a frame); code_extrinsic, each sent code bit's a-posteriori LLR less
+ * its input (the frame's sent LLRs, punctured_length() a frame). The information bits'
+ * signs go into \p bits (1 where the engine's LLR is negative). Frames are shared out
+ * over \p threads threads of the shared pool.
  */
-void write_app(const viterbi_config& config,
-               int frame_bits,
-               const float* llrs,
-               std::size_t frames,
-               float* values,
-               std::uint8_t* bits,
-               int threads);
+void write_soft(const viterbi_config& config,
+                int frame_bits,
+                const float* llrs,
+                std::size_t frames,
+                core::soft_values soft,
+                std::uint8_t* bits,
+                int threads);
 
 /*!
  * \brief The exact Viterbi decoder, the oracle of every faster one: survivors over the
@@ -103,8 +106,11 @@ public:
 
     core::backend kind() const override;
     std::string device() const override;
-    //! Soft output: write_app() (kind app).
-    bool gives_soft() const override { return true; }
+    //! Soft output: write_soft().
+    bool gives_soft(core::soft_output kind) const override
+    {
+        return gives_soft_output(kind);
+    }
 
 private:
     //! One thread's buffers, sized for the largest frame decoded so far.

@@ -52,9 +52,10 @@ void pack_bits(const std::uint8_t* bits, int block, std::size_t n, std::uint8_t*
 // bytes).
 void batch_decoder::check_soft(const llr_batch& b) const
 {
-    if (b.soft.kind != soft_output::none && !gives_soft())
-        throw std::invalid_argument("soft output: the " + backend() +
-                                    " backend of this decoder gives hard bits only");
+    if (b.soft.kind != soft_output::none && !gives_soft(b.soft.kind))
+        throw std::invalid_argument("soft output " + std::string(to_string(b.soft.kind)) +
+                                    ": the " + backend() +
+                                    " backend of this decoder does not give it");
 }
 
 void batch_decoder::decode_checked(const llr_batch& b,
@@ -189,7 +190,7 @@ batch_decoder::ticket batch_decoder::submit_batch(const batch& b)
     result.status.resize(b.count);
     llr_batch mine = b;
     if (b.soft.kind != soft_output::none) {
-        result.soft.resize(b.count * std::size_t(b.block));
+        result.soft.resize(b.count * soft_length(b.block, b.soft.kind));
         mine.soft.values = result.soft.data();
     }
     if (b.count > 0)

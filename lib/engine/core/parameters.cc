@@ -310,8 +310,10 @@ std::vector<parameter> make_block_table()
                   "blocks and Python: what a decoder gives for each information bit: "
                   "its hard decision (0 or 1), or float LLRs in the sign of llr_sign: "
                   "a-posteriori (llr), or a-posteriori less the bit's own input LLR "
-                  "(extrinsic, what an iterative receiver feeds back)" });
-    t.back().choices = { "bits", "llr", "extrinsic" };
+                  "(extrinsic, what an iterative receiver feeds back); or for each code "
+                  "bit it read, a-posteriori less input (code-extrinsic: convolutional "
+                  "codes)" });
+    t.back().choices = { "bits", "llr", "extrinsic", "code-extrinsic" };
     t.push_back({ "length_tag_key",
                   parameter_kind::text,
                   "packet_len",
@@ -337,6 +339,13 @@ const std::vector<parameter>& block_parameters()
 bool parse_input_type(std::string_view name)
 {
     return choice_index(find_parameter(block_parameters(), "input_type"), name) == 1;
+}
+
+const char* to_string(soft_output kind)
+{
+    return find_parameter(block_parameters(), "output")
+        .choices.at(std::size_t(kind))
+        .c_str();
 }
 
 soft_output parse_output(std::string_view output)

@@ -234,11 +234,15 @@ std::size_t cpu_decoder::input_length(int frame_bits) const
 
 std::string cpu_decoder::device() const { return d_segments.device(); }
 
+bool cpu_decoder::gives_soft(core::soft_output kind) const
+{
+    return gives_soft_output(kind);
+}
+
 void cpu_decoder::decode_batch(const batch& b,
                                std::uint8_t* bits,
                                core::codeword_status* status)
 {
-    const bool app = wants_app(b.soft);
     const code& c = d_config.generator;
     const termination mode = d_config.mode;
     const int frame = b.block;
@@ -265,14 +269,15 @@ void cpu_decoder::decode_batch(const batch& b,
     d_owned.assign(d_cut.size(), 0.0);
     d_segments.decode(
         d_windows, frame_run(d_geometry, mode, frame, T), d_cut, d_owned.data());
-    if (app) // the status is the Viterbi's, the bits the APPs' signs
-        write_app(d_config,
-                  frame,
-                  as_float(b, d_config.int8_scale),
-                  b.count,
-                  b.soft.values,
-                  bits,
-                  core::thread_count(d_config.threads));
+    if (b.soft.kind != core::soft_output::none) // the status is the Viterbi's, the
+                                                // bits the APPs' signs
+        write_soft(d_config,
+                   frame,
+                   as_float(b, d_config.int8_scale),
+                   b.count,
+                   b.soft,
+                   bits,
+                   core::thread_count(d_config.threads));
     if (!status)
         return;
     // A frame passes when the mean |LLR| of what was sent reaches the floor and no

@@ -82,8 +82,8 @@ public:
     std::size_t input_length(int frame_bits) const override;
     core::backend kind() const override { return core::backend::cpu; }
     std::string device() const override;
-    //! Soft output: the BCJR reference (write_app(), reference_decoder.h).
-    bool gives_soft() const override { return true; }
+    //! Soft output: the BCJR reference (write_soft(), reference_decoder.h).
+    bool gives_soft(core::soft_output kind) const override;
 
 private:
     void decode_batch(const batch& b,

@@ -59,7 +59,10 @@ public:
     core::backend kind() const override;
     std::string device() const override;
     arithmetic metric_arithmetic() const override;
-    bool gives_soft() const override { return true; }
+    bool gives_soft(core::soft_output kind) const override
+    {
+        return kind != core::soft_output::code_extrinsic;
+    }
 
 private:
     int automatic_subblocks(int K) const override;

@@ -95,7 +95,10 @@ private:
 
     bool reads_int4() const override { return true; } // the pipeline unpacks it
     bool packs_bits() const override { return true; } // the decode kernel packs them
-    bool gives_soft() const override { return true; }
+    bool gives_soft(core::soft_output kind) const override
+    {
+        return kind != core::soft_output::code_extrinsic;
+    }
 
     void
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) override
@@ -162,7 +165,10 @@ private:
         return d_parts.front()->subblocks(K);
     }
     bool packs_bits() const override { return true; } // each part's kernels pack them
-    bool gives_soft() const override { return true; }
+    bool gives_soft(core::soft_output kind) const override
+    {
+        return kind != core::soft_output::code_extrinsic;
+    }
 };
 
 // The kernels alone, for codewords another pipeline has put on the GPU.

@@ -16,7 +16,8 @@
  *
  * LLRs are float or int8 (core/llr.h). Bits are unpacked, one byte per bit (0 or 1), or,
  * on request, packed 8 to a byte (bit_format). A decoder that gives soft output
- * (gives_soft()) also writes one float per information bit (decode_soft()).
+ * (gives_soft()) also writes LLRs of the information bits or of the code bits
+ * (decode_soft()).
  */
 
 #include <gnuradio/gputurbo/engine/core/backend.h>
@@ -70,10 +71,17 @@ struct codeword_status
  * - extrinsic: L_app minus the bit's own input LLR (as the decoder read it: clamped,
  *   NaN as 0, quantised where the arithmetic is): what the code adds to the channel,
  *   the value an iterative receiver feeds back as a-priori information.
+ * - code_extrinsic: for each code bit the decoder read (input_length(block) of them, in
+ *   its input's order), its a-posteriori LLR less its input LLR: what a decoder of a
+ *   code without systematic bits of its own gives back to an equaliser or demapper.
  */
-enum class soft_output { none, app, extrinsic };
+enum class soft_output { none, app, extrinsic, code_extrinsic };
 
-//! Where a soft decode writes: count * block floats (and what they are).
+//! The name of a kind, as the parameter output names it: "bits" (none), "llr",
+//! "extrinsic", "code-extrinsic" (core/parameters.h: parse_output()).
+const char* to_string(soft_output kind);
+
+//! Where a soft decode writes: count * soft_length() floats (and what they are).
 struct soft_values
 {
     float* values = nullptr;
@@ -90,7 +98,7 @@ struct llr_batch
     const int4_pair* i4 = nullptr; //!< one int4 sequence: codeword c from LLR c * length
     //! the bits decode_batch() writes: packed only from a backend that packs_bits()
     bit_format format = bit_format::unpacked;
-    //! soft output wanted beside the bits (decode_soft(), backends that gives_soft())
+    //! soft output wanted beside the bits (decode_soft(), backends that gives_soft() it)
     soft_values soft;
 
     //! The batch of \p n codewords of \p block bits whose LLRs \p llrs point to.
@@ -148,10 +156,11 @@ public:
 
     /*!
      * \brief Decodes as decode() does and writes soft values too: \p soft.values gets
-     * n_codewords * block floats of the kind \p soft.kind (soft_output; not none). The
-     * bits are those decode() gives, each the sign of its a-posteriori LLR; \p bits
-     * (unpacked) and \p status may be nullptr. Throws std::invalid_argument for a
-     * decoder that gives hard bits only (gives_soft()).
+     * n_codewords * soft_length(block, soft.kind) floats of the kind \p soft.kind
+     * (soft_output; not none). The bits are each the sign of its a-posteriori LLR (a
+     * family's decoder says how they relate to decode()'s); \p bits (unpacked) and
+     * \p status may be nullptr. Throws std::invalid_argument for a kind this decoder
+     * does not give (gives_soft()).
      */
     void decode_soft(int block,
                      const float* llrs,
@@ -166,9 +175,20 @@ public:
                      std::uint8_t* bits = nullptr,
                      codeword_status* status = nullptr);
 
-    //! Whether decode_soft() is available: this family and backend compute
-    //! a-posteriori LLRs.
-    virtual bool gives_soft() const { return false; }
+    //! Whether decode_soft() gives soft values of kind \p kind here: this family and
+    //! backend compute them.
+    virtual bool gives_soft(soft_output kind) const
+    {
+        (void)kind;
+        return false;
+    }
+    //! Soft values per codeword of kind \p kind: block, or input_length(block) for
+    //! code_extrinsic.
+    std::size_t soft_length(int block, soft_output kind) const
+    {
+        return kind == soft_output::code_extrinsic ? input_length(block)
+                                                   : std::size_t(block);
+    }
 
     /*!
      * \brief Asynchronous decoding. submit() starts decoding a batch and returns a ticket
@@ -179,9 +199,9 @@ public:
      * next batch; the CPU backends decode inside submit(). collect() writes the batch's
      * n_codewords * output_bytes(format, block) bytes of bits in \p format (bit_format),
      * whatever the format of the other batches. A batch submitted with \p soft (not
-     * none: a decoder that gives_soft()) has its soft values too, n_codewords * block
-     * floats into collect()'s \p soft_values (nullptr: dropped; decode_soft() says what
-     * they are).
+     * none: a decoder that gives_soft() it) has its soft values too, n_codewords *
+     * soft_length() floats into collect()'s \p soft_values (nullptr: dropped;
+     * decode_soft() says what they are).
      */
     template <class LLR>
     ticket submit(int block,
@@ -228,7 +248,7 @@ protected:
 
     //! What a backend implements; decode() has checked the pointers, the block size, and
     //! that count > 0. A batch with soft output wanted (b.soft) comes only to a backend
-    //! that gives_soft().
+    //! that gives_soft() its kind.
     virtual void
     decode_batch(const batch& b, std::uint8_t* bits, codeword_status* status) = 0;
 

@@ -148,8 +148,8 @@ bool parse_input_type(std::string_view name);
 //! The blocks set the engine's invert_llr to it.
 bool positive_means_one(std::string_view llr_sign);
 
-//! output: soft_output::none for "bits", app for "llr", extrinsic for "extrinsic";
-//! std::invalid_argument otherwise.
+//! output: soft_output::none for "bits", app for "llr", extrinsic for "extrinsic",
+//! code_extrinsic for "code-extrinsic"; std::invalid_argument otherwise.
 soft_output parse_output(std::string_view output);
 
 } // namespace gputurbo::core
