@@ -41,7 +41,7 @@ LABELS = {
     "polys": "Polynomials (octal)", "puncture": "Puncturing",
     "termination": "Termination", "decision_depth": "Decision Depth",
     "training_depth": "Training Depth", "segment_bits": "Segment Bits",
-    "node_sync": "Node Sync",
+    "node_sync": "Node Sync", "output": "Output",
 }
 OPTION_LABELS = {
     "algorithm": {"scaled-max-log": "Scaled Max-Log-MAP", "max-log": "Max-Log-MAP",
@@ -60,6 +60,8 @@ OPTION_LABELS = {
     "input_type": {"float": "Float", "int8": "Int8"},
     "codeword_tags": {"failed": "Failed Codewords", "all": "Every Codeword",
                       "none": "None"},
+    "output": {"bits": "Hard Bits", "llr": "A-Posteriori LLRs",
+               "extrinsic": "Extrinsic LLRs"},
     "termination": {"streaming": "Streaming", "terminated": "Terminated",
                     "truncated": "Truncated", "tail-biting": "Tail-Biting"},
 }

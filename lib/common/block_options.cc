@@ -84,11 +84,11 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
         "K", "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
         "early_stop", "stop_threshold", "layout", "llr_sign", "backend", "max_batch",
         "threads", "input_type", "int8_scale", "batches_in_flight", "arithmetic",
-        "codeword_tags", "devices", "length_tag_key" });
+        "codeword_tags", "devices", "length_tag_key", "output" });
     s["turbo_decoder_pdu"] = arguments(turbo_table, {
         "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
         "early_stop", "stop_threshold", "layout", "llr_sign", "backend", "max_batch",
-        "threads", "arithmetic", "devices" });
+        "threads", "arithmetic", "devices", "output" });
     s["turbo_decoder_fec"] = arguments(turbo_table, {
         "K", "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
         "early_stop", "stop_threshold", "llr_sign", "backend", "threads", "devices",
@@ -116,6 +116,11 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
     // A PDU is a frame, never a stream (make() says so).
     auto& pdu_modes = argument(s["viterbi_decoder_pdu"], "termination").parameter.choices;
     pdu_modes.erase(std::find(pdu_modes.begin(), pdu_modes.end(), "streaming"));
+    // A turbo decoder gives no soft output of the code bits.
+    for (const char* block : { "turbo_decoder", "turbo_decoder_pdu" }) {
+        auto& outputs = argument(s[block], "output").parameter.choices;
+        outputs.erase(std::find(outputs.begin(), outputs.end(), "code-extrinsic"));
+    }
     argument(s["dlsch_decoder_pdu"], "int8_scale").parameter.help =
         "the soft buffers' unit: an LLR L is held as round(L * int8_scale), saturated "
         "to +-127; an s8vector's value q is the LLR q / int8_scale";
@@ -163,6 +168,9 @@ bool set_block_option(block_options& b, const core::parameter& p, const core::va
         b.tags = codeword_tags(core::choice_index(p, core::text_of(p, v)));
     else if (name == "length_tag_key")
         b.length_tag_key = core::text_of(p, v);
+    else if (name == "output") // one of the block's choices (p's), by the core's name
+        b.output =
+            core::parse_output(p.choices.at(core::choice_index(p, core::text_of(p, v))));
     else
         return false;
     return true;

@@ -7,6 +7,7 @@
 #include "block_parameters.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace gr {
 namespace gputurbo {
@@ -40,6 +41,19 @@ int pdu_batch_for(int max_batch, ::gputurbo::core::backend kind)
     return max_batch > 0                             ? max_batch
            : kind == ::gputurbo::core::backend::cuda ? 1024
                                                      : 64;
+}
+
+void check_output(::gputurbo::core::soft_output output,
+                  const ::gputurbo::core::batch_decoder& engine)
+{
+    if (output == ::gputurbo::core::soft_output::none || engine.gives_soft(output))
+        return;
+    const auto& choices = block_parameter("output").choices;
+    throw std::invalid_argument("output=" + choices[std::size_t(output)] + ": the " +
+                                engine.backend() +
+                                " backend of this decoder gives hard bits only: use "
+                                "output=" +
+                                choices.front());
 }
 
 int max_batch_for(int input_length)

@@ -9,6 +9,7 @@
 
 // The streams of the module's blocks, one definition each.
 
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/io_signature.h>
 
 #include <cstdint>
@@ -22,6 +23,15 @@ namespace common {
 inline gr::io_signature::sptr bit_stream()
 {
     return gr::io_signature::make(1, 1, sizeof(std::uint8_t));
+}
+
+//! A stream decoder's output: bits (bit_stream()), or one float per information bit
+//! for soft output.
+inline gr::io_signature::sptr decoded_stream(::gputurbo::core::soft_output output)
+{
+    return output == ::gputurbo::core::soft_output::none
+               ? bit_stream()
+               : gr::io_signature::make(1, 1, sizeof(float));
 }
 
 //! One stream of LLRs, a stream decoder's input: float, or int8 (input_type "int8").

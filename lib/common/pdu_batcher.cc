@@ -29,8 +29,10 @@ void reserve(::gputurbo::core::host_buffer<T>& buffer, std::size_t count)
 } // namespace
 
 void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
-                         std::vector<pdu_job>& jobs)
+                         std::vector<pdu_job>& jobs,
+                         ::gputurbo::core::soft_output output)
 {
+    const bool soft = output != ::gputurbo::core::soft_output::none;
     std::map<int, std::vector<pdu_job*>> by_size;
     std::size_t total_bits = 0;
     for (auto& job : jobs) {
@@ -46,6 +48,8 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
         total_bits += std::size_t(job.block);
     }
     reserve(d_bits, total_bits);
+    if (soft)
+        reserve(d_soft, total_bits);
 
     // Calls are collected oldest first, as late as the engine's in-flight limit allows.
     struct call
@@ -61,11 +65,17 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
         in_flight.pop_front();
         status.resize(c.jobs->size());
         try {
-            engine.collect(c.ticket, d_bits.data() + c.first_bit, status.data());
+            engine.collect(c.ticket,
+                           d_bits.data() + c.first_bit,
+                           status.data(),
+                           ::gputurbo::core::bit_format::unpacked,
+                           soft ? d_soft.data() + c.first_bit : nullptr);
             std::size_t bit = c.first_bit;
             for (std::size_t i = 0; i < c.jobs->size(); ++i) {
                 pdu_job& job = *(*c.jobs)[i];
                 job.bits = d_bits.data() + bit;
+                if (soft)
+                    job.soft = d_soft.data() + bit;
                 job.status = status[i];
                 bit += std::size_t(job.block);
             }
@@ -85,7 +95,9 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
                 std::memcpy(d_llrs.data() + i * n, group[i]->llrs, n * sizeof(float));
             // submit() has read the LLRs when it returns: d_llrs is free again.
             in_flight.push_back(
-                { engine.submit(block, d_llrs.data(), group.size()), &group, next_bit });
+                { engine.submit(block, d_llrs.data(), group.size(), output),
+                  &group,
+                  next_bit });
             next_bit += group.size() * std::size_t(block);
         } catch (const std::exception& e) {
             for (auto* job : group)

@@ -25,6 +25,7 @@ struct pdu_job
     const float* llrs = nullptr; //!< input_length(block) LLRs, alive until decode returns
     std::string error;           //!< why it cannot be, or was not, decoded
     const std::uint8_t* bits = nullptr; //!< after decode(): its block bits
+    const float* soft = nullptr; //!< after a decode() of soft output: its block values
     ::gputurbo::core::codeword_status status;
 };
 
@@ -36,13 +37,17 @@ struct pdu_job
 class pdu_batcher
 {
 public:
-    //! Decodes every job without an error. A job whose block size the engine refuses,
-    //! or whose engine call fails, gets the reason in its error; none is skipped.
-    void decode(::gputurbo::core::batch_decoder& engine, std::vector<pdu_job>& jobs);
+    //! Decodes every job without an error, with the soft values of \p output beside
+    //! the bits unless it is none. A job whose block size the engine refuses, or whose
+    //! engine call fails, gets the reason in its error; none is skipped.
+    void decode(::gputurbo::core::batch_decoder& engine,
+                std::vector<pdu_job>& jobs,
+                ::gputurbo::core::soft_output output);
 
 private:
     ::gputurbo::core::host_buffer<float> d_llrs; // one block size's LLRs, gathered
     ::gputurbo::core::host_buffer<std::uint8_t> d_bits;
+    ::gputurbo::core::host_buffer<float> d_soft; // with soft output: beside d_bits
 };
 
 } // namespace common

@@ -40,8 +40,9 @@ protected:
     const std::unique_ptr<Engine> d_engine;
     pdu_queue d_queue;
 
-    //! Batches of at most options.max_batch PDUs (0: the engine's choice); size_key,
-    //! has_iterations and parse_block as pdu_queue takes them.
+    //! Batches of at most options.max_batch PDUs (0: the engine's choice), answered
+    //! with options.output; size_key, has_iterations and parse_block as pdu_queue
+    //! takes them.
     pdu_decoder(const block_options& options,
                 std::unique_ptr<Engine> engine,
                 const std::string& size_key,
@@ -54,7 +55,8 @@ protected:
                   pdu_batch_for(options.max_batch, d_engine->kind()),
                   size_key,
                   has_iterations,
-                  std::move(parse_block))
+                  std::move(parse_block),
+                  options.output)
     {
         if (options.backend == "auto")
             this->d_logger->info(

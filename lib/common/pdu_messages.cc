@@ -138,14 +138,17 @@ metadata_flag(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error)
     return std::nullopt;
 }
 
-pmt::pmt_t
-failure_pdu(pmt::pmt_t meta, const pmt::pmt_t& flag_key, const std::string& reason)
+pmt::pmt_t failure_pdu(pmt::pmt_t meta,
+                       const pmt::pmt_t& flag_key,
+                       const std::string& reason,
+                       bool floats)
 {
     static const pmt::pmt_t error_key = pmt::mp("error");
     if (!pmt::eq(flag_key, pmt::PMT_NIL))
         meta = pmt::dict_add(meta, flag_key, pmt::PMT_F);
     meta = pmt::dict_add(meta, error_key, pmt::string_to_symbol(reason));
-    return pmt::cons(meta, pmt::make_u8vector(0, 0));
+    return pmt::cons(meta,
+                     floats ? pmt::make_f32vector(0, 0.0f) : pmt::make_u8vector(0, 0));
 }
 
 bool batch_complete(gr::block& block, std::size_t collected, int max_batch)

@@ -65,10 +65,13 @@ metadata_flag(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error)
 
 /*!
  * \brief The answer to a PDU that failed: its metadata plus \p flag_key = false (unless
- * \p flag_key is PMT_NIL) and "error" = \p reason, with an empty u8vector.
+ * \p flag_key is PMT_NIL) and "error" = \p reason, with empty data: a u8vector, or an
+ * f32vector where the block answers with float values (\p floats).
  */
-pmt::pmt_t
-failure_pdu(pmt::pmt_t meta, const pmt::pmt_t& flag_key, const std::string& reason);
+pmt::pmt_t failure_pdu(pmt::pmt_t meta,
+                       const pmt::pmt_t& flag_key,
+                       const std::string& reason,
+                       bool floats = false);
 
 /*!
  * \brief Whether a block that collects the PDUs of its "pdus" port into batches should

@@ -5,6 +5,7 @@
  */
 
 #include "pdu_queue.h"
+#include "block_parameters.h"
 
 #include <utility>
 
@@ -18,18 +19,21 @@ pdu_queue::pdu_queue(gr::block& block,
                      int max_batch,
                      const std::string& size_key,
                      bool has_iterations,
-                     block_of parse_block)
+                     block_of parse_block,
+                     ::gputurbo::core::soft_output output)
     : d_block(block),
       d_logger(std::move(logger)),
       d_engine(engine),
       d_max_batch(max_batch),
       d_has_iterations(has_iterations),
       d_block_of(std::move(parse_block)),
+      d_output(output),
       d_port(pdus_port()),
       d_size_key(pmt::mp(size_key)),
       d_iterations_key(pmt::mp("iterations")),
       d_passed_key(pmt::mp("passed"))
 {
+    check_output(output, engine);
 }
 
 void pdu_queue::stop()
@@ -73,7 +77,7 @@ void pdu_queue::decode_pending()
     jobs.reserve(d_pending.size());
     for (const auto& p : d_pending)
         jobs.push_back(p.job);
-    d_batcher.decode(d_engine, jobs);
+    d_batcher.decode(d_engine, jobs, d_output);
     ++d_batches;
     for (std::size_t i = 0; i < d_pending.size(); ++i) {
         d_pending[i].job = jobs[i];
@@ -91,14 +95,16 @@ void pdu_queue::publish(const pending& p)
     if (!job.error.empty()) {
         if (auto line = d_failures.count(job.error))
             d_logger->error(*line);
-        d_block.message_port_pub(d_port, failure_pdu(meta, d_passed_key, job.error));
+        d_block.message_port_pub(d_port,
+                                 failure_pdu(meta, d_passed_key, job.error, soft()));
         return;
     }
     if (d_has_iterations)
         meta =
             pmt::dict_add(meta, d_iterations_key, pmt::from_long(job.status.iterations));
     meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(job.status.passed));
-    const pmt::pmt_t data = pmt::init_u8vector(std::size_t(job.block), job.bits);
+    const pmt::pmt_t data = soft() ? pmt::init_f32vector(std::size_t(job.block), job.soft)
+                                   : pmt::init_u8vector(std::size_t(job.block), job.bits);
     ++d_decoded;
     d_block.message_port_pub(d_port, pmt::cons(meta, data));
 }

@@ -33,9 +33,10 @@ namespace common {
  * one, it joins the batch, up to max_batch; then pdu_batcher decodes the batch with one
  * engine call per block size. Each input PDU is answered in arrival order: its metadata
  * plus the block size (under \p size_key), "iterations" (where the family has them) and
- * "passed", and a u8vector of its decoded bits; or, where it cannot be decoded, an empty
- * u8vector and "passed" = false, "error" = the reason, logged through a failure_log.
- * None is dropped.
+ * "passed", and a u8vector of its decoded bits, or, with soft output (\p output not
+ * none), an f32vector of their soft values; or, where it cannot be decoded, empty data
+ * of that type and "passed" = false, "error" = the reason, logged through a
+ * failure_log. None is dropped.
  *
  * Not thread-safe: the block serialises handle(), stop() and its getters.
  */
@@ -53,7 +54,8 @@ public:
               int max_batch,
               const std::string& size_key,
               bool has_iterations,
-              block_of parse_block);
+              block_of parse_block,
+              ::gputurbo::core::soft_output output);
 
     //! The message handler.
     void handle(const pmt::pmt_t& msg);
@@ -74,6 +76,7 @@ private:
         pdu_job job;
     };
 
+    bool soft() const { return d_output != ::gputurbo::core::soft_output::none; }
     pending parse(const pmt::pmt_t& msg) const;
     void decode_pending();
     void publish(const pending& p);
@@ -84,6 +87,7 @@ private:
     const int d_max_batch;
     const bool d_has_iterations;
     const block_of d_block_of;
+    const ::gputurbo::core::soft_output d_output;
     std::vector<pending> d_pending;
     pdu_batcher d_batcher;
     std::uint64_t d_decoded = 0;

@@ -68,6 +68,10 @@ stream_batcher::stream_batcher(gr::block& block,
       d_max_batch(checked_batch(options.max_batch, engine, block_size)),
       d_batches_in_flight(batches_in_flight_for(options.batches_in_flight, false)),
       d_tags(options.tags),
+      d_output(options.output),
+      d_bits(d_output == ::gputurbo::core::soft_output::none
+                 ? 0
+                 : std::size_t(d_max_batch) * d_K),
       d_status(d_max_batch),
       d_tag_key(pmt::intern("codeword")),
       d_index_key(pmt::intern("index")),
@@ -78,6 +82,7 @@ stream_batcher::stream_batcher(gr::block& block,
       d_restart_key(pmt::intern("restart")),
       d_status_dicts(2 * (cached_iterations + 1), pmt::PMT_NIL)
 {
+    check_output(d_output, engine);
     // Output space for one whole batch per call. GNU Radio sizes the upstream buffer
     // from it: two batches of input (2 * max_batch * K items, over the relative rate).
     block.set_output_multiple(d_max_batch * d_K);
@@ -174,11 +179,14 @@ void stream_batcher::submit(const void* llrs, int codewords)
         b.tags, 0, first, first + std::uint64_t(codewords) * d_n, d_block.unique_id());
     for (auto& t : b.tags)
         t.offset -= first;
-    b.ticket = d_int8 ? d_engine.submit(d_K,
-                                        static_cast<const std::int8_t*>(llrs),
-                                        std::size_t(codewords))
-                      : d_engine.submit(
-                            d_K, static_cast<const float*>(llrs), std::size_t(codewords));
+    b.ticket =
+        d_int8
+            ? d_engine.submit(d_K,
+                              static_cast<const std::int8_t*>(llrs),
+                              std::size_t(codewords),
+                              d_output)
+            : d_engine.submit(
+                  d_K, static_cast<const float*>(llrs), std::size_t(codewords), d_output);
     d_in_flight.push_back(std::move(b));
     d_submitted += codewords;
 }
@@ -229,11 +237,18 @@ pmt::pmt_t stream_batcher::decoded_length(const gr::tag_t& t,
     return pmt::PMT_NIL;
 }
 
-int stream_batcher::return_oldest(std::uint8_t* out)
+int stream_batcher::return_oldest(void* out)
 {
     const batch b = std::move(d_in_flight.front());
     d_in_flight.pop_front(); // the engine frees its slot whatever collect() meets
-    d_engine.collect(b.ticket, out, d_status.data());
+    if (d_output == ::gputurbo::core::soft_output::none)
+        d_engine.collect(b.ticket, static_cast<std::uint8_t*>(out), d_status.data());
+    else
+        d_engine.collect(b.ticket,
+                         d_bits.data(),
+                         d_status.data(),
+                         ::gputurbo::core::bit_format::unpacked,
+                         static_cast<float*>(out));
     d_codewords += b.codewords;
     for (int i = 0; i < b.codewords; ++i)
         d_failed += !d_status[i].passed;
@@ -296,7 +311,7 @@ int stream_batcher::work(int noutput_items,
     // and the stream may have ended. noutput_items always holds a batch (the output
     // multiple).
     if (!d_in_flight.empty() && noutput_items >= d_in_flight.front().codewords * d_K)
-        return return_oldest(static_cast<std::uint8_t*>(output_items[0]));
+        return return_oldest(output_items[0]);
     return 0;
 }
 

@@ -31,8 +31,9 @@ using gr::gputurbo::block_options;
 using gr::gputurbo::codeword_tags;
 
 /*!
- * \brief The stream side of any family's batched decoder block: LLRs in, hard bits out,
- * codeword by codeword, through a core::batch_decoder.
+ * \brief The stream side of any family's batched decoder block: LLRs in, hard bits out
+ * (one byte per bit), or, with soft output (block_options::output), one float per
+ * information bit, codeword by codeword, through a core::batch_decoder.
  *
  * Each work call either submits a batch of up to max_batch whole codewords or returns the
  * oldest batch in flight, never both, so the input space goes back to the upstream block
@@ -106,7 +107,8 @@ private:
     };
 
     void submit(const void* llrs, int codewords);
-    int return_oldest(std::uint8_t* out);
+    //! Writes the oldest batch's bits, or soft values, to \p out.
+    int return_oldest(void* out);
     pmt::pmt_t status_dict(const ::gputurbo::core::codeword_status& status);
     //! A length tag's value in output items, or PMT_NIL (and a report) when the tag
     //! does not start whole codewords.
@@ -121,7 +123,9 @@ private:
     const int d_max_batch;
     const int d_batches_in_flight;
     const codeword_tags d_tags;
-    std::deque<batch> d_in_flight; // oldest first
+    const ::gputurbo::core::soft_output d_output;
+    std::vector<std::uint8_t> d_bits; // the bits of a batch of soft output: not passed on
+    std::deque<batch> d_in_flight;    // oldest first
     std::vector<::gputurbo::core::codeword_status> d_status;
     std::uint64_t d_submitted = 0; // the index of the next codeword submitted
     std::uint64_t d_codewords = 0; // codewords returned

@@ -4,7 +4,8 @@
 #
 """What the QA modules (qa_*.py) share: the backend under test and the skip of a module
 whose backend this build or machine lacks, the test vectors' folders, PDUs through a
-block, the check that a call releases the GIL, and a test case of seeded random bits. The
+block, the check that a call releases the GIL, a test case of seeded random bits and a
+generator of fresh ones (seed printed). The
 QA imports it from its own folder (each qa_*.py runs as a script there: ctest,
 scripts/device-gnuradio)."""
 
@@ -61,8 +62,8 @@ def skip_class_unless(test_class, make, *args, **kwargs):
 
 def run_pdus(block, messages, timeout):
     """Posts the messages to a PDU block, runs until as many come out or timeout seconds
-    pass; returns (outputs as (meta dict, uint8 data), seconds from the start to the
-    last output)."""
+    pass; returns (outputs as (meta dict, data: uint8, or float32 from an f32vector),
+    seconds from the start to the last output)."""
     tb = gr.top_block()
     sink = blocks.message_debug(True)
     tb.msg_connect((block, "pdus"), (sink, "store"))
@@ -80,8 +81,11 @@ def run_pdus(block, messages, timeout):
     outputs = []
     for i in range(sink.num_messages()):
         m = sink.get_message(i)
+        data = pmt.cdr(m)
         outputs.append((pmt.to_python(pmt.car(m)),
-                        np.array(pmt.u8vector_elements(pmt.cdr(m)), dtype=np.uint8)))
+                        np.array(pmt.f32vector_elements(data), dtype=np.float32)
+                        if pmt.is_f32vector(data) else
+                        np.array(pmt.u8vector_elements(data), dtype=np.uint8)))
     return outputs, seconds
 
 
@@ -147,6 +151,17 @@ def seen_inside(decode, calls=20):
     finally:
         sys.setswitchinterval(interval)
     return "decoding" in seen
+
+
+def fresh_rng():
+    """A generator of fresh random inputs, as the C++ tests' test_seed(): its seed is
+    GPUTURBO_TEST_SEED when that is set, else a new one, and is printed, so that a
+    failure can be replayed."""
+    given = os.environ.get("GPUTURBO_TEST_SEED")
+    seed = int(given, 0) if given else int(np.random.SeedSequence().entropy % 2 ** 64)
+    print(f"  seed {seed} ({'from GPUTURBO_TEST_SEED' if given else 'fresh'}; replay: "
+          f"GPUTURBO_TEST_SEED={seed})", flush=True)
+    return np.random.default_rng(seed)
 
 
 class seeded_case(gr_unittest.TestCase):

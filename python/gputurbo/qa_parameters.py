@@ -295,6 +295,28 @@ class qa_parameters(unittest.TestCase):
                     documented = float(documented)
                 self.assertEqual(documented, want, f"usage.md: default of {name}")
 
+    def test_007_stream_output_port_follows_output(self):
+        # The GRC output port of turbo_decoder: byte for output "bits", float for soft
+        # output, as the block's own output items (1 or 4 bytes).
+        try:
+            from gnuradio import gputurbo
+        except ImportError as e:
+            self.skipTest(f"the gputurbo module does not import here: {e}")
+        dtype = grc_block("gputurbo_turbo_decoder")["outputs"][0]["dtype"]
+        self.assertTrue(dtype.startswith("${") and dtype.endswith("}"), dtype)
+        expression = compile(dtype[2:-1].strip(), "output dtype", "eval")
+        output, = (a for a in gputurbo.turbo_decoder.make_arguments
+                   if a["name"] == "output")
+        self.assertEqual(output["choices"], ["bits", "llr", "extrinsic"])
+        item_size = {"byte": 1, "float": 4}
+        for choice in output["choices"]:
+            with self.subTest(output=choice):
+                grc_dtype = eval(expression, {}, {"output": choice})
+                self.assertEqual(grc_dtype, "byte" if choice == "bits" else "float")
+                block = gputurbo.turbo_decoder(40, backend="cpu", output=choice)
+                self.assertEqual(block.output_signature().sizeof_stream_item(0),
+                                 item_size[grc_dtype])
+
     def test_004_K_must_be_an_integer(self):
         # Every make() that takes K says what K must be when it is no integer (pybind11
         # alone would list the overloads). A float is refused even with an integral

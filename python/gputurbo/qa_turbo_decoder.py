@@ -14,7 +14,8 @@ from gnuradio import blocks, digital, gr, gr_unittest, pdu
 from gnuradio import gputurbo
 import pmt
 
-from gputurbo_qa import BACKEND, TURBO_VECTORS_DIR, require_backend, seeded_case
+from gputurbo_qa import (BACKEND, TURBO_VECTORS_DIR, fresh_rng, require_backend,
+                         seeded_case)
 
 
 def codeword_length(K):
@@ -39,7 +40,7 @@ def make_decoder(K, **kwargs):
 
 def run_decoder(llrs, K, tags=(), **kwargs):
     """Runs LLRs (float, or int8 with input_type="int8") through a turbo_decoder;
-    returns (bits, decoder, tags)."""
+    returns (bits, or float32 values with a soft output, decoder, tags)."""
     tb = gr.top_block()
     if kwargs.get("input_type") == "int8":
         src = blocks.vector_source_b(np.asarray(llrs, dtype=np.int8).view(np.uint8)
@@ -48,10 +49,12 @@ def run_decoder(llrs, K, tags=(), **kwargs):
         src = blocks.vector_source_f(np.asarray(llrs, dtype=np.float32).tolist(), False,
                                      1, list(tags))
     dec = make_decoder(K, **kwargs)
-    snk = blocks.vector_sink_b()
+    soft = kwargs.get("output", "bits") != "bits"
+    snk = blocks.vector_sink_f() if soft else blocks.vector_sink_b()
     tb.connect(src, dec, snk)
     tb.run()
-    return np.array(snk.data(), dtype=np.uint8), dec, snk.tags()
+    return (np.array(snk.data(), dtype=np.float32 if soft else np.uint8), dec,
+            snk.tags())
 
 
 def loopback(bits, K, ebn0_db=None, seed=1, **kwargs):
@@ -756,6 +759,56 @@ class qa_turbo_decoder(seeded_case):
                          ["turbo_decoder", "turbo_encoder"], warnings)
         self.assertIn("7 input LLR(s) left undecoded", warnings[0][1])
         self.assertIn("3 input bit(s) left unencoded", warnings[1][1])
+
+    def test_024_soft_output(self):
+        # output="llr": K floats per codeword (the stream's items are floats) whose signs
+        # are the bits of output="bits" (positive-one: > 0 is 1), with the same tags on
+        # the same items, over several batches; "extrinsic" is llr less the systematic
+        # input (int16 reads it in steps of 1/16); positive-zero negates them.
+        rng = fresh_rng()
+        K, count = 256, 20
+        bits = rng.integers(0, 2, K * count, dtype=np.uint8)
+        code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+        sigma = noise_sigma(K, 0.0)  # some codewords fail: values near 0
+        y = (2.0 * code - 1.0) + rng.normal(0.0, sigma, len(code))
+        llrs = (2.0 * y / sigma ** 2).astype(np.float32)
+        n = codeword_length(K)
+        tags = [stream_tag(5 * n + 7, "mark", pmt.from_long(5)),
+                stream_tag(13 * n, "mark", pmt.from_long(13))]
+        systematic = llrs.reshape(count, n)[:, 0:3 * K:3].ravel()
+        # a channel that tests: its own decisions of many bits are wrong
+        self.assertGreater(np.sum((systematic > 0) != bits), 0.05 * len(bits))
+
+        def tag_list(found):
+            return sorted((t.offset, pmt.symbol_to_string(t.key),
+                           pmt.write_string(t.value)) for t in found)
+
+        for arithmetic in ("float32", "int16"):
+            with self.subTest(arithmetic=arithmetic):
+                kwargs = dict(max_batch=8, arithmetic=arithmetic, early_stop="hard")
+                hard, dec, hard_tags = run_decoder(llrs, K, tags, **kwargs)
+                self.assertEqual(dec.output_signature().sizeof_stream_item(0), 1)
+                app, dec, app_tags = run_decoder(llrs, K, tags, output="llr", **kwargs)
+                self.assertEqual(dec.output_signature().sizeof_stream_item(0), 4)
+                self.assertEqual(len(app), K * count)
+                np.testing.assert_array_equal((app > 0).astype(np.uint8), hard)
+                self.assertEqual(tag_list(app_tags), tag_list(hard_tags))
+                self.assertEqual(len(codeword_tags(app_tags)), count)
+
+                extrinsic, _, extrinsic_tags = run_decoder(llrs, K, tags,
+                                                           output="extrinsic", **kwargs)
+                self.assertEqual(tag_list(extrinsic_tags), tag_list(hard_tags))
+                step = 1 / 32 if arithmetic == "int16" else 1e-4
+                np.testing.assert_allclose(extrinsic, app - systematic, rtol=0,
+                                           atol=step + 1e-4 * np.abs(app).max())
+
+                zero, _, _ = run_decoder(-llrs, K, tags, output="llr",
+                                         llr_sign="positive-zero", **kwargs)
+                np.testing.assert_array_equal(zero, -app)
+
+        with self.assertRaisesRegex(ValueError, "unknown output 'soft': use one of bits, "
+                                    "llr, extrinsic"):
+            make_decoder(40, output="soft")
 
 
 if __name__ == '__main__':

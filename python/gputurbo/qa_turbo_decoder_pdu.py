@@ -16,7 +16,8 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-from gputurbo_qa import BACKEND, PDU_PORT, require_backend, run_pdus as run_block
+from gputurbo_qa import (BACKEND, PDU_PORT, fresh_rng, require_backend,
+                         run_pdus as run_block)
 
 
 def encode(bits, K):
@@ -276,6 +277,48 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
               f"({dec.device()}): {seconds:.3f} s, {len(messages) / seconds:.0f} PDUs/s, "
               f"{info_bits / seconds / 1e6:.1f} Mbit/s of information bits, "
               f"{dec.batches()} batches")
+
+    def test_008_soft_output(self):
+        # output="llr": each PDU's data is an f32vector of K floats whose signs are the
+        # bits of output="bits" (positive-one: > 0 is 1), with the same metadata;
+        # "extrinsic" is llr less the systematic input (int16 reads it in steps of
+        # 1/16); positive-zero negates them; a PDU that fails gets an empty f32vector.
+        self.rng = fresh_rng()
+        messages, sent = self.make_pdus((40, 256, 1024), (6, 6, 6), ebn0_db=0.0)
+        llrs = [np.array(pmt.f32vector_elements(pmt.cdr(m)), np.float32)
+                for m in messages]
+        bad = pdu(llrs[0][:131], seq=len(messages))
+        negated = [pdu(-x, seq=i) for i, x in enumerate(llrs)]
+        channel_errors = sum(np.sum((x[0:3 * len(b):3] > 0) != b)
+                             for x, b in zip(llrs, sent))
+        self.assertGreater(channel_errors, 0.05 * sum(map(len, sent)))
+        for arithmetic in ("float32", "int16"):
+            with self.subTest(arithmetic=arithmetic):
+                kwargs = dict(arithmetic=arithmetic, early_stop="hard")
+                hard, _, _ = run_pdus(messages + [bad], **kwargs)
+                app, _, _ = run_pdus(messages + [bad], output="llr", **kwargs)
+                extrinsic, _, _ = run_pdus(messages, output="extrinsic", **kwargs)
+                zero, _, _ = run_pdus(negated, output="llr", llr_sign="positive-zero",
+                                      **kwargs)
+                self.assertEqual([m for m, _ in app], [m for m, _ in hard])
+                self.assertEqual([m for m, _ in extrinsic], [m for m, _ in hard[:-1]])
+                step = 1 / 32 if arithmetic == "int16" else 1e-4
+                for i, x in enumerate(llrs):
+                    K = len(sent[i])
+                    values = app[i][1]
+                    self.assertEqual((values.dtype, len(values)), (np.float32, K))
+                    np.testing.assert_array_equal((values > 0).astype(np.uint8),
+                                                  hard[i][1], err_msg=f"PDU {i}")
+                    np.testing.assert_allclose(extrinsic[i][1], values - x[0:3 * K:3],
+                                               rtol=0,
+                                               atol=step + 1e-4 * np.abs(values).max())
+                    np.testing.assert_array_equal(zero[i][1], -values)
+                meta, data = app[-1]
+                self.assertIn("131 LLRs", meta["error"])
+                self.assertEqual((data.dtype, len(data)), (np.float32, 0))
+        with self.assertRaisesRegex(ValueError, "unknown output 'soft': use one of bits, "
+                                    "llr, extrinsic"):
+            gputurbo.turbo_decoder_pdu(output="soft")
 
 
 if __name__ == '__main__':

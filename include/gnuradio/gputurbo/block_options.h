@@ -51,6 +51,9 @@ struct block_options
     int batches_in_flight = 0;    //!< 0: automatic
     codeword_tags tags = codeword_tags::failed;
     std::string length_tag_key = "packet_len";
+    //! output: the information bits' hard decisions (none, "bits"), or their float
+    //! a-posteriori ("llr") or extrinsic LLRs, in the sign of llr_sign
+    ::gputurbo::core::soft_output output = ::gputurbo::core::soft_output::none;
 };
 
 //! The options of turbo_decoder, turbo_decoder_pdu and turbo_decoder_fec. The engine

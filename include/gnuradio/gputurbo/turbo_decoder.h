@@ -31,7 +31,12 @@ namespace gputurbo {
  * and every value is clamped to +-1000, so +-Inf acts as +-1000. To feed int8 from float
  * LLRs in a flowgraph, put blocks.float_to_char(1, int8_scale) in front: it rounds and
  * saturates to -128 ... 127 (-128 reads as -128 / int8_scale, a firm 1).
- * Output: K unpacked hard bits per codeword (one byte per bit, 0 or 1).
+ * Output (\p output): K unpacked hard bits per codeword (one byte per bit, 0 or 1;
+ * "bits", the default); or K floats per codeword in the sign of \p llr_sign (by default
+ * positive means 1): the a-posteriori LLR of each information bit ("llr"), whose sign is
+ * its hard decision, or the extrinsic LLR ("extrinsic": the a-posteriori less the bit's
+ * own systematic input LLR as the decoder read it). Tags sit on the same items either
+ * way.
  *
  * Batches of up to max_batch codewords go to the engine. On the CUDA backend the block
  * keeps up to \p batches_in_flight batches in the GPU. A work call either submits a new

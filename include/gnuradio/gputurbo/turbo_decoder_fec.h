@@ -26,6 +26,8 @@ namespace gputurbo {
  * A codeword is 3K+12 float soft values in (the interleaved output order of
  * turbo_encoder and turbo_encoder_fec: triples d0_k d1_k d2_k) and K unpacked hard bits
  * out (one byte per bit, 0 or 1). No input or output conversion, no shift, no history.
+ * Hard bits only, gr-fec's decoder contract: soft output comes from turbo_decoder and
+ * turbo_decoder_pdu (output "llr" or "extrinsic").
  * A frame is one codeword, or m whole codewords where gr-fec announces mK bits; K never
  * changes.
  *

@@ -32,15 +32,17 @@ namespace gputurbo {
  * u8vector of the K decoded bits (one byte per bit, 0 or 1) and whose metadata is the
  * input's plus "K" (int), "iterations" (full iterations run, int) and "passed" (the
  * early-stop rule held and the codeword carries information: erased or near-zero input
- * never passes; with early_stop "off" only that fails).
+ * never passes; with early_stop "off" only that fails). With \p output "llr" or
+ * "extrinsic" the data is an f32vector of K floats instead, as turbo_decoder's soft
+ * output stream has them; the metadata is the same.
  *
  * PDUs that arrive close together are decoded together: the block collects messages
  * while more are queued behind them, up to max_batch, and then makes one engine call per
  * block size among them (on CUDA, concurrent launches). One engine decodes every block
- * size. A PDU that cannot be decoded (not
- * a pair, metadata not a dict, data not an f32vector, a length that is not 3K+12 of a
- * valid K, or a decoding error) is answered, in its place, by a PDU with an empty
- * u8vector and metadata "passed" = false and "error" = the reason. No PDU is dropped.
+ * size. A PDU that cannot be decoded (not a pair, metadata not a dict, data not an
+ * f32vector, a length that is not 3K+12 of a valid K, or a decoding error) is answered,
+ * in its place, by a PDU with empty data (a u8vector; an f32vector with soft output) and
+ * metadata "passed" = false and "error" = the reason. No PDU is dropped.
  * Failures are logged as errors, the first ten one by one, the later ones in a summary
  * line at most once a second (and at stop()) with their number and the last reason;
  * failed_pdus() counts them all.

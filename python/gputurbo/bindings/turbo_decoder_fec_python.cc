@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_fec.h) */
-/* BINDTOOL_HEADER_FILE_HASH(b6ab202722e7b1db683dfdd7129a69a5) */
+/* BINDTOOL_HEADER_FILE_HASH(6fbf762abaf4bf7b6ea085bce5c250b5) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
