@@ -157,157 +157,240 @@ std::vector<setup> setups_of(const cli::args& a, const decoder_config& base)
     return setups;
 }
 
-// --code conv: one configuration, end to end.
-int conv_bench(const cli::args& a)
+// --mode, checked: end-to-end or kernel.
+std::string measuring_mode(const cli::args& a)
 {
-    const conv::viterbi_config config = cli::conv_config_from(a);
-    const int frame_bits = cli::frame_bits(a, config);
-    conv::check_frame_bits(config.generator, config.mode, frame_bits);
     const std::string mode = a.get("mode");
     if (mode != "end-to-end" && mode != "kernel")
         throw cli::usage_error("--mode: unknown mode '" + mode +
                                "': use end-to-end or kernel");
-    // --input int4 too: the int8 values saturated to +-7, two to a byte (frames).
-    const bool int4 = a.get("input-type") == "int4";
-    const bool int8 = int4 || cli::int8_input(a);
-    const std::string input = int4 ? "int4" : int8 ? "int8" : "float";
-    const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
+    return mode;
+}
+
+// --seconds, checked.
+double measuring_seconds(const cli::args& a)
+{
     const double seconds = cli::to_double("seconds", a.get("seconds"));
     if (seconds < 0.0 || seconds > 86400.0)
         throw cli::usage_error("--seconds: use 0 ... 86400");
-    const std::uint64_t seed = cli::to_count("seed", a.get("seed"));
-    if (a.given("json"))
-        cli::check_output_path("json", a.get("json"));
-    const std::size_t batch_requested = std::size_t(cli::number(a, batch_parameter));
-    const std::string host_memory = a.get("host-memory");
+    return seconds;
+}
+
+// --host-memory, checked: whether the host buffers are page-locked.
+bool page_locked(const std::string& host_memory)
+{
     if (host_memory != "page-locked" && host_memory != "pageable")
         throw cli::usage_error("--host-memory: unknown kind '" + host_memory +
                                "': use page-locked or pageable");
-    const bool locked = host_memory == "page-locked";
+    return host_memory == "page-locked";
+}
 
-    const bool streaming = config.mode == conv::termination::streaming;
-    if (int4 && streaming)
+// --code conv: the options, checked in the order they are read.
+struct conv_settings
+{
+    conv::viterbi_config config;
+    int frame_bits = 0;
+    std::string mode;
+    bool int4 = false, int8 = false;
+    std::string input;
+    double ebn0 = 0.0, seconds = 0.0;
+    std::uint64_t seed = 0;
+    std::size_t batch_requested = 0;
+    bool locked = false;
+    bool streaming = false;
+    int in_flight = 0;
+};
+
+conv_settings parse_conv_settings(const cli::args& a)
+{
+    conv_settings s;
+    s.config = cli::conv_config_from(a);
+    s.frame_bits = cli::frame_bits(a, s.config);
+    conv::check_frame_bits(s.config.generator, s.config.mode, s.frame_bits);
+    s.mode = measuring_mode(a);
+    // --input int4 too: the int8 values saturated to +-7, two to a byte (frames).
+    s.int4 = a.get("input-type") == "int4";
+    s.int8 = s.int4 || cli::int8_input(a);
+    s.input = s.int4 ? "int4" : s.int8 ? "int8" : "float";
+    s.ebn0 = cli::to_double("ebn0", a.get("ebn0"));
+    s.seconds = measuring_seconds(a);
+    s.seed = cli::to_count("seed", a.get("seed"));
+    if (a.given("json"))
+        cli::check_output_path("json", a.get("json"));
+    s.batch_requested = std::size_t(cli::number(a, batch_parameter));
+    s.locked = page_locked(a.get("host-memory"));
+    s.streaming = s.config.mode == conv::termination::streaming;
+    if (s.int4 && s.streaming)
         throw cli::usage_error(
             "--input int4: frames only (a stream takes float or int8)");
-    std::unique_ptr<core::batch_decoder> dec;
+    s.in_flight = int(cli::to_count("batches-in-flight", a.get("batches-in-flight")));
+    return s;
+}
+
+// --code conv's decoder: of a stream (termination streaming) or of frames.
+struct conv_decoders
+{
+    std::unique_ptr<core::batch_decoder> frames;
     std::unique_ptr<conv::stream_decoder> stream;
-    const int in_flight =
-        int(cli::to_count("batches-in-flight", a.get("batches-in-flight")));
-    if (streaming) {
-        stream = conv::make_stream_decoder(config, a.get("backend"));
+
+    std::string backend() const { return stream ? stream->backend() : frames->backend(); }
+    std::string device() const { return stream ? stream->device() : frames->device(); }
+};
+
+conv_decoders make_conv_decoders(const conv_settings& s, const std::string& backend)
+{
+    conv_decoders d;
+    if (s.streaming) {
+        d.stream = conv::make_stream_decoder(s.config, backend);
         try {
-            stream->set_batches_in_flight(in_flight);
+            d.stream->set_batches_in_flight(s.in_flight);
         } catch (const std::invalid_argument& e) {
             throw cli::usage_error(std::string("--batches-in-flight: ") + e.what());
         }
     } else
-        dec = conv::make_viterbi_decoder(config, a.get("backend"));
-    const std::string backend = streaming ? stream->backend() : dec->backend();
-    const std::string device = streaming ? stream->device() : dec->device();
-    if (mode == "kernel" && (streaming || backend != "cuda"))
+        d.frames = conv::make_viterbi_decoder(s.config, backend);
+    const std::string kind = d.backend();
+    if (s.mode == "kernel" && (s.streaming || kind != "cuda"))
         throw std::invalid_argument(
             "--mode kernel: " +
-            (streaming ? std::string("a stream decoder's")
-                       : "backend '" + backend + "''s") +
+            (s.streaming ? std::string("a stream decoder's")
+                         : "backend '" + kind + "''s") +
             " kernels are not timed apart; use --mode end-to-end");
-    // A stream's calls are cut into segments that share the lanes and cores: give them
-    // many (a million bits).
-    const std::size_t batch =
-        batch_requested ? batch_requested
-        : streaming     ? 1024
-                        : automatic_batch(dec->kind(), frame_bits, conv_cuda_bits);
-    conv_setup setup = conv_setup::of(config, frame_bits);
-    setup.ebn0_db = ebn0;
-    setup.seed = seed;
-    const std::size_t len = setup.sent_length();
-    std::vector<std::uint8_t> sent(batch * frame_bits);
-    host_array<std::uint8_t> bits(batch * frame_bits, locked);
-    host_array<float> llrs(batch * len, locked && !int8);
-    host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked && !int4);
-    host_array<int4_pair> packed(int4 ? int4_bytes(llrs.size()) : 0, locked);
-    const bool input_locked = int4   ? packed.page_locked()
-                              : int8 ? quantized.page_locked()
-                                     : llrs.page_locked();
-    std::vector<codeword_status> status(batch);
-    // At most distinct_frames different frames, repeated to fill the batch: a GPU's
-    // batches are large, and what the frames hold does not change the speed. A stream's
-    // frames are consecutive pieces of it, all different.
-    const std::size_t distinct = streaming ? batch : std::min(batch, distinct_frames);
-    make_noisy_frames(setup, 0, distinct, sent.data(), llrs.data(), config.threads);
-    for (std::size_t f = distinct; f < batch; ++f) {
-        std::copy_n(sent.data() + (f % distinct) * frame_bits,
-                    frame_bits,
-                    sent.data() + f * frame_bits);
-        std::copy_n(llrs.data() + (f % distinct) * len, len, llrs.data() + f * len);
-    }
-    if (int8)
-        quantize_llrs(
-            llrs.data(), llrs.size(), quantized.data(), config.int8_scale, int4 ? 4 : 8);
-    if (int4)
-        pack_int4(quantized.data(), quantized.size(), packed.data());
-    // A stream: the batch's frames are a piece of it; the timed calls feed that piece
-    // again and again as the stream goes on, and count the bits that come out.
-    std::uint64_t stream_bits = 0;
-    std::vector<std::uint8_t> out;
-    auto feed = [&](std::uint8_t* to) {
-        return int8 ? stream->decode(quantized.data(), quantized.size(), to)
-                    : stream->decode(llrs.data(), llrs.size(), to);
-    };
-    auto decode = [&] {
-        if (streaming) {
-            out.resize(stream->output_bound(llrs.size()));
-            stream_bits += feed(out.data());
-        } else if (int4)
-            dec->decode(frame_bits, packed.data(), batch, bits.data(), status.data());
-        else if (int8)
-            dec->decode(frame_bits, quantized.data(), batch, bits.data(), status.data());
-        else
-            dec->decode(frame_bits, llrs.data(), batch, bits.data(), status.data());
-    };
-    // Warm-up, which also counts the bit errors: the stream once, flushed.
-    if (streaming) {
-        std::size_t written = feed(bits.data()); // all of the stream fits in bits
+    return d;
+}
 
-        written += stream->flush(bits.data() + written);
-        if (written != bits.size())
+// --code conv's link: the code, its frames, the Eb/N0 and the seed.
+conv_setup conv_setup_of(const conv_settings& s)
+{
+    conv_setup setup = conv_setup::of(s.config, s.frame_bits);
+    setup.ebn0_db = s.ebn0;
+    setup.seed = s.seed;
+    return setup;
+}
+
+// --code conv's frames and the buffers of a decode call (len LLRs a frame).
+struct conv_buffers
+{
+    std::vector<std::uint8_t> sent;
+    host_array<std::uint8_t> bits;
+    host_array<float> llrs;
+    host_array<std::int8_t> quantized;
+    host_array<int4_pair> packed;
+    std::vector<codeword_status> status;
+
+    conv_buffers(const conv_settings& s, std::size_t batch, std::size_t len)
+        : sent(batch * s.frame_bits),
+          bits(batch * s.frame_bits, s.locked),
+          llrs(batch * len, s.locked && !s.int8),
+          quantized(s.int8 ? llrs.size() : 0, s.locked && !s.int4),
+          packed(s.int4 ? int4_bytes(llrs.size()) : 0, s.locked),
+          status(batch)
+    {
+    }
+
+    bool input_page_locked(const conv_settings& s) const
+    {
+        return s.int4   ? packed.page_locked()
+               : s.int8 ? quantized.page_locked()
+                        : llrs.page_locked();
+    }
+};
+
+// The batch's frames, and their LLRs as the decoder takes them. At most distinct_frames
+// different frames, repeated to fill the batch: a GPU's batches are large, and what the
+// frames hold does not change the speed. A stream's frames are consecutive pieces of it,
+// all different.
+void make_conv_frames(const conv_settings& s,
+                      const conv_setup& setup,
+                      std::size_t batch,
+                      conv_buffers& b)
+{
+    const int frame_bits = s.frame_bits;
+    const std::size_t len = setup.sent_length();
+    const std::size_t distinct = s.streaming ? batch : std::min(batch, distinct_frames);
+    make_noisy_frames(setup, 0, distinct, b.sent.data(), b.llrs.data(), s.config.threads);
+    for (std::size_t f = distinct; f < batch; ++f) {
+        std::copy_n(b.sent.data() + (f % distinct) * frame_bits,
+                    frame_bits,
+                    b.sent.data() + f * frame_bits);
+        std::copy_n(b.llrs.data() + (f % distinct) * len, len, b.llrs.data() + f * len);
+    }
+    if (s.int8)
+        quantize_llrs(b.llrs.data(),
+                      b.llrs.size(),
+                      b.quantized.data(),
+                      s.config.int8_scale,
+                      s.int4 ? 4 : 8);
+    if (s.int4)
+        pack_int4(b.quantized.data(), b.quantized.size(), b.packed.data());
+}
+
+// The batch's LLRs fed to the stream once more: the bits that came out, written to `to`.
+std::size_t feed_stream(conv::stream_decoder& stream,
+                        const conv_settings& s,
+                        conv_buffers& b,
+                        std::uint8_t* to)
+{
+    return s.int8 ? stream.decode(b.quantized.data(), b.quantized.size(), to)
+                  : stream.decode(b.llrs.data(), b.llrs.size(), to);
+}
+
+// The frames decoded once from the input type of the settings.
+void decode_conv_frames(core::batch_decoder& dec,
+                        const conv_settings& s,
+                        std::size_t batch,
+                        conv_buffers& b)
+{
+    const int frame_bits = s.frame_bits;
+    if (s.int4)
+        dec.decode(frame_bits, b.packed.data(), batch, b.bits.data(), b.status.data());
+    else if (s.int8)
+        dec.decode(frame_bits, b.quantized.data(), batch, b.bits.data(), b.status.data());
+    else
+        dec.decode(frame_bits, b.llrs.data(), batch, b.bits.data(), b.status.data());
+}
+
+// The warm-up, which also counts the bit errors: the frames decoded once, or the stream
+// fed once and flushed.
+std::uint64_t
+conv_warm_up(conv_decoders& d, const conv_settings& s, std::size_t batch, conv_buffers& b)
+{
+    if (d.stream) {
+        std::size_t written = feed_stream(*d.stream, s, b, b.bits.data()); // all fits
+
+        written += d.stream->flush(b.bits.data() + written);
+        if (written != b.bits.size())
             throw std::logic_error("the stream decoder gave " + std::to_string(written) +
-                                   " bits for " + std::to_string(bits.size()));
+                                   " bits for " + std::to_string(b.bits.size()));
     } else {
-        decode();
+        decode_conv_frames(*d.frames, s, batch, b);
     }
     std::uint64_t bit_errors = 0;
-    for (std::size_t k = 0; k < sent.size(); ++k)
-        bit_errors += (sent[k] ^ bits[k]) & 1u;
-    // end-to-end: wall time of the calls; kernel: the device time of their kernels alone
-    double kernel_time = 0.0;
-    const auto [calls, elapsed] = cli::time_calls(seconds, [&] {
-        decode();
-        if (dec)
-            kernel_time += dec->device_seconds();
-    });
-    const double rate =
-        (streaming ? double(stream_bits) : double(frame_bits) * batch * calls) /
-        (mode == "kernel" ? kernel_time : elapsed);
+    for (std::size_t k = 0; k < b.sent.size(); ++k)
+        bit_errors += (b.sent[k] ^ b.bits[k]) & 1u;
+    return bit_errors;
+}
 
-    auto r = cli::json::object();
-    r.set("backend", backend)
-        .set("mode", mode)
-        .set("host_memory",
-             input_locked && bits.page_locked() ? "page-locked" : "pageable");
-    cli::add_parameters(r, a, config, frame_bits, int8);
-    r.set("input_type", input)
-        .set(batch_parameter.name, batch)
-        .set(std::string(batch_parameter.name) + "_requested", batch_requested)
-        .set("batches_in_flight", streaming ? in_flight : 0)
-        .set("ebn0_db", ebn0)
-        .set("bit_errors", bit_errors)
-        .set("calls", calls)
-        .set("seconds", elapsed)
-        .set("info_bits_per_second", rate);
+// What a run measured.
+struct measurement
+{
+    std::size_t batch = 0;
+    std::uint64_t bit_errors = 0, calls = 0;
+    double seconds = 0.0; // of the calls, or of their kernels with --mode kernel
+    double rate = 0.0;    // information bits per second
+};
 
+// --code conv's table, on stdout after a line of what ran.
+void print_conv_table(const conv_settings& s,
+                      const std::string& backend,
+                      const std::string& device,
+                      const measurement& m)
+{
+    const conv::viterbi_config& config = s.config;
     std::cout << "# gputurbo-bench: backend " << backend << ": " << device << "; "
-              << cli::geometry_text(config) << "; mode " << mode << ", input " << input
-              << ", Eb/N0 " << ebn0 << " dB; commit " << cli::source_commit() << "\n";
+              << cli::geometry_text(config) << "; mode " << s.mode << ", input "
+              << s.input << ", Eb/N0 " << s.ebn0 << " dB; commit " << cli::source_commit()
+              << "\n";
     cli::print_table(
         std::cout,
         { "code",
@@ -322,13 +405,74 @@ int conv_bench(const cli::args& a)
         { { config.generator.text(),
             conv::to_string(config.mode),
             config.punctured.none() ? "none" : conv::puncture_text(config.punctured),
-            std::to_string(frame_bits),
-            std::to_string(batch),
-            std::to_string(bit_errors),
-            std::to_string(calls),
-            cli::format("%.2f", elapsed),
-            cli::format("%.2f", rate / 1e6) } });
+            std::to_string(s.frame_bits),
+            std::to_string(m.batch),
+            std::to_string(m.bit_errors),
+            std::to_string(m.calls),
+            cli::format("%.2f", m.seconds),
+            cli::format("%.2f", m.rate / 1e6) } });
     std::cout << std::flush;
+}
+
+// --code conv: one configuration, end to end.
+int conv_bench(const cli::args& a)
+{
+    const conv_settings s = parse_conv_settings(a);
+    conv_decoders d = make_conv_decoders(s, a.get("backend"));
+    const std::string backend = d.backend();
+    const std::string device = d.device();
+    // A stream's calls are cut into segments that share the lanes and cores: give them
+    // many (a million bits).
+    measurement m;
+    m.batch = s.batch_requested ? s.batch_requested
+              : s.streaming
+                  ? 1024
+                  : automatic_batch(d.frames->kind(), s.frame_bits, conv_cuda_bits);
+    const conv_setup setup = conv_setup_of(s);
+    conv_buffers b(s, m.batch, setup.sent_length());
+    make_conv_frames(s, setup, m.batch, b);
+    // A stream: the batch's frames are a piece of it; the timed calls feed that piece
+    // again and again as the stream goes on, and count the bits that come out.
+    std::uint64_t stream_bits = 0;
+    std::vector<std::uint8_t> out;
+    auto decode = [&] {
+        if (d.stream) {
+            out.resize(d.stream->output_bound(b.llrs.size()));
+            stream_bits += feed_stream(*d.stream, s, b, out.data());
+        } else
+            decode_conv_frames(*d.frames, s, m.batch, b);
+    };
+    m.bit_errors = conv_warm_up(d, s, m.batch, b);
+    // end-to-end: wall time of the calls; kernel: the device time of their kernels alone
+    double kernel_time = 0.0;
+    const auto [calls, elapsed] = cli::time_calls(s.seconds, [&] {
+        decode();
+        if (d.frames)
+            kernel_time += d.frames->device_seconds();
+    });
+    m.calls = calls;
+    m.seconds = elapsed;
+    m.rate =
+        (s.streaming ? double(stream_bits) : double(s.frame_bits) * m.batch * calls) /
+        (s.mode == "kernel" ? kernel_time : elapsed);
+
+    auto r = cli::json::object();
+    r.set("backend", backend)
+        .set("mode", s.mode)
+        .set("host_memory",
+             b.input_page_locked(s) && b.bits.page_locked() ? "page-locked" : "pageable");
+    cli::add_parameters(r, a, s.config, s.frame_bits, s.int8);
+    r.set("input_type", s.input)
+        .set(batch_parameter.name, m.batch)
+        .set(std::string(batch_parameter.name) + "_requested", s.batch_requested)
+        .set("batches_in_flight", s.streaming ? s.in_flight : 0)
+        .set("ebn0_db", s.ebn0)
+        .set("bit_errors", m.bit_errors)
+        .set("calls", m.calls)
+        .set("seconds", elapsed)
+        .set("info_bits_per_second", m.rate);
+
+    print_conv_table(s, backend, device, m);
     if (a.given("json"))
         cli::write_text_file(a.get("json"),
                              cli::record("gputurbo-bench",
@@ -336,6 +480,277 @@ int conv_bench(const cli::args& a)
                                          cli::json::object(),
                                          cli::json::array().push(std::move(r)))
                                  .dump());
+    return 0;
+}
+
+// --code turbo: the options but the axes (setups_of), checked in the order they are read.
+struct turbo_settings
+{
+    decoder_config base;
+    std::string mode;
+    std::string host_memory;
+    bool locked = false;
+    std::string bits_format;
+    bit_format format = bit_format::unpacked;
+    std::string output;
+    core::soft_output soft_kind = core::soft_output::none;
+    bool soft = false;
+    bool int8 = false;
+    std::string input;
+    double ebn0 = 0.0, seconds = 0.0;
+    std::uint64_t seed = 0;
+    std::string backend;
+};
+
+turbo_settings parse_turbo_settings(const cli::args& a)
+{
+    turbo_settings s;
+    s.base = cli::config_from(a, true);
+    s.mode = measuring_mode(a);
+    s.host_memory = a.get("host-memory");
+    s.locked = page_locked(s.host_memory);
+    s.bits_format = a.get("bits");
+    if (s.bits_format != "unpacked" && s.bits_format != "packed")
+        throw cli::usage_error("--bits: unknown format '" + s.bits_format +
+                               "': use unpacked or packed");
+    s.format = s.bits_format == "packed" ? bit_format::packed : bit_format::unpacked;
+    s.output = a.get("output");
+    s.soft_kind = core::parse_output(s.output);
+    s.soft = s.soft_kind != core::soft_output::none;
+    if (s.soft && s.format == bit_format::packed)
+        throw cli::usage_error("--bits packed goes with --output bits only");
+    s.int8 = cli::int8_input(a);
+    s.input = s.int8 ? "int8" : "float";
+    s.ebn0 = cli::to_double("ebn0", a.get("ebn0"));
+    s.seconds = measuring_seconds(a);
+    s.seed = cli::to_count("seed", a.get("seed"));
+    s.backend = a.get("backend");
+    if (a.given("json"))
+        cli::check_output_path("json", a.get("json"));
+    return s;
+}
+
+// A setup's noisy codewords and the buffers of a decode call.
+struct turbo_buffers
+{
+    std::vector<std::uint8_t> sent;
+    host_array<std::uint8_t> bits;
+    host_array<float> llrs;
+    std::vector<codeword_status> status;
+    host_array<float> soft_values; // soft output: 4 bytes a bit more to bring back
+    host_array<std::int8_t> quantized;
+
+    turbo_buffers(const turbo_settings& s, const decoder_config& c, std::size_t batch)
+        : sent(batch * c.K),
+          bits(batch * output_bytes(s.format, c.K), s.locked),
+          llrs(batch * turbo::codeword_length(c.K), s.locked && !s.int8),
+          status(batch),
+          soft_values(s.soft ? batch * std::size_t(c.K) : 0, s.locked),
+          quantized(s.int8 ? llrs.size() : 0, s.locked)
+    {
+        channel_setup ch;
+        ch.K = c.K;
+        ch.ebn0_db = s.ebn0;
+        ch.seed = s.seed;
+        ch.out_layout = c.input_layout;
+        // CRC stop rules only stop early on frames that carry that CRC.
+        ch.crc = stop_crc(c.early_stop);
+        make_noisy_frames(ch, 0, batch, sent.data(), llrs.data(), c.threads);
+        if (s.int8)
+            quantize_llrs(llrs.data(), llrs.size(), quantized.data(), c.int8_scale);
+    }
+
+    bool input_page_locked(const turbo_settings& s) const
+    {
+        return s.int8 ? quantized.page_locked() : llrs.page_locked();
+    }
+};
+
+// The batch decoded once, with the output of the settings.
+void decode_turbo(turbo::decoder& dec,
+                  const turbo_settings& s,
+                  int K,
+                  std::size_t batch,
+                  turbo_buffers& b)
+{
+    const core::soft_values out{ b.soft_values.data(), s.soft_kind };
+    if (s.int8 && s.soft)
+        dec.decode_soft(
+            K, b.quantized.data(), batch, out, b.bits.data(), b.status.data());
+    else if (s.soft)
+        dec.decode_soft(K, b.llrs.data(), batch, out, b.bits.data(), b.status.data());
+    else if (s.int8)
+        dec.decode(b.quantized.data(), batch, b.bits.data(), b.status.data(), s.format);
+    else
+        dec.decode(b.llrs.data(), batch, b.bits.data(), b.status.data(), s.format);
+}
+
+std::uint64_t turbo_bit_errors(const turbo_settings& s, const turbo_buffers& b)
+{
+    std::uint64_t bit_errors = 0;
+    for (std::size_t k = 0; k < b.sent.size(); ++k) {
+        const std::uint8_t bit = s.format == bit_format::packed
+                                     ? b.bits[k / 8] >> (7 - k % 8) // K % 8 == 0
+                                     : b.bits[k];
+        bit_errors += (b.sent[k] ^ bit) & 1u;
+    }
+    return bit_errors;
+}
+
+// On a terminal, the setup running, over the previous one.
+void print_progress(
+    std::size_t i, std::size_t count, const decoder_config& c, std::size_t batch, int P)
+{
+    std::cerr << cli::format("\r[%zu/%zu] K=%d batch=%zu iterations=%d %s P=%d %s\033[K",
+                             i + 1,
+                             count,
+                             c.K,
+                             batch,
+                             c.iterations,
+                             to_string(c.algo),
+                             P,
+                             to_string(c.guarding))
+              << std::flush;
+}
+
+// What a setup's run gives: a row of the record and one of the table.
+struct setup_result
+{
+    cli::json record;
+    std::vector<std::string> row;
+    std::string device;      // the decoder's
+    std::string device_line; // its backend and device
+};
+
+// Measures one setup: its codewords decoded once to warm up (counting the bit errors and
+// iterations), then again and again for --seconds.
+setup_result bench_turbo_setup(const turbo_settings& s,
+                               const setup& su,
+                               std::size_t i,
+                               std::size_t count)
+{
+    const decoder_config& c = su.config;
+    const auto dec = make_decoder(c, s.backend);
+    if (s.mode == "kernel" && dec->backend() != "cuda")
+        throw std::invalid_argument("--mode kernel: backend '" + dec->backend() +
+                                    "' has no device kernels to time apart; use --mode "
+                                    "end-to-end");
+    dec->check_block(c.K); // an automatic P against g
+    const int P = dec->subblocks(c.K);
+    measurement m;
+    m.batch = su.batch ? su.batch : automatic_batch(dec->kind(), c.K, turbo_cuda_bits);
+    if (cli::stderr_is_terminal())
+        print_progress(i, count, c, m.batch, P);
+
+    turbo_buffers b(s, c, m.batch);
+    decode_turbo(*dec, s, c.K, m.batch, b); // warm-up
+    m.bit_errors = turbo_bit_errors(s, b);
+    std::uint64_t iteration_sum = 0;
+    for (const auto& st : b.status)
+        iteration_sum += st.iterations;
+
+    // end-to-end: wall time of decode() calls; kernel: the device time of their
+    // kernels alone (data already on the device, transfers excluded).
+    double kernel_time = 0.0;
+    const auto [calls, elapsed] = cli::time_calls(s.seconds, [&] {
+        decode_turbo(*dec, s, c.K, m.batch, b);
+        kernel_time += dec->device_seconds();
+    });
+    m.calls = calls;
+    m.seconds = s.mode == "kernel" ? kernel_time : elapsed;
+    m.rate = double(c.K) * m.batch * m.calls / m.seconds;
+    const double avg_iterations = double(iteration_sum) / m.batch;
+
+    auto r = cli::json::object();
+    r.set("backend", dec->backend())
+        .set("device", dec->device())
+        .set("mode", s.mode)
+        .set("host_memory",
+             b.input_page_locked(s) && b.bits.page_locked() ? "page-locked" : "pageable")
+        .set("bit_format", s.bits_format)
+        .set("output", s.output);
+    cli::add_parameters(r, *dec, c.K, s.int8);
+    r.set(batch_parameter.name, m.batch)
+        .set(std::string(batch_parameter.name) + "_requested", su.batch)
+        .set("ebn0_db", s.ebn0)
+        .set("avg_iterations", avg_iterations)
+        .set("bit_errors", m.bit_errors)
+        .set("calls", m.calls)
+        .set("seconds", m.seconds)
+        .set("info_bits_per_second", m.rate);
+    return { std::move(r),
+             { std::to_string(c.K),
+               std::to_string(m.batch),
+               std::to_string(c.iterations),
+               to_string(c.algo),
+               std::to_string(P),
+               to_string(c.guarding),
+               cli::format("%.2f", avg_iterations),
+               std::to_string(m.bit_errors),
+               std::to_string(m.calls),
+               cli::format("%.2f", m.seconds),
+               cli::format("%.2f", m.rate / 1e6) },
+             dec->device(),
+             dec->backend() + ": " + dec->device() };
+}
+
+// --code turbo's table, on stdout after a line of what ran.
+void print_turbo_table(const turbo_settings& s,
+                       const std::string& device_line,
+                       const std::vector<std::vector<std::string>>& rows)
+{
+    std::cout << "# gputurbo-bench: backend " << device_line << "; mode " << s.mode
+              << ", input " << s.input << " (" << s.host_memory << "), bits "
+              << s.bits_format << ", output " << s.output << ", Eb/N0 " << s.ebn0
+              << " dB; commit " << cli::source_commit() << "\n";
+    cli::print_table(std::cout,
+                     { "K",
+                       "batch",
+                       "iter",
+                       "algorithm",
+                       "P",
+                       "guard",
+                       "avg iter",
+                       "bit errors",
+                       "calls",
+                       "seconds",
+                       "Mbit/s" },
+                     rows);
+    std::cout << std::flush;
+}
+
+// --code turbo: every combination of the axes' values.
+int turbo_bench(const cli::args& a)
+{
+    const turbo_settings s = parse_turbo_settings(a);
+    // Every configuration is checked before the first one runs (an automatic P when
+    // its decoder is made).
+    const std::vector<setup> setups = setups_of(a, s.base);
+    for (const auto& su : setups)
+        su.config.validate();
+
+    auto records = cli::json::array(); // a row a configuration
+    std::string first_device;          // the record's; each row names its own
+    std::vector<std::vector<std::string>> rows;
+    std::string device_line;
+    for (std::size_t i = 0; i < setups.size(); ++i) {
+        setup_result result = bench_turbo_setup(s, setups[i], i, setups.size());
+        if (i == 0)
+            first_device = result.device;
+        records.push(std::move(result.record));
+        rows.push_back(std::move(result.row));
+        device_line = result.device_line;
+    }
+    if (cli::stderr_is_terminal())
+        std::cerr << "\r\033[K" << std::flush;
+
+    print_turbo_table(s, device_line, rows);
+    if (a.given("json"))
+        cli::write_text_file(
+            a.get("json"),
+            cli::record(
+                "gputurbo-bench", first_device, cli::json::object(), std::move(records))
+                .dump());
     return 0;
 }
 
@@ -362,202 +777,7 @@ int bench_main(int argc, char** argv)
         return conv_bench(a);
     if (code == "lte")
         return cli::transport_bench(a);
-
-    const decoder_config base = cli::config_from(a, true);
-    const std::string mode = a.get("mode");
-    if (mode != "end-to-end" && mode != "kernel")
-        throw cli::usage_error("--mode: unknown mode '" + mode +
-                               "': use end-to-end or kernel");
-    const std::string host_memory = a.get("host-memory");
-    if (host_memory != "page-locked" && host_memory != "pageable")
-        throw cli::usage_error("--host-memory: unknown kind '" + host_memory +
-                               "': use page-locked or pageable");
-    const std::string bits_format = a.get("bits");
-    if (bits_format != "unpacked" && bits_format != "packed")
-        throw cli::usage_error("--bits: unknown format '" + bits_format +
-                               "': use unpacked or packed");
-    const bit_format format =
-        bits_format == "packed" ? bit_format::packed : bit_format::unpacked;
-    const std::string output = a.get("output");
-    const core::soft_output soft_kind = core::parse_output(output);
-    const bool soft = soft_kind != core::soft_output::none;
-    if (soft && format == bit_format::packed)
-        throw cli::usage_error("--bits packed goes with --output bits only");
-    const bool int8 = cli::int8_input(a);
-    const std::string input = int8 ? "int8" : "float";
-    const double ebn0 = cli::to_double("ebn0", a.get("ebn0"));
-    const double seconds = cli::to_double("seconds", a.get("seconds"));
-    if (seconds < 0.0 || seconds > 86400.0)
-        throw cli::usage_error("--seconds: use 0 ... 86400");
-    const std::uint64_t seed = cli::to_count("seed", a.get("seed"));
-    const std::string backend = a.get("backend");
-    if (a.given("json"))
-        cli::check_output_path("json", a.get("json"));
-
-    // Every configuration is checked before the first one runs (an automatic P when
-    // its decoder is made).
-    const std::vector<setup> setups = setups_of(a, base);
-    for (const auto& s : setups)
-        s.config.validate();
-
-    const bool tty = cli::stderr_is_terminal();
-    std::vector<cli::json> results;
-    std::string first_device; // the record's; each row names its own
-    std::vector<std::vector<std::string>> rows;
-    std::string device_line;
-    for (std::size_t i = 0; i < setups.size(); ++i) {
-        const decoder_config& c = setups[i].config;
-        const auto dec = make_decoder(c, backend);
-        if (mode == "kernel" && dec->backend() != "cuda")
-            throw std::invalid_argument(
-                "--mode kernel: backend '" + dec->backend() +
-                "' has no device kernels to time apart; use --mode "
-                "end-to-end");
-        dec->check_block(c.K); // an automatic P against g
-        device_line = dec->backend() + ": " + dec->device();
-        const int P = dec->subblocks(c.K);
-        const std::size_t batch =
-            setups[i].batch ? setups[i].batch
-                            : automatic_batch(dec->kind(), c.K, turbo_cuda_bits);
-        if (tty)
-            std::cerr << cli::format(
-                             "\r[%zu/%zu] K=%d batch=%zu iterations=%d %s P=%d %s\033[K",
-                             i + 1,
-                             setups.size(),
-                             c.K,
-                             batch,
-                             c.iterations,
-                             to_string(c.algo),
-                             P,
-                             to_string(c.guarding))
-                      << std::flush;
-
-        channel_setup ch;
-        ch.K = c.K;
-        ch.ebn0_db = ebn0;
-        ch.seed = seed;
-        ch.out_layout = c.input_layout;
-        // CRC stop rules only stop early on frames that carry that CRC.
-        ch.crc = stop_crc(c.early_stop);
-        const bool locked = host_memory == "page-locked";
-        std::vector<std::uint8_t> sent(batch * c.K);
-        host_array<std::uint8_t> bits(batch * output_bytes(format, c.K), locked);
-        host_array<float> llrs(batch * turbo::codeword_length(c.K), locked && !int8);
-        std::vector<codeword_status> status(batch);
-        // Soft output: 4 bytes a bit more to bring back.
-        host_array<float> soft_values(soft ? batch * std::size_t(c.K) : 0, locked);
-        make_noisy_frames(ch, 0, batch, sent.data(), llrs.data(), c.threads);
-        host_array<std::int8_t> quantized(int8 ? llrs.size() : 0, locked);
-        const bool input_locked = int8 ? quantized.page_locked() : llrs.page_locked();
-        if (int8)
-            quantize_llrs(llrs.data(), llrs.size(), quantized.data(), c.int8_scale);
-        auto decode = [&] {
-            const core::soft_values out{ soft_values.data(), soft_kind };
-            if (int8 && soft)
-                dec->decode_soft(
-                    c.K, quantized.data(), batch, out, bits.data(), status.data());
-            else if (soft)
-                dec->decode_soft(
-                    c.K, llrs.data(), batch, out, bits.data(), status.data());
-            else if (int8)
-                dec->decode(quantized.data(), batch, bits.data(), status.data(), format);
-            else
-                dec->decode(llrs.data(), batch, bits.data(), status.data(), format);
-        };
-
-        decode(); // warm-up
-        std::uint64_t bit_errors = 0, iteration_sum = 0;
-        for (std::size_t k = 0; k < sent.size(); ++k) {
-            const std::uint8_t bit = format == bit_format::packed
-                                         ? bits[k / 8] >> (7 - k % 8) // K % 8 == 0
-                                         : bits[k];
-            bit_errors += (sent[k] ^ bit) & 1u;
-        }
-        for (const auto& s : status)
-            iteration_sum += s.iterations;
-
-        // end-to-end: wall time of decode() calls; kernel: the device time of their
-        // kernels alone (data already on the device, transfers excluded).
-        std::uint64_t calls = 0;
-        double elapsed = 0.0, kernel_time = 0.0;
-        const auto start = std::chrono::steady_clock::now();
-        do {
-            decode();
-            kernel_time += dec->device_seconds();
-            ++calls;
-            elapsed =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                    .count();
-        } while (elapsed < seconds);
-        const double timed = mode == "kernel" ? kernel_time : elapsed;
-        const double rate = double(c.K) * batch * calls / timed;
-        const double avg_iterations = double(iteration_sum) / batch;
-
-        auto r = cli::json::object();
-        r.set("backend", dec->backend())
-            .set("device", dec->device())
-            .set("mode", mode)
-            .set("host_memory",
-                 input_locked && bits.page_locked() ? "page-locked" : "pageable")
-            .set("bit_format", bits_format)
-            .set("output", output);
-        cli::add_parameters(r, *dec, c.K, int8);
-        r.set(batch_parameter.name, batch)
-            .set(std::string(batch_parameter.name) + "_requested", setups[i].batch)
-            .set("ebn0_db", ebn0)
-            .set("avg_iterations", avg_iterations)
-            .set("bit_errors", bit_errors)
-            .set("calls", calls)
-            .set("seconds", timed)
-            .set("info_bits_per_second", rate);
-        if (results.empty())
-            first_device = dec->device();
-        results.push_back(std::move(r));
-        rows.push_back({ std::to_string(c.K),
-                         std::to_string(batch),
-                         std::to_string(c.iterations),
-                         to_string(c.algo),
-                         std::to_string(P),
-                         to_string(c.guarding),
-                         cli::format("%.2f", avg_iterations),
-                         std::to_string(bit_errors),
-                         std::to_string(calls),
-                         cli::format("%.2f", timed),
-                         cli::format("%.2f", rate / 1e6) });
-    }
-    if (tty)
-        std::cerr << "\r\033[K" << std::flush;
-
-    std::cout << "# gputurbo-bench: backend " << device_line << "; mode " << mode
-              << ", input " << input << " (" << host_memory << "), bits " << bits_format
-              << ", output " << output << ", Eb/N0 " << ebn0 << " dB; commit "
-              << cli::source_commit() << "\n";
-    cli::print_table(std::cout,
-                     { "K",
-                       "batch",
-                       "iter",
-                       "algorithm",
-                       "P",
-                       "guard",
-                       "avg iter",
-                       "bit errors",
-                       "calls",
-                       "seconds",
-                       "Mbit/s" },
-                     rows);
-    std::cout << std::flush;
-
-    if (a.given("json")) { // a row a configuration
-        auto rows = cli::json::array();
-        for (auto& r : results)
-            rows.push(std::move(r));
-        cli::write_text_file(
-            a.get("json"),
-            cli::record(
-                "gputurbo-bench", first_device, cli::json::object(), std::move(rows))
-                .dump());
-    }
-    return 0;
+    return turbo_bench(a);
 }
 
 } // namespace

@@ -492,9 +492,7 @@ auto decode_made(transport_block (*make)(Args...))
     return [make](transport_engine& e, Args... args) { return e.decode(make(args...)); };
 }
 
-} // namespace
-
-void bind_lte(py::module& m)
+void bind_transport_parameters(py::module& m)
 {
     m.def(
         "transport_parameters",
@@ -508,9 +506,11 @@ void bind_lte(py::module& m)
         "layers, rv, soft_buffer, c_init, early_stop), each a dict of name, kind, "
         "default, help and range (and min, max, zero_means, values where they apply), "
         "as gputurbo-bench --parameters-json writes the turbo code's.");
+}
 
+void bind_transport_encode(py::module& m)
+{
     const format_fields defaults;
-
     m.def(
         "transport_encode",
         [](const py::object& data,
@@ -533,7 +533,10 @@ void bind_lte(py::module& m)
         py::arg("c_init") = py::none(),
         py::arg("tbs") = py::none(),
         transport_encode_doc.c_str());
+}
 
+void bind_transport_block(py::module& m)
+{
     py::class_<transport_block> block_class(
         m, "transport_block", transport_block_doc.c_str());
     std::apply(
@@ -560,9 +563,13 @@ void bind_lte(py::module& m)
         .def_readonly("harq_process", &transport_block::harq_process)
         .def_readonly("new_data", &transport_block::new_data)
         .def("__repr__", &transport_block::repr);
+}
 
-    py::class_<transport_engine> engine_class(
-        m, "transport_engine", transport_engine_doc);
+using transport_engine_class = py::class_<transport_engine>;
+
+// The constructor, with the turbo decoder's keywords and the transport channel's own.
+void bind_engine_init(transport_engine_class& engine_class)
+{
     engine_class.def(
         py::init<const std::string&,
                  const std::string&,
@@ -592,6 +599,11 @@ void bind_lte(py::module& m)
         keyword("devices"),
         keyword("arithmetic"),
         keyword("max_harq_processes", ::gputurbo::lte::transport_parameters()));
+}
+
+// decode(), decode_batch() and the HARQ processes' soft buffers.
+void bind_engine_decoding(transport_engine_class& engine_class)
+{
     std::apply(
         [&](const auto&... keywords) {
             engine_class.def("decode", decode_made(&make_block), keywords..., decode_doc);
@@ -631,7 +643,13 @@ void bind_lte(py::module& m)
              "Sets a HARQ process's soft buffer, for a transport block of tbs bits, from "
              "what soft_buffer() returned (saved to a file, say): a retransmission with "
              "new_data=False then adds into it. ValueError when values is no 1-D int8 "
-             "array of soft_buffer_length(tbs) values.")
+             "array of soft_buffer_length(tbs) values.");
+}
+
+// What the engine was made with and runs on.
+void bind_engine_properties(transport_engine_class& engine_class)
+{
+    engine_class
         .def_property_readonly("backend",
                                &transport_engine::backend,
                                "The backend in use: \"cpu\", \"cuda\" or \"reference\".")
@@ -648,11 +666,33 @@ void bind_lte(py::module& m)
                                &transport_engine::early_stop,
                                "Whether a code block stops once its CRC checks.")
         .def("__repr__", &transport_engine::repr);
+}
 
+void bind_transport_engine(py::module& m)
+{
+    transport_engine_class engine_class(m, "transport_engine", transport_engine_doc);
+    bind_engine_init(engine_class);
+    bind_engine_decoding(engine_class);
+    bind_engine_properties(engine_class);
+}
+
+void bind_soft_buffer_length(py::module& m)
+{
     m.def(
         "soft_buffer_length",
         &lte::soft_buffer_length,
         py::arg("tbs"),
         "The values a HARQ soft buffer holds for a transport block of tbs bits: the sum "
         "of 3K+12 over its code blocks.");
+}
+
+} // namespace
+
+void bind_lte(py::module& m)
+{
+    bind_transport_parameters(m);
+    bind_transport_encode(m);
+    bind_transport_block(m);
+    bind_transport_engine(m);
+    bind_soft_buffer_length(m);
 }

@@ -42,6 +42,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -137,9 +138,7 @@ std::vector<float> transmit(block& b, int rv, float llr_scale)
     return llrs;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+struct audit_options
 {
     std::string backend = "cpu", json;
     long blocks = 1000, batch = 256;
@@ -147,6 +146,12 @@ int main(int argc, char** argv)
     bool list = false;
     std::string kinds = "low_weight,random,zeros";
     std::uint64_t seed = std::random_device{}();
+};
+
+// The command line's options; none after an unknown one, for which it prints the usage.
+std::optional<audit_options> parse_options(int argc, char** argv)
+{
+    audit_options o;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -157,143 +162,172 @@ int main(int argc, char** argv)
             return argv[++i];
         };
         if (a == "--backend")
-            backend = value();
+            o.backend = value();
         else if (a == "--blocks")
-            blocks = std::stol(value());
+            o.blocks = std::stol(value());
         else if (a == "--seed")
-            seed = std::stoull(value());
+            o.seed = std::stoull(value());
         else if (a == "--batch")
-            batch = std::max(1L, std::stol(value()));
+            o.batch = std::max(1L, std::stol(value()));
         else if (a == "--llr-scale")
-            llr_scale = std::stof(value());
+            o.llr_scale = std::stof(value());
         else if (a == "--list")
-            list = true;
+            o.list = true;
         else if (a == "--kinds")
-            kinds = value();
+            o.kinds = value();
         else if (a == "--json")
-            json = value();
+            o.json = value();
         else {
             std::cerr
                 << "usage: gputurbo-crc-audit [--backend B] [--blocks N] [--seed S] "
                    "[--batch B] [--llr-scale X] [--kinds K,...] [--list] [--json FILE]\n";
-            return 2;
+            return std::nullopt;
         }
     }
-    auto decoder = lte::make_transport_decoder({}, backend);
-    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    // f(i) for i < n on every core.
-    auto parallel = [threads](std::size_t n, auto f) {
-        std::vector<std::thread> pool;
-        for (unsigned w = 0; w < threads; ++w)
-            pool.emplace_back([&, w] {
-                for (std::size_t i = w; i < n; i += threads)
-                    f(i);
-            });
-        for (auto& t : pool)
-            t.join();
-    };
-    const auto t0 = std::chrono::steady_clock::now();
+    return o;
+}
 
-    // by kind; and of the low-weight and random kinds, by mode, by first rv, by SNR
-    std::map<std::string, counts> tally;
-    long total = 0;
-    const std::vector<std::pair<kind, long>> plan = { { kind::low_weight, blocks },
-                                                      { kind::random, blocks },
-                                                      { kind::zeros, blocks / 10 } };
-    for (const auto& [what, count] : plan)
-        for (long first = 0;
-             kinds.find(kind_names[int(what)]) != std::string::npos && first < count;
-             first += batch) {
-            std::vector<block> group(std::size_t(std::min(count, first + batch) - first));
-            parallel(group.size(), [&](std::size_t i) {
-                // A seed per block: the seed, its kind and its number.
-                std::seed_seq s{ seed, std::uint64_t(what), std::uint64_t(first) + i };
-                std::uint64_t block_seed;
-                s.generate(reinterpret_cast<std::uint32_t*>(&block_seed),
-                           reinterpret_cast<std::uint32_t*>(&block_seed) + 2);
-                group[i] = random_block(what, block_seed);
-            });
-            for (std::size_t t = 0; t < 3; ++t) { // transmission t of each block
-                std::vector<std::size_t> who;
-                std::vector<lte::transport_block> calls;
-                for (std::size_t i = 0; i < group.size(); ++i)
-                    if (t < group[i].rvs.size())
-                        who.push_back(i);
-                std::vector<std::vector<float>> llrs(who.size());
-                parallel(who.size(), [&](std::size_t k) {
-                    llrs[k] = transmit(group[who[k]], group[who[k]].rvs[t], llr_scale);
-                });
-                if (who.empty())
-                    break;
-                std::size_t bits = 0;
-                for (std::size_t k = 0; k < who.size(); ++k) {
-                    const block& b = group[who[k]];
-                    lte::transport_block tb;
-                    tb.format = b.format;
-                    tb.format.rv = b.rvs[t];
-                    tb.f32 = llrs[k].data();
-                    tb.harq_process = b.rvs.size() > 1 ? int(who[k]) : lte::no_harq;
-                    tb.new_data = t == 0;
-                    calls.push_back(tb);
-                    bits += std::size_t(b.format.tbs);
-                }
-                std::vector<std::uint8_t> out(bits);
-                std::vector<lte::transport_result> results(calls.size());
-                decoder->decode(calls.data(), calls.size(), out.data(), results.data());
-                std::size_t at = 0;
-                for (std::size_t k = 0; k < who.size(); ++k) {
-                    const block& b = group[who[k]];
-                    const bool right =
-                        std::equal(b.data.begin(), b.data.end(), out.begin() + long(at));
-                    at += b.data.size();
-                    const bool ok = results[k].crc_ok;
-                    if (list && ok != right) { // wrong, or right but refused
-                        std::cerr << (ok ? "wrong" : "refused_right") << ": "
-                                  << kind_names[int(b.what)] << " block "
-                                  << first + long(who[k]) << " tbs " << b.format.tbs
-                                  << " G " << b.format.G << " Qm " << b.format.Qm
-                                  << " soft_buffer " << b.format.soft_buffer << " snr "
-                                  << b.snr_db << " transmission " << t << " of rvs";
-                        for (const int rv : b.rvs)
-                            std::cerr << " " << rv;
-                        std::cerr << "; code blocks (passed/iterations)";
-                        for (const auto& c : results[k].code_blocks)
-                            std::cerr << " " << c.passed << "/" << c.iterations;
-                        std::cerr << "\n";
-                    }
-                    std::vector<std::string> keys = { std::string("kind:") +
-                                                      kind_names[int(b.what)] };
-                    if (b.what != kind::zeros) {
-                        keys.push_back(std::string("mode:") +
-                                       (b.rvs.size() == 1 ? "alone" : "combined"));
-                        keys.push_back("rv:" + std::to_string(b.rvs[t]));
-                        keys.push_back(std::isnan(b.snr_db)
-                                           ? std::string("snr:noiseless")
-                                           : "snr:" + std::to_string(int(b.snr_db)) +
-                                                 "-" + std::to_string(int(b.snr_db) + 1));
-                    }
-                    for (const auto& key : keys) {
-                        counts& c = tally[key];
-                        ++c.transmissions;
-                        c.passed += ok && right;
-                        c.wrong += ok && !right;
-                        c.refused_right += !ok && right;
-                    }
-                    ++total;
-                }
-            }
-            for (std::size_t i = 0; i < group.size(); ++i)
-                decoder->release(int(i));
+// f(i) for i < n on every core.
+template <class F>
+void parallel(std::size_t n, const F& f)
+{
+    static const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < threads; ++w)
+        pool.emplace_back([&, w] {
+            for (std::size_t i = w; i < n; i += threads)
+                f(i);
+        });
+    for (auto& t : pool)
+        t.join();
+}
+
+// Blocks first ... first+size-1 of a kind; a seed per block: the seed, its kind and its
+// number.
+std::vector<block> make_group(kind what, long first, std::size_t size, std::uint64_t seed)
+{
+    std::vector<block> group(size);
+    parallel(group.size(), [&](std::size_t i) {
+        std::seed_seq s{ seed, std::uint64_t(what), std::uint64_t(first) + i };
+        std::uint64_t block_seed;
+        s.generate(reinterpret_cast<std::uint32_t*>(&block_seed),
+                   reinterpret_cast<std::uint32_t*>(&block_seed) + 2);
+        group[i] = random_block(what, block_seed);
+    });
+    return group;
+}
+
+// The counts by kind; and of the low-weight and random kinds, by mode, by first rv, by
+// SNR.
+struct audit_tally
+{
+    std::map<std::string, counts> by;
+    long total = 0; // transmissions
+};
+
+// The keys a transmission counts under.
+std::vector<std::string> keys_of(const block& b, std::size_t t)
+{
+    std::vector<std::string> keys = { std::string("kind:") + kind_names[int(b.what)] };
+    if (b.what != kind::zeros) {
+        keys.push_back(std::string("mode:") + (b.rvs.size() == 1 ? "alone" : "combined"));
+        keys.push_back("rv:" + std::to_string(b.rvs[t]));
+        keys.push_back(std::isnan(b.snr_db)
+                           ? std::string("snr:noiseless")
+                           : "snr:" + std::to_string(int(b.snr_db)) + "-" +
+                                 std::to_string(int(b.snr_db) + 1));
+    }
+    return keys;
+}
+
+// --list: a block delivered wrong, or right but refused, on standard error.
+void list_block(const block& b,
+                long number,
+                std::size_t t,
+                bool ok,
+                const lte::transport_result& result)
+{
+    std::cerr << (ok ? "wrong" : "refused_right") << ": " << kind_names[int(b.what)]
+              << " block " << number << " tbs " << b.format.tbs << " G " << b.format.G
+              << " Qm " << b.format.Qm << " soft_buffer " << b.format.soft_buffer
+              << " snr " << b.snr_db << " transmission " << t << " of rvs";
+    for (const int rv : b.rvs)
+        std::cerr << " " << rv;
+    std::cerr << "; code blocks (passed/iterations)";
+    for (const auto& c : result.code_blocks)
+        std::cerr << " " << c.passed << "/" << c.iterations;
+    std::cerr << "\n";
+}
+
+// Transmission t of each block of the group that has one (blocks first ...), decoded in
+// one call and counted. False when no block has one.
+bool transmit_group(lte::transport_decoder& decoder,
+                    const audit_options& o,
+                    std::vector<block>& group,
+                    long first,
+                    std::size_t t,
+                    audit_tally& tally)
+{
+    std::vector<std::size_t> who;
+    for (std::size_t i = 0; i < group.size(); ++i)
+        if (t < group[i].rvs.size())
+            who.push_back(i);
+    std::vector<std::vector<float>> llrs(who.size());
+    parallel(who.size(), [&](std::size_t k) {
+        llrs[k] = transmit(group[who[k]], group[who[k]].rvs[t], o.llr_scale);
+    });
+    if (who.empty())
+        return false;
+    std::vector<lte::transport_block> calls;
+    std::size_t bits = 0;
+    for (std::size_t k = 0; k < who.size(); ++k) {
+        const block& b = group[who[k]];
+        lte::transport_block tb;
+        tb.format = b.format;
+        tb.format.rv = b.rvs[t];
+        tb.f32 = llrs[k].data();
+        tb.harq_process = b.rvs.size() > 1 ? int(who[k]) : lte::no_harq;
+        tb.new_data = t == 0;
+        calls.push_back(tb);
+        bits += std::size_t(b.format.tbs);
+    }
+    std::vector<std::uint8_t> out(bits);
+    std::vector<lte::transport_result> results(calls.size());
+    decoder.decode(calls.data(), calls.size(), out.data(), results.data());
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < who.size(); ++k) {
+        const block& b = group[who[k]];
+        const bool right =
+            std::equal(b.data.begin(), b.data.end(), out.begin() + long(at));
+        at += b.data.size();
+        const bool ok = results[k].crc_ok;
+        if (o.list && ok != right) // wrong, or right but refused
+            list_block(b, first + long(who[k]), t, ok, results[k]);
+        for (const auto& key : keys_of(b, t)) {
+            counts& c = tally.by[key];
+            ++c.transmissions;
+            c.passed += ok && right;
+            c.wrong += ok && !right;
+            c.refused_right += !ok && right;
         }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        ++tally.total;
+    }
+    return true;
+}
 
-    const counts& zeros = tally["kind:zeros"];
+// The record (JSON) of the run, on standard output and in --json's file. Returns the
+// exit status: 1 when a wrong block was delivered or a sent all-zero block did not pass.
+int report(const lte::transport_decoder& decoder,
+           const audit_options& o,
+           audit_tally& tally,
+           double seconds)
+{
+    const counts& zeros = tally.by["kind:zeros"];
     long wrong = 0;
     for (const char* k : kind_names)
-        wrong += tally[std::string("kind:") + k].wrong;
+        wrong += tally.by[std::string("kind:") + k].wrong;
     auto by = cli::json::object();
-    for (const auto& [key, c] : tally)
+    for (const auto& [key, c] : tally.by)
         by.set(key,
                cli::json::object()
                    .set("transmissions", c.transmissions)
@@ -302,24 +336,58 @@ int main(int argc, char** argv)
                    .set("refused_right", c.refused_right));
     const auto out =
         cli::record("gputurbo-crc-audit",
-                    decoder->device(),
+                    decoder.device(),
                     cli::json::object()
-                        .set("backend", decoder->backend())
-                        .set("seed", seed)
-                        .set("llr_scale", llr_scale)
-                        .set("blocks_per_kind", blocks),
+                        .set("backend", decoder.backend())
+                        .set("seed", o.seed)
+                        .set("llr_scale", o.llr_scale)
+                        .set("blocks_per_kind", o.blocks),
                     cli::json::array().push(cli::json::object()
-                                                .set("transmissions", total)
+                                                .set("transmissions", tally.total)
                                                 .set("delivered_wrong", wrong)
                                                 .set("seconds", seconds)
                                                 .set("by", std::move(by))))
             .dump();
     std::cout << out;
-    if (!json.empty())
-        std::ofstream(json) << out;
+    if (!o.json.empty())
+        std::ofstream(o.json) << out;
     const bool zeros_pass = zeros.passed == zeros.transmissions;
     if (!zeros_pass)
         std::cerr << "gputurbo-crc-audit: " << zeros.transmissions - zeros.passed
                   << " all-zero blocks sent did not pass\n";
     return wrong == 0 && zeros_pass ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::optional<audit_options> o = parse_options(argc, argv);
+    if (!o)
+        return 2;
+    auto decoder = lte::make_transport_decoder({}, o->backend);
+    const auto t0 = std::chrono::steady_clock::now();
+
+    audit_tally tally;
+    const std::vector<std::pair<kind, long>> plan = { { kind::low_weight, o->blocks },
+                                                      { kind::random, o->blocks },
+                                                      { kind::zeros, o->blocks / 10 } };
+    for (const auto& [what, count] : plan)
+        for (long first = 0;
+             o->kinds.find(kind_names[int(what)]) != std::string::npos && first < count;
+             first += o->batch) {
+            std::vector<block> group =
+                make_group(what,
+                           first,
+                           std::size_t(std::min(count, first + o->batch) - first),
+                           o->seed);
+            for (std::size_t t = 0; t < 3; ++t) // transmission t of each block
+                if (!transmit_group(*decoder, *o, group, first, t, tally))
+                    break;
+            for (std::size_t i = 0; i < group.size(); ++i)
+                decoder->release(int(i));
+        }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return report(*decoder, *o, tally, seconds);
 }
