@@ -79,7 +79,11 @@ OWN_DEFAULTS = {("transport_engine", "early_stop"): True,
                    for block in ("viterbi_decoder", "gputurbo_viterbi_decoder",
                                  "conv_encoder", "gputurbo_conv_encoder")}}
 # Choices of the table that a block does not offer: a PDU is a frame, never a stream.
-NOT_OFFERED = {("gputurbo_viterbi_decoder_pdu", "termination"): {"streaming"}}
+# Choices a block leaves out: a PDU is a frame; a turbo code's decoders give no soft
+# output of the code bits.
+NOT_OFFERED = {("gputurbo_viterbi_decoder_pdu", "termination"): {"streaming"},
+               ("gputurbo_turbo_decoder", "output"): {"code-extrinsic"},
+               ("gputurbo_turbo_decoder_pdu", "output"): {"code-extrinsic"}}
 
 
 def load_table(family):
