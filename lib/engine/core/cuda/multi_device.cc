@@ -31,7 +31,9 @@ void decode_across(const std::vector<batch_decoder*>& parts,
                 std::uint8_t* out = bits + first * output_bytes(b.format, b.block);
                 codeword_status* st = status ? status + first : nullptr;
                 if (b.soft.kind != soft_output::none) {
-                    const soft_values soft{ b.soft.values + first * b.block,
+                    const soft_values soft{ b.soft.values +
+                                                first * parts[i]->soft_length(
+                                                            b.block, b.soft.kind),
                                             b.soft.kind };
                     if (b.f32)
                         parts[i]->decode_soft(
