@@ -61,7 +61,8 @@ OPTION_LABELS = {
     "codeword_tags": {"failed": "Failed Codewords", "all": "Every Codeword",
                       "none": "None"},
     "output": {"bits": "Hard Bits", "llr": "A-Posteriori LLRs",
-               "extrinsic": "Extrinsic LLRs"},
+               "extrinsic": "Extrinsic LLRs",
+               "code-extrinsic": "Code-Bit Extrinsic LLRs"},
     "termination": {"streaming": "Streaming", "terminated": "Terminated",
                     "truncated": "Truncated", "tail-biting": "Tail-Biting"},
 }

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 namespace gr {
 namespace gputurbo {
@@ -97,11 +98,11 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
         "frame_bits", "preset", "constraint", "polys", "puncture", "termination",
         "decision_depth", "training_depth", "segment_bits", "llr_sign", "backend",
         "max_batch", "threads", "input_type", "int8_scale", "batches_in_flight",
-        "codeword_tags", "devices", "length_tag_key", "node_sync" });
+        "codeword_tags", "devices", "length_tag_key", "node_sync", "output" });
     s["viterbi_decoder_pdu"] = arguments(conv_table, {
         "preset", "constraint", "polys", "puncture", "termination", "decision_depth",
         "training_depth", "segment_bits", "llr_sign", "backend", "max_batch", "threads",
-        "devices" });
+        "devices", "output" });
     s["dlsch_decoder_pdu"] = arguments(dlsch_table, {
         "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
         "early_stop", "llr_sign", "int8_scale", "Qm", "layers", "rv", "soft_buffer",
@@ -116,10 +117,15 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
     // A PDU is a frame, never a stream (make() says so).
     auto& pdu_modes = argument(s["viterbi_decoder_pdu"], "termination").parameter.choices;
     pdu_modes.erase(std::find(pdu_modes.begin(), pdu_modes.end(), "streaming"));
-    // A turbo decoder gives no soft output of the code bits.
-    for (const char* block : { "turbo_decoder", "turbo_decoder_pdu" }) {
+    // A turbo decoder gives no soft output of the code bits; an information bit of a
+    // convolutional code has no input LLR of its own to take away (no extrinsic).
+    for (const auto& [block, left_out] :
+         { std::pair{ "turbo_decoder", "code-extrinsic" },
+           std::pair{ "turbo_decoder_pdu", "code-extrinsic" },
+           std::pair{ "viterbi_decoder", "extrinsic" },
+           std::pair{ "viterbi_decoder_pdu", "extrinsic" } }) {
         auto& outputs = argument(s[block], "output").parameter.choices;
-        outputs.erase(std::find(outputs.begin(), outputs.end(), "code-extrinsic"));
+        outputs.erase(std::find(outputs.begin(), outputs.end(), left_out));
     }
     argument(s["dlsch_decoder_pdu"], "int8_scale").parameter.help =
         "the soft buffers' unit: an LLR L is held as round(L * int8_scale), saturated "

@@ -25,8 +25,8 @@ inline gr::io_signature::sptr bit_stream()
     return gr::io_signature::make(1, 1, sizeof(std::uint8_t));
 }
 
-//! A stream decoder's output: bits (bit_stream()), or one float per information bit
-//! for soft output.
+//! A stream decoder's output: bits (bit_stream()), or floats for soft output (one per
+//! information bit, or per input LLR for code-extrinsic).
 inline gr::io_signature::sptr decoded_stream(::gputurbo::core::soft_output output)
 {
     return output == ::gputurbo::core::soft_output::none

@@ -34,7 +34,7 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
 {
     const bool soft = output != ::gputurbo::core::soft_output::none;
     std::map<int, std::vector<pdu_job*>> by_size;
-    std::size_t total_bits = 0;
+    std::size_t total_bits = 0, total_soft = 0;
     for (auto& job : jobs) {
         if (!job.error.empty())
             continue;
@@ -46,10 +46,11 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
         }
         by_size[job.block].push_back(&job);
         total_bits += std::size_t(job.block);
+        total_soft += engine.soft_length(job.block, output);
     }
     reserve(d_bits, total_bits);
     if (soft)
-        reserve(d_soft, total_bits);
+        reserve(d_soft, total_soft);
 
     // Calls are collected oldest first, as late as the engine's in-flight limit allows.
     struct call
@@ -57,6 +58,7 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
         ::gputurbo::core::batch_decoder::ticket ticket;
         std::vector<pdu_job*>* jobs;
         std::size_t first_bit;
+        std::size_t first_soft;
     };
     std::deque<call> in_flight;
     std::vector<::gputurbo::core::codeword_status> status;
@@ -69,22 +71,23 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
                            d_bits.data() + c.first_bit,
                            status.data(),
                            ::gputurbo::core::bit_format::unpacked,
-                           soft ? d_soft.data() + c.first_bit : nullptr);
-            std::size_t bit = c.first_bit;
+                           soft ? d_soft.data() + c.first_soft : nullptr);
+            std::size_t bit = c.first_bit, value = c.first_soft;
             for (std::size_t i = 0; i < c.jobs->size(); ++i) {
                 pdu_job& job = *(*c.jobs)[i];
                 job.bits = d_bits.data() + bit;
                 if (soft)
-                    job.soft = d_soft.data() + bit;
+                    job.soft = d_soft.data() + value;
                 job.status = status[i];
                 bit += std::size_t(job.block);
+                value += engine.soft_length(job.block, output);
             }
         } catch (const std::exception& e) {
             for (auto* job : *c.jobs)
                 job->error = std::string("decoding failed: ") + e.what();
         }
     };
-    std::size_t next_bit = 0;
+    std::size_t next_bit = 0, next_soft = 0;
     for (auto& [block, group] : by_size) {
         if (in_flight.size() == std::size_t(engine.max_in_flight))
             collect_oldest();
@@ -97,8 +100,10 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
             in_flight.push_back(
                 { engine.submit(block, d_llrs.data(), group.size(), output),
                   &group,
-                  next_bit });
+                  next_bit,
+                  next_soft });
             next_bit += group.size() * std::size_t(block);
+            next_soft += group.size() * engine.soft_length(block, output);
         } catch (const std::exception& e) {
             for (auto* job : group)
                 job->error = std::string("decoding failed: ") + e.what();

@@ -25,7 +25,8 @@ struct pdu_job
     const float* llrs = nullptr; //!< input_length(block) LLRs, alive until decode returns
     std::string error;           //!< why it cannot be, or was not, decoded
     const std::uint8_t* bits = nullptr; //!< after decode(): its block bits
-    const float* soft = nullptr; //!< after a decode() of soft output: its block values
+    //! after a decode() of soft output: its engine.soft_length(block, output) values
+    const float* soft = nullptr;
     ::gputurbo::core::codeword_status status;
 };
 

@@ -103,8 +103,9 @@ void pdu_queue::publish(const pending& p)
         meta =
             pmt::dict_add(meta, d_iterations_key, pmt::from_long(job.status.iterations));
     meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(job.status.passed));
-    const pmt::pmt_t data = soft() ? pmt::init_f32vector(std::size_t(job.block), job.soft)
-                                   : pmt::init_u8vector(std::size_t(job.block), job.bits);
+    const pmt::pmt_t data =
+        soft() ? pmt::init_f32vector(d_engine.soft_length(job.block, d_output), job.soft)
+               : pmt::init_u8vector(std::size_t(job.block), job.bits);
     ++d_decoded;
     d_block.message_port_pub(d_port, pmt::cons(meta, data));
 }

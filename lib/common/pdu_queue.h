@@ -34,9 +34,10 @@ namespace common {
  * engine call per block size. Each input PDU is answered in arrival order: its metadata
  * plus the block size (under \p size_key), "iterations" (where the family has them) and
  * "passed", and a u8vector of its decoded bits, or, with soft output (\p output not
- * none), an f32vector of their soft values; or, where it cannot be decoded, empty data
- * of that type and "passed" = false, "error" = the reason, logged through a
- * failure_log. None is dropped.
+ * none), an f32vector of its soft values (the engine's soft_length(): one per
+ * information bit, or per input LLR for code_extrinsic); or, where it cannot be
+ * decoded, empty data of that type and "passed" = false, "error" = the reason, logged
+ * through a failure_log. None is dropped.
  *
  * Not thread-safe: the block serialises handle(), stop() and its getters.
  */

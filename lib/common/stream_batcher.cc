@@ -64,6 +64,7 @@ stream_batcher::stream_batcher(gr::block& block,
       d_engine(engine),
       d_K(block_size),
       d_n(int(engine.input_length(block_size))),
+      d_output_length(int(engine.soft_length(block_size, options.output))),
       d_int8(options.int8),
       d_max_batch(checked_batch(options.max_batch, engine, block_size)),
       d_batches_in_flight(batches_in_flight_for(options.batches_in_flight, false)),
@@ -84,9 +85,10 @@ stream_batcher::stream_batcher(gr::block& block,
 {
     check_output(d_output, engine);
     // Output space for one whole batch per call. GNU Radio sizes the upstream buffer
-    // from it: two batches of input (2 * max_batch * K items, over the relative rate).
-    block.set_output_multiple(d_max_batch * d_K);
-    block.set_relative_rate(std::uint64_t(d_K), std::uint64_t(d_n));
+    // from it: two batches of input (2 * max_batch * output_length items, over the
+    // relative rate).
+    block.set_output_multiple(d_max_batch * d_output_length);
+    block.set_relative_rate(std::uint64_t(d_output_length), std::uint64_t(d_n));
     // Tags move with their codeword, which may leave a later call than it came in.
     block.set_tag_propagation_policy(gr::block::TPP_DONT);
 }
@@ -225,7 +227,7 @@ pmt::pmt_t stream_batcher::decoded_length(const gr::tag_t& t,
         reason = "its value is not a whole number of codewords of " +
                  std::to_string(d_n) + " input items";
     if (reason.empty()) {
-        const std::uint64_t decoded = length / d_n * d_K;
+        const std::uint64_t decoded = length / d_n * d_output_length;
         return pmt::is_integer(t.value) ? pmt::from_long(long(decoded))
                                         : pmt::from_uint64(decoded);
     }
@@ -253,7 +255,7 @@ int stream_batcher::return_oldest(void* out)
     for (int i = 0; i < b.codewords; ++i)
         d_failed += !d_status[i].passed;
 
-    const std::uint64_t first_bit = d_block.nitems_written(0);
+    const std::uint64_t first_item = d_block.nitems_written(0);
     const pmt::pmt_t srcid = d_block.alias_pmt();
     auto tag = [&](std::uint64_t offset,
                    const pmt::pmt_t& key,
@@ -273,15 +275,16 @@ int stream_batcher::return_oldest(void* out)
             const pmt::pmt_t info = pmt::dict_add(status_dict(d_status[i]),
                                                   d_index_key,
                                                   pmt::from_uint64(b.first_index + i));
-            tag(first_bit + std::uint64_t(i) * d_K, d_tag_key, info, srcid);
+            tag(first_item + std::uint64_t(i) * d_output_length, d_tag_key, info, srcid);
         }
     if (d_pending_restart) {
-        tag(first_bit, d_restart_key, pmt::from_uint64(*d_pending_restart), srcid);
+        tag(first_item, d_restart_key, pmt::from_uint64(*d_pending_restart), srcid);
         d_pending_restart.reset();
     }
     for (const auto& t : b.tags) {
         const std::uint64_t codeword = t.offset / d_n, item = t.offset % d_n;
-        const std::uint64_t offset = first_bit + codeword * d_K + item * d_K / d_n;
+        const std::uint64_t offset =
+            first_item + codeword * d_output_length + item * d_output_length / d_n;
         if (!pmt::is_null(d_length_key) && pmt::eq(t.key, d_length_key)) {
             const pmt::pmt_t length = decoded_length(t, b.first_index + codeword);
             if (!pmt::is_null(length))
@@ -289,7 +292,7 @@ int stream_batcher::return_oldest(void* out)
         } else
             tag(offset, t.key, t.value, t.srcid);
     }
-    return b.codewords * d_K;
+    return b.codewords * d_output_length;
 }
 
 int stream_batcher::work(int noutput_items,
@@ -310,7 +313,8 @@ int stream_batcher::work(int noutput_items,
     // The pipeline is full, or no codeword waits: then holding a batch gains nothing,
     // and the stream may have ended. noutput_items always holds a batch (the output
     // multiple).
-    if (!d_in_flight.empty() && noutput_items >= d_in_flight.front().codewords * d_K)
+    if (!d_in_flight.empty() &&
+        noutput_items >= d_in_flight.front().codewords * d_output_length)
         return return_oldest(output_items[0]);
     return 0;
 }

@@ -32,8 +32,9 @@ using gr::gputurbo::codeword_tags;
 
 /*!
  * \brief The stream side of any family's batched decoder block: LLRs in, hard bits out
- * (one byte per bit), or, with soft output (block_options::output), one float per
- * information bit, codeword by codeword, through a core::batch_decoder.
+ * (one byte per bit), or, with soft output (block_options::output), the engine's
+ * soft_length() floats a codeword (one per information bit; one per input LLR for
+ * code_extrinsic), codeword by codeword, through a core::batch_decoder.
  *
  * Each work call either submits a batch of up to max_batch whole codewords or returns the
  * oldest batch in flight, never both, so the input space goes back to the upstream block
@@ -43,15 +44,16 @@ using gr::gputurbo::codeword_tags;
  * the GPU reads batches from it without a staging copy.
  *
  * Tags: input tags move with their codeword (item i of a codeword goes to its output
- * bit floor(i * block / input_length)). Codewords get a tag "codeword" = {"index",
- * "iterations", "passed"} as \p tags says; the dicts of equal statuses share their tail,
- * and with the default ("failed") a healthy stream costs no tag at all.
+ * item floor(i * output_length / input_length), output_length its items out). Codewords
+ * get a tag "codeword" = {"index", "iterations", "passed"} on their first output item as
+ * \p tags says; the dicts of equal statuses share their tail, and with the default
+ * ("failed") a healthy stream costs no tag at all.
  *
  * Length tags (key \p length_tag_key, "" for none) of a tagged stream: one on a codeword
  * boundary whose value counts whole codewords leaves with the value in output items
- * (L input items -> L / input_length * block), so tagged-stream blocks work downstream;
- * any other is dropped, counted (misaligned_length_tags()) and logged, the first few
- * one by one.
+ * (L input items -> L / input_length * output_length), so tagged-stream blocks work
+ * downstream; any other is dropped, counted (misaligned_length_tags()) and logged, the
+ * first few one by one.
  *
  * Restart: stop() drains the batches in flight, and a restart (top_block::start() after
  * stop(), unlock() after lock()) gives every block empty buffers. The first item of the
@@ -119,6 +121,8 @@ private:
     ::gputurbo::core::batch_decoder& d_engine;
     const int d_K;
     const int d_n; // LLRs per codeword
+    // Output items per codeword: its bits, or the soft values of d_output.
+    const int d_output_length;
     const bool d_int8;
     const int d_max_batch;
     const int d_batches_in_flight;

@@ -31,6 +31,13 @@ constexpr auto batch_wait = std::chrono::milliseconds(5);
 
 viterbi_decoder::sptr viterbi_decoder::make(const viterbi_options& options)
 {
+    // The engine's streams give hard bits only (conv/decoder.h).
+    if (options.decoder.mode == conv::termination::streaming &&
+        options.block.output != ::gputurbo::core::soft_output::none)
+        throw std::invalid_argument(
+            std::string("output=") + ::gputurbo::core::to_string(options.block.output) +
+            ": termination streaming gives hard bits only: use output=bits, or frames "
+            "(termination terminated, truncated or tail-biting)");
     if (options.decoder.mode != conv::termination::streaming) {
         ::gputurbo::core::check(conv::parameter("frame_bits"), options.frame_bits);
         conv::check_frame_bits(
@@ -42,7 +49,7 @@ viterbi_decoder::sptr viterbi_decoder::make(const viterbi_options& options)
 viterbi_decoder_impl::viterbi_decoder_impl(const viterbi_options& options)
     : gr::block("viterbi_decoder",
                 common::llr_stream(options.block.int8),
-                common::bit_stream()),
+                common::decoded_stream(options.block.output)),
       d_config(options.decoder),
       d_frame_bits(options.frame_bits),
       d_int8(options.block.int8)

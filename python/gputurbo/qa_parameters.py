@@ -78,12 +78,14 @@ OWN_DEFAULTS = {("transport_engine", "early_stop"): True,
                 **{(block, "termination"): "streaming"
                    for block in ("viterbi_decoder", "gputurbo_viterbi_decoder",
                                  "conv_encoder", "gputurbo_conv_encoder")}}
-# Choices of the table that a block does not offer: a PDU is a frame, never a stream.
-# Choices a block leaves out: a PDU is a frame; a turbo code's decoders give no soft
-# output of the code bits.
+# Choices of the table that a block does not offer: a PDU is a frame, never a stream; a
+# turbo code's decoders give no soft output of the code bits, and a convolutional
+# code's information bits have no input LLR of their own to take away (extrinsic).
 NOT_OFFERED = {("gputurbo_viterbi_decoder_pdu", "termination"): {"streaming"},
                ("gputurbo_turbo_decoder", "output"): {"code-extrinsic"},
-               ("gputurbo_turbo_decoder_pdu", "output"): {"code-extrinsic"}}
+               ("gputurbo_turbo_decoder_pdu", "output"): {"code-extrinsic"},
+               ("gputurbo_viterbi_decoder", "output"): {"extrinsic"},
+               ("gputurbo_viterbi_decoder_pdu", "output"): {"extrinsic"}}
 
 
 def load_table(family):
@@ -300,26 +302,32 @@ class qa_parameters(unittest.TestCase):
                 self.assertEqual(documented, want, f"usage.md: default of {name}")
 
     def test_007_stream_output_port_follows_output(self):
-        # The GRC output port of turbo_decoder: byte for output "bits", float for soft
-        # output, as the block's own output items (1 or 4 bytes).
+        # The GRC output port of turbo_decoder and viterbi_decoder: byte for output
+        # "bits", float for soft output, as the block's own output items (1 or 4 bytes).
         try:
             from gnuradio import gputurbo
         except ImportError as e:
             self.skipTest(f"the gputurbo module does not import here: {e}")
-        dtype = grc_block("gputurbo_turbo_decoder")["outputs"][0]["dtype"]
-        self.assertTrue(dtype.startswith("${") and dtype.endswith("}"), dtype)
-        expression = compile(dtype[2:-1].strip(), "output dtype", "eval")
-        output, = (a for a in gputurbo.turbo_decoder.make_arguments
-                   if a["name"] == "output")
-        self.assertEqual(output["choices"], ["bits", "llr", "extrinsic"])
         item_size = {"byte": 1, "float": 4}
-        for choice in output["choices"]:
-            with self.subTest(output=choice):
-                grc_dtype = eval(expression, {}, {"output": choice})
-                self.assertEqual(grc_dtype, "byte" if choice == "bits" else "float")
-                block = gputurbo.turbo_decoder(40, backend="cpu", output=choice)
-                self.assertEqual(block.output_signature().sizeof_stream_item(0),
-                                 item_size[grc_dtype])
+        for block_id, make, choices in (
+                ("gputurbo_turbo_decoder", lambda output: gputurbo.turbo_decoder(
+                    40, backend="cpu", output=output), ["bits", "llr", "extrinsic"]),
+                ("gputurbo_viterbi_decoder", lambda output: gputurbo.viterbi_decoder(
+                    40, termination="terminated", backend="cpu", output=output),
+                 ["bits", "llr", "code-extrinsic"])):
+            dtype = grc_block(block_id)["outputs"][0]["dtype"]
+            self.assertTrue(dtype.startswith("${") and dtype.endswith("}"), dtype)
+            expression = compile(dtype[2:-1].strip(), "output dtype", "eval")
+            output, = (a for a in getattr(gputurbo, GRC_MAKES[block_id]).make_arguments
+                       if a["name"] == "output")
+            self.assertEqual(output["choices"], choices)
+            for choice in output["choices"]:
+                with self.subTest(block=block_id, output=choice):
+                    grc_dtype = eval(expression, {}, {"output": choice})
+                    self.assertEqual(grc_dtype, "byte" if choice == "bits" else "float")
+                    block = make(choice)
+                    self.assertEqual(block.output_signature().sizeof_stream_item(0),
+                                     item_size[grc_dtype])
 
     def test_004_K_must_be_an_integer(self):
         # Every make() that takes K says what K must be when it is no integer (pybind11

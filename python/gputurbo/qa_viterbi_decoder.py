@@ -15,8 +15,9 @@ from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-from gputurbo_qa import BACKEND, require_backend, run_pdus
-from qa_turbo_decoder import codeword_tags, keyed_tags, paused_source, wait_for
+from gputurbo_qa import BACKEND, fresh_rng, require_backend, run_pdus
+from qa_turbo_decoder import (codeword_tags, keyed_tags, paused_source, stream_tag,
+                              wait_for)
 
 
 def bpsk_llrs(sent, sigma, rng):
@@ -26,8 +27,9 @@ def bpsk_llrs(sent, sigma, rng):
 
 
 def run(llrs, decoder, source_max=None, decoder_max=None, tags=()):
-    """LLRs through the decoder block; returns (bits, tags out). source_max and
-    decoder_max cut the work calls of the source and the decoder short."""
+    """LLRs through the decoder block; returns (bits, or float32 values from a decoder of
+    soft output, tags out). source_max and decoder_max cut the work calls of the source
+    and the decoder short."""
     tb = gr.top_block()
     if llrs.dtype == np.int8:
         src = blocks.vector_source_b(llrs.view(np.uint8).tolist(), False, 1, list(tags))
@@ -37,10 +39,17 @@ def run(llrs, decoder, source_max=None, decoder_max=None, tags=()):
         src.set_max_noutput_items(source_max)
     if decoder_max:
         decoder.set_max_noutput_items(decoder_max)
-    snk = blocks.vector_sink_b()
+    soft = decoder.output_signature().sizeof_stream_item(0) == 4
+    snk = blocks.vector_sink_f() if soft else blocks.vector_sink_b()
     tb.connect(src, decoder, snk)
     tb.run()
-    return np.array(snk.data(), dtype=np.uint8), snk.tags()
+    return np.array(snk.data(), dtype=np.float32 if soft else np.uint8), snk.tags()
+
+
+def tag_list(tags):
+    """(offset, key, value as text) of every tag, sorted."""
+    return sorted((t.offset, pmt.symbol_to_string(t.key), pmt.write_string(t.value))
+                  for t in tags)
 
 
 class qa_viterbi_decoder_stream(gr_unittest.TestCase):
@@ -407,6 +416,64 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
         self.assertEqual(bits.size, 2 * 64)
         self.assertEqual(dec.partial_items(), sent.shape[1] - 10)
 
+    def test_soft_output(self):
+        # output="llr": frame_bits float32 items a frame whose signs (positive-one: > 0
+        # is 1) are the exact decoder's bits (backend "reference": the cpu backend's
+        # int16 bits may differ near ties), the numpy API's values, with the tags of
+        # output="bits" on the same items. "code-extrinsic": one value per input LLR,
+        # the numpy API's, tags on the items they came in on (length tags keep their
+        # value, the output rate being the input's). positive-zero negates them.
+        rng = fresh_rng()
+        code = gputurbo.conv_code("ccsds")
+        frame_bits, count = 120, 12
+        for termination in ("terminated", "truncated", "tail-biting"):
+            with self.subTest(termination=termination):
+                frames = rng.integers(0, 2, (count, frame_bits), dtype=np.uint8)
+                sent = code.encode(frames, termination)
+                n = sent.shape[1]
+                llrs = bpsk_llrs(sent, 1.0, rng)
+                # a channel that tests: its own decisions of many code bits are wrong
+                self.assertGreater(np.sum((llrs > 0) != sent), 0.1 * sent.size)
+                tags = [stream_tag(5 * n + 7, "mark", pmt.from_long(5)),
+                        stream_tag(9 * n, "mark", pmt.from_long(9)),
+                        stream_tag(2 * n, "packet_len", pmt.from_long(4 * n))]
+
+                def decoder(**kwargs):
+                    kwargs.setdefault("backend", "cpu")
+                    return gputurbo.viterbi_decoder(
+                        frame_bits, preset="ccsds", termination=termination,
+                        max_batch=4, codeword_tags="all", **kwargs)
+
+                hard, hard_tags = run(llrs.ravel(), decoder(), tags=tags)
+                exact, _ = run(llrs.ravel(), decoder(backend="reference"))
+                dec = decoder(output="llr")
+                self.assertEqual(dec.output_signature().sizeof_stream_item(0), 4)
+                self.assertEqual(dec.relative_rate(), frame_bits / n)
+                app, app_tags = run(llrs.ravel(), dec, tags=tags)
+                engine = gputurbo.viterbi_engine(code, termination, backend="cpu")
+                np.testing.assert_array_equal(
+                    app, engine.decode(llrs, frame_bits, output="llr")[0].ravel())
+                if termination != "tail-biting":  # max-log signs: the Viterbi's
+                    np.testing.assert_array_equal((app > 0).astype(np.uint8), exact)
+                self.assertEqual(tag_list(app_tags), tag_list(hard_tags))
+                self.assertEqual(len(codeword_tags(app_tags)), count)
+
+                dec = decoder(output="code-extrinsic")
+                self.assertEqual(dec.relative_rate(), 1.0)
+                extrinsic, extrinsic_tags = run(llrs.ravel(), dec, tags=tags)
+                np.testing.assert_array_equal(
+                    extrinsic,
+                    engine.decode(llrs, frame_bits, output="code-extrinsic")[0].ravel())
+                frame_tags = [(o // frame_bits * n, k, v)
+                              for o, k, v in tag_list(hard_tags) if k == "codeword"]
+                self.assertEqual(tag_list(extrinsic_tags),
+                                 sorted(frame_tags + tag_list(tags)))
+
+                for output, values in (("llr", app), ("code-extrinsic", extrinsic)):
+                    negated, _ = run(-llrs.ravel(),
+                                     decoder(output=output, llr_sign="positive-zero"))
+                    np.testing.assert_array_equal(negated, -values, err_msg=output)
+
 
 class qa_viterbi_decoder_pdu(gr_unittest.TestCase):
     """One frame a PDU, of any length: the numpy API's decisions, every PDU answered in
@@ -477,6 +544,54 @@ class qa_viterbi_decoder_pdu(gr_unittest.TestCase):
                       out[3][0]["error"])
         self.assertIn("metadata frame_bits=\"40\" is not an integer but a string",
                       out[4][0]["error"])
+
+    def test_soft_output(self):
+        # output="llr": each PDU's data is an f32vector of frame_bits floats whose signs
+        # (positive-one: > 0 is 1) are the exact decoder's bits (backend "reference"),
+        # the numpy API's values, with the metadata of output="bits";
+        # "code-extrinsic": an f32vector of the input's length, the numpy API's;
+        # positive-zero negates them; a PDU that fails gets an empty f32vector.
+        rng = fresh_rng()
+        code = gputurbo.conv_code("dvb")
+        engine = gputurbo.viterbi_engine(code, "terminated", "3/4", backend="cpu")
+        llrs, sizes = [], rng.permutation([7, 40, 97, 300] * 3)
+        for frame_bits in sizes:
+            bits = rng.integers(0, 2, int(frame_bits), dtype=np.uint8)
+            llrs.append(bpsk_llrs(code.encode(bits, "terminated", "3/4"), 0.8, rng))
+
+        def messages(sign=1.0):
+            out = [pmt.cons(pmt.dict_add(pmt.make_dict(), pmt.intern("seq"),
+                                         pmt.from_long(i)),
+                            pmt.init_f32vector(x.size, (sign * x).tolist()))
+                   for i, x in enumerate(llrs)]
+            return out + [pmt.cons(pmt.make_dict(), pmt.init_f32vector(5, [1.0] * 5))]
+
+        kwargs = dict(preset="dvb", puncture="3/4")
+        hard, _ = self.run_pdus(messages(), backend="cpu", **kwargs)
+        exact, _ = self.run_pdus(messages(), backend="reference", **kwargs)
+        app, _ = self.run_pdus(messages(), backend="cpu", output="llr", **kwargs)
+        extrinsic, _ = self.run_pdus(messages(), backend="cpu", output="code-extrinsic",
+                                     **kwargs)
+        self.assertEqual([m for m, _ in app], [m for m, _ in hard])
+        self.assertEqual([m for m, _ in extrinsic], [m for m, _ in hard])
+        for output, values in (("llr", app), ("code-extrinsic", extrinsic)):
+            negated, _ = self.run_pdus(messages(-1.0), backend="cpu", output=output,
+                                       llr_sign="positive-zero", **kwargs)
+            for i, x in enumerate(llrs):
+                frame_bits = int(sizes[i])
+                want = engine.decode(x, frame_bits, output=output)[0]
+                got = values[i][1]
+                self.assertEqual((got.dtype, got.size),
+                                 (np.float32, frame_bits if output == "llr" else x.size))
+                np.testing.assert_array_equal(got, want, err_msg=f"{output} PDU {i}")
+                np.testing.assert_array_equal(negated[i][1], -got,
+                                              err_msg=f"{output} PDU {i}")
+                if output == "llr":
+                    np.testing.assert_array_equal((got > 0).astype(np.uint8),
+                                                  exact[i][1], err_msg=f"PDU {i}")
+            meta, data = values[-1]
+            self.assertIn("error", meta)
+            self.assertEqual((data.dtype, data.size), (np.float32, 0))
 
     def test_streaming_is_refused(self):
         with self.assertRaisesRegex(ValueError, "streaming"):
@@ -565,6 +680,31 @@ class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
             with self.assertRaises(ValueError, msg=str(kwargs)) as caught:
                 gputurbo.viterbi_decoder(backend="cpu", **kwargs)
             self.assertIn(name, str(caught.exception), kwargs)
+
+    def test_soft_output_where_it_is_not_given(self):
+        # A stream, and a backend of hard bits only (cuda), refuse soft output at
+        # make(), naming what gives it; extrinsic and unknown outputs are refused too.
+        for output in ("llr", "code-extrinsic"):
+            with self.assertRaisesRegex(ValueError, f"output={output}: termination "
+                                        "streaming gives hard bits only: use "
+                                        "output=bits, or frames"):
+                gputurbo.viterbi_decoder(termination="streaming", backend="cpu",
+                                         output=output)
+        for make in (gputurbo.viterbi_decoder, gputurbo.viterbi_decoder_pdu):
+            with self.assertRaisesRegex(ValueError, "unknown output 'extrinsic': use one "
+                                        "of bits, llr, code-extrinsic"):
+                make(termination="terminated", backend="cpu", output="extrinsic")
+            with self.assertRaisesRegex(ValueError, "unknown output 'soft'"):
+                make(termination="terminated", backend="cpu", output="soft")
+        try:
+            gputurbo.viterbi_decoder_pdu(backend="cuda")
+        except RuntimeError as e:
+            self.skipTest(f"no CUDA here: {e}")
+        for make in (gputurbo.viterbi_decoder, gputurbo.viterbi_decoder_pdu):
+            with self.assertRaisesRegex(ValueError, "output=llr: the cuda backend of "
+                                        "this decoder gives hard bits only: use "
+                                        "output=bits"):
+                make(termination="terminated", backend="cuda", output="llr")
 
     def test_a_preset_overrides_constraint_and_polys(self):
         dec = gputurbo.viterbi_decoder(preset="gsm", constraint=7, polys="133,171",

@@ -52,7 +52,8 @@ struct block_options
     codeword_tags tags = codeword_tags::failed;
     std::string length_tag_key = "packet_len";
     //! output: the information bits' hard decisions (none, "bits"), or their float
-    //! a-posteriori ("llr") or extrinsic LLRs, in the sign of llr_sign
+    //! a-posteriori ("llr") or extrinsic LLRs, or the code bits' extrinsic LLRs
+    //! ("code-extrinsic"), in the sign of llr_sign
     ::gputurbo::core::soft_output output = ::gputurbo::core::soft_output::none;
 };
 

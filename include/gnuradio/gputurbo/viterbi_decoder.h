@@ -29,6 +29,19 @@ namespace gputurbo {
  * over AWGN, L = 2y / sigma^2); "positive-zero" takes L = ln P(0)/P(1). NaN is an
  * erasure (0). Output: unpacked hard bits (one byte per bit, 0 or 1).
  *
+ * Soft output (\p output, frames; "bits" by default): with "llr" the output is float32,
+ * frame_bits values a frame, each information bit's a-posteriori LLR by the max-log
+ * BCJR algorithm over the whole frame, in the sign of \p llr_sign: its sign is the
+ * exact Viterbi decoder's bit (backend "reference"; the cpu backend's bits, int16
+ * metrics over segments, may differ near ties). With "code-extrinsic", one float per
+ * input LLR (the output runs at the input's rate): each sent code bit's a-posteriori
+ * LLR less its input LLR, what an iterative receiver (turbo equalisation, iterative
+ * demapping) gives back to its equaliser or demapper. Tags and frame tags sit on the
+ * same frames' items as with bits. The cpu and reference backends give it, at the
+ * reference's speed (engine/conv/decoder.h); cuda and termination "streaming" give
+ * bits only (make() raises ValueError). "extrinsic" is not offered: an information bit
+ * of a convolutional code has no input LLR of its own to take away.
+ *
  * termination "streaming": one endless stream from encoder state 0, the puncturing
  * pattern running on across work calls (the output of gr-fec's cc_encoder in streaming
  * mode, or of a continuous transmitter). Each work call takes the LLRs that have come and

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(29dda14e1a7e573d40dc942cd8e79676) */
+/* BINDTOOL_HEADER_FILE_HASH(8f129b69d85ba01c23552d2574abb67f) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

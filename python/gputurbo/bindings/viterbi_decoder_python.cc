@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(05a18a49b9630dc86c34ca29a6c994e5) */
+/* BINDTOOL_HEADER_FILE_HASH(f8a40f248de3b1b16037ad33961745c0) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
