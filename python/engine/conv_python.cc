@@ -517,8 +517,8 @@ packed: False (default): one byte per bit; True: 8 bits per byte, the first bit 
 output: "bits" (default); "llr": the a-posteriori LLR of each information bit instead,
   float32, in the sign of llr_sign, by the BCJR algorithm of soft_algorithm over the
   whole frame in double (the exact reference, backends "cpu" and "reference" only: at
-  K = 7 rate 1/2 0.6 Mbit/s a core max-log, 0.12 log-map, tail-biting about 40 and 60
-  times slower); its sign is the bit
+  gr-trellis's siso_f's rate, docs/PERFORMANCE.md; tail-biting about 40 and 60 times
+  slower); its sign is the bit
   output="bits" gives wherever that is the exact Viterbi's (max-log).
   "code-extrinsic": for each code bit sent (the llrs' row, in its order), its
   a-posteriori LLR less its input LLR, float32: what an iterative receiver (turbo

@@ -66,7 +66,7 @@ soft_run decode_soft(core::batch_decoder& dec,
 
 //! bcjr() of frame \p f of \p sent (float LLRs as they came), read as the decoders read
 //! them: in the engine's sign, sanitised, depunctured; and the code-extrinsic values of
-//! the sent code bits (engine sign).
+//! the sent code bits (engine sign); both within +-llr_limit.
 struct reference_soft
 {
     std::vector<float> info, code_extrinsic;
@@ -85,9 +85,15 @@ reference_app(const viterbi_config& c, int frame_bits, const float* sent, std::s
     const soft_frame app =
         bcjr(c.generator, c.mode, frame_bits, llrs.data(), c.soft_algorithm);
     const auto at = sent_positions(c.generator, c.punctured, c.mode, frame_bits);
-    reference_soft r{ app.info, std::vector<float>(length) };
+    // Within +-llr_limit, as the decoders give them.
+    auto bounded = [](float v) {
+        return std::clamp(v, -core::llr_limit, core::llr_limit);
+    };
+    reference_soft r{ std::vector<float>(frame_bits), std::vector<float>(length) };
+    for (int k = 0; k < frame_bits; ++k)
+        r.info[k] = bounded(app.info[k]);
     for (std::size_t i = 0; i < length; ++i)
-        r.code_extrinsic[i] = app.code[at[i]] - received[i];
+        r.code_extrinsic[i] = bounded(app.code[at[i]] - received[i]);
     return r;
 }
 
@@ -216,6 +222,28 @@ TEST_P(ViterbiSoft, MaxLogSignsAreTheViterbiDecisionsAndTheStatusDecodes)
     EXPECT_GT(errors, 0u); // the noise mattered
 }
 
+TEST_P(ViterbiSoft, BitsThatEveryPathSetsAlikeHaveFiniteValues)
+{
+    // The generator 4 taps only the oldest input: a terminated frame's first K-1 bits of
+    // it are 0 on every path, whose a-posteriori LLR is infinite; the output stays
+    // within +-llr_limit, so that an equaliser can take its input away again.
+    viterbi_config c;
+    c.generator = parse_code(3, "7,4");
+    const int frame_bits = 16;
+    const auto dec = make_viterbi_decoder(c, GetParam());
+    const std::size_t sent = dec->input_length(frame_bits);
+    std::vector<float> llrs(sent, 2.0f), code(sent), info(frame_bits);
+    dec->decode_soft(
+        frame_bits, llrs.data(), 1, { code.data(), core::soft_output::code_extrinsic });
+    dec->decode_soft(frame_bits, llrs.data(), 1, { info.data(), core::soft_output::app });
+    for (float v : code)
+        ASSERT_TRUE(std::isfinite(v) && std::fabs(v) <= core::llr_limit) << v;
+    for (float v : info)
+        ASSERT_TRUE(std::isfinite(v) && std::fabs(v) <= core::llr_limit) << v;
+    // The tail's "4" outputs (input 0 on every path) were infinite: now at the bound.
+    EXPECT_EQ(std::fabs(code[sent - 1]), core::llr_limit);
+}
+
 TEST_P(ViterbiSoft, ExtrinsicIsRefused)
 {
     viterbi_config c;
@@ -225,8 +253,8 @@ TEST_P(ViterbiSoft, ExtrinsicIsRefused)
                   dec->decode_soft(
                       20, llrs.data(), 1, { out.data(), core::soft_output::extrinsic });
               }),
-              "soft output extrinsic: the " + GetParam() +
-                  " backend of this decoder does not give it");
+              "output=extrinsic is not given by this decoder (" + GetParam() +
+                  " backend): use bits, llr, code-extrinsic");
     EXPECT_FALSE(dec->gives_soft(core::soft_output::extrinsic));
 }
 
@@ -254,7 +282,7 @@ TEST(ViterbiSoftOutput, CudaAndStreamsGiveHardBitsOnly)
         message_of([&] {
             dec->decode_soft(20, llrs.data(), 1, { out.data(), core::soft_output::app });
         }),
-        "soft output llr: the cuda backend of this decoder does not give it");
+        "output=llr is not given by this decoder (cuda backend): use bits");
 }
 
 TEST(ViterbiSoftOutput, SoftAlgorithmIsAParameter)

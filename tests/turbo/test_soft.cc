@@ -139,6 +139,15 @@ TEST_P(TurboSoft, BadRequestsSayWhy)
             dec->decode_soft(c.K, llrs.data(), 1, { nullptr, core::soft_output::app });
         }).find("null"),
         std::string::npos);
+    // A kind the turbo code does not give names the ones it does.
+    EXPECT_EQ(invalid_argument_message([&] {
+                  dec->decode_soft(c.K,
+                                   llrs.data(),
+                                   1,
+                                   { out.data(), core::soft_output::code_extrinsic });
+              }),
+              "output=code-extrinsic is not given by this decoder (" + dec->backend() +
+                  " backend): use bits, llr, extrinsic");
 }
 
 TEST_P(TurboSoft, SubmitAndCollectGiveWhatDecodeSoftGives)

@@ -62,6 +62,13 @@ float float_trellis::step(const float* llrs,
     return best;
 }
 
+// A value within +-core::llr_limit, as the decoders read theirs: a bit that every path
+// sets alike (a generator without the current or the oldest tap, at a frame's edge) has
+// an infinite a-posteriori LLR, which an equaliser could not subtract from.
+namespace {
+float bounded(float v) { return std::clamp(v, -core::llr_limit, core::llr_limit); }
+} // namespace
+
 void write_soft(const viterbi_config& config,
                 int frame_bits,
                 const float* llrs,
@@ -101,11 +108,11 @@ void write_soft(const viterbi_config& config,
             if (code_bits) {
                 float* out = soft.values + f * sent_length;
                 for (std::size_t i = 0; i < sent_length; ++i)
-                    out[i] = sign * (app.code[sent_at[i]] - received[i]);
+                    out[i] = sign * bounded(app.code[sent_at[i]] - received[i]);
             } else {
                 float* out = soft.values + f * std::size_t(frame_bits);
                 for (int k = 0; k < frame_bits; ++k)
-                    out[k] = sign * app.info[k];
+                    out[k] = sign * bounded(app.info[k]);
             }
         }
     });

@@ -52,10 +52,17 @@ void pack_bits(const std::uint8_t* bits, int block, std::size_t n, std::uint8_t*
 // bytes).
 void batch_decoder::check_soft(const llr_batch& b) const
 {
-    if (b.soft.kind != soft_output::none && !gives_soft(b.soft.kind))
-        throw std::invalid_argument("soft output " + std::string(to_string(b.soft.kind)) +
-                                    ": the " + backend() +
-                                    " backend of this decoder does not give it");
+    if (b.soft.kind == soft_output::none || gives_soft(b.soft.kind))
+        return;
+    // The kinds it gives instead, by name.
+    std::string given = to_string(soft_output::none);
+    for (soft_output k :
+         { soft_output::app, soft_output::extrinsic, soft_output::code_extrinsic })
+        if (gives_soft(k))
+            given += std::string(", ") + to_string(k);
+    throw std::invalid_argument("output=" + std::string(to_string(b.soft.kind)) +
+                                " is not given by this decoder (" + backend() +
+                                " backend): use " + given);
 }
 
 void batch_decoder::decode_checked(const llr_batch& b,
@@ -141,19 +148,15 @@ void batch_decoder::decode_soft_checked(llr_batch b,
         throw std::invalid_argument(
             "decode_soft: soft output kind none: use decode() for bits only");
     b.soft = soft;
-    if (bits) {
-        decode_checked(b, bits, status, bit_format::unpacked);
-        return;
+    if (!bits) { // the bits nobody asked for go to the decoder's own scratch
+        d_unpacked.resize(b.count * std::size_t(b.block));
+        bits = d_unpacked.data();
     }
-    std::vector<std::uint8_t> scratch(b.count * std::size_t(b.block));
-    decode_checked(b, scratch.data(), status, bit_format::unpacked);
+    decode_checked(b, bits, status, bit_format::unpacked);
 }
 
-void batch_decoder::collect(ticket t,
-                            std::uint8_t* bits,
-                            codeword_status* status,
-                            bit_format format,
-                            float* soft_values)
+void batch_decoder::collect(
+    ticket t, std::uint8_t* bits, codeword_status* status, bit_format format, float* soft)
 {
     const auto it = d_submitted.find(t);
     if (it == d_submitted.end())
@@ -161,16 +164,16 @@ void batch_decoder::collect(ticket t,
     const llr_batch b = it->second;
     if (b.count > 0 && !bits)
         throw std::invalid_argument("collect: null output buffer");
-    if (b.soft.kind == soft_output::none && soft_values)
+    if (b.soft.kind == soft_output::none && soft)
         throw std::invalid_argument(
             "collect: the batch was submitted without soft output");
     d_submitted.erase(it); // the backend frees the ticket whatever collect_batch() meets
     if (format != bit_format::packed) {
-        collect_batch(t, bits, status, soft_values);
+        collect_batch(t, bits, status, soft);
         return;
     }
     d_unpacked.resize(b.count * std::size_t(b.block));
-    collect_batch(t, d_unpacked.data(), status, soft_values);
+    collect_batch(t, d_unpacked.data(), status, soft);
     pack_bits(d_unpacked.data(), b.block, b.count, bits);
 }
 

@@ -1470,8 +1470,10 @@ namespace {
 // The soft output from the a-posteriori LLRs the decode kernel left in b.soft, in its
 // units: in LLRs, less the systematic input as the prepare kernel read it (extrinsic),
 // in the sign of the input. A thread a value.
+constexpr unsigned finish_soft_threads = 256;
 template <class M>
-__global__ void finish_soft_kernel(kernel_config c, device_buffers b, std::size_t values)
+__global__ void __launch_bounds__(finish_soft_threads)
+    finish_soft_kernel(kernel_config c, device_buffers b, std::size_t values)
 {
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= values)
@@ -1514,7 +1516,7 @@ void launch_decode(const kernel_config& c, const device_buffers& b, int n, cudaS
                                        s));
     if (!b.soft)
         return;
-    constexpr unsigned threads = 256;
+    constexpr unsigned threads = finish_soft_threads;
     const std::size_t values = std::size_t(n) * c.K;
     const unsigned soft_blocks = unsigned((values + threads - 1) / threads);
     if (c.lanes == 2)

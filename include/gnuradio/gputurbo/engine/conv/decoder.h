@@ -24,18 +24,20 @@
  * but for a chance of about 2^-(K-1). Truncated and tail-biting frames have no such
  * test. Ties between paths go to the lower state, so an erased frame decodes to zeros.
  *
- * Soft output (core::batch_decoder::decode_soft(), kind app; the reference and cpu
- * backends of frames): each information bit's a-posteriori LLR by the BCJR algorithm of
- * viterbi_config::soft_algorithm over the whole frame, in double (the exact reference,
- * conv/bcjr.h), in the sign of the input; the bits are its signs (1 where the engine's
- * LLR is negative), which with max-log are the exact Viterbi decoder's for terminated and
- * truncated frames (but for exact ties); the status is decode()'s (the backend's hard
- * decoder runs too, for it). It costs what the reference costs, one core, K = 7 rate
- * 1/2, 2048-bit frames: 0.6 Mbit/s max-log, 0.12 Mbit/s log-map (terminated or
- * truncated); tail-biting, 2^(K-1) passes, 0.015 and 0.002 Mbit/s; the frames are
- * shared over config.threads. Extrinsic output is refused (std::invalid_argument): an
- * information bit of a convolutional code has no input LLR of its own to take away.
- * Streams (stream_decoder) and the cuda backend give hard bits only.
+ * Soft output (core::batch_decoder::decode_soft(); the reference and cpu backends of
+ * frames), by the BCJR algorithm of viterbi_config::soft_algorithm over the whole frame,
+ * in double (the exact reference, conv/bcjr.h), in the sign of the input, within
+ * +-core::llr_limit: kind app, each information bit's a-posteriori LLR; kind
+ * code_extrinsic, each sent code bit's a-posteriori LLR less its input (what an
+ * equaliser or demapper takes back). The bits are the information bits' signs (1 where
+ * the engine's LLR is negative), which with max-log are the exact Viterbi decoder's for
+ * terminated and truncated frames (but for exact ties); the status is decode()'s (the
+ * backend's hard decoder runs too, for it). It costs what the reference costs (one core,
+ * K = 7 rate 1/2: about gr-trellis's siso_f, docs/PERFORMANCE.md; tail-biting, 2^(K-1)
+ * passes, 40 to 60 times slower); the frames are shared over config.threads. Kind
+ * extrinsic is refused (std::invalid_argument): an information bit of a convolutional
+ * code has no input LLR of its own to take away. Streams (stream_decoder) and the cuda
+ * backend give hard bits only.
  */
 
 #include <gnuradio/gputurbo/engine/conv/code.h>

@@ -200,7 +200,7 @@ public:
      * n_codewords * output_bytes(format, block) bytes of bits in \p format (bit_format),
      * whatever the format of the other batches. A batch submitted with \p soft (not
      * none: a decoder that gives_soft() it) has its soft values too, n_codewords *
-     * soft_length() floats into collect()'s \p soft_values (nullptr: dropped;
+     * soft_length() floats into collect()'s \p soft (nullptr: dropped;
      * decode_soft() says what they are).
      */
     template <class LLR>
@@ -217,7 +217,7 @@ public:
                  std::uint8_t* bits,
                  codeword_status* status,
                  bit_format format = bit_format::unpacked,
-                 float* soft_values = nullptr);
+                 float* soft = nullptr);
 
     //! Throws std::invalid_argument, naming the reason, for a block size this decoder
     //! cannot decode.
@@ -297,7 +297,8 @@ private:
     // Shape of each batch submitted and not yet collected (its LLR pointers unset): what
     // collect() packs.
     std::map<ticket, llr_batch> d_submitted;
-    std::vector<std::uint8_t> d_unpacked; // the backend's bits, before packing
+    std::vector<std::uint8_t> d_unpacked; // the bits before packing, or of a soft decode
+                                          // that wants none
 };
 
 } // namespace gputurbo::core
