@@ -11,6 +11,8 @@
 
 #include "test_util.h"
 
+#include <gnuradio/gputurbo/engine/core/parameters.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -73,14 +75,25 @@ TEST_P(TurboSoft, SignsAreTheBitsAndExtrinsicIsAppLessInput)
     std::mt19937_64 rng(test_seed());
     for (auto algo :
          { algorithm::log_map, algorithm::max_log, algorithm::scaled_max_log })
-        for (auto stop : { stop_rule::off, stop_rule::hard }) {
+        for (auto stop : { stop_rule::off,
+                           stop_rule::hard,
+                           stop_rule::crc24b,
+                           stop_rule::mean_llr,
+                           stop_rule::min_llr }) {
             decoder_config c;
             c.K = random_K(rng, 100);
             c.algo = algo;
             c.early_stop = stop;
+            c.stop_threshold = stop == stop_rule::min_llr ? 3.0f : 12.0f;
             GPUTURBO_MAKE_OR_SKIP(dec, c, GetParam());
             const bool int16 = dec->metric_arithmetic() == arithmetic::int16;
-            const auto b = make_batch(c.K, 0.3 + 0.1 * (rng() % 8), 9, rng());
+            // CRC stop rules stop early only on frames that carry the CRC.
+            const auto b = make_batch(c.K,
+                                      0.3 + 0.1 * (rng() % 8),
+                                      9,
+                                      rng(),
+                                      layout::interleaved,
+                                      stop_crc(stop));
             std::vector<std::uint8_t> bits;
             std::vector<codeword_status> status;
             dec->decode(b.llrs, bits, &status);
@@ -101,6 +114,30 @@ TEST_P(TurboSoft, SignsAreTheBitsAndExtrinsicIsAppLessInput)
                     << what << " bit " << i;
             }
         }
+}
+
+TEST_P(TurboSoft, StreamsLayoutGivesTheSameValues)
+{
+    // The same codewords as d0 | d1 | d2 streams: the same soft values, and the
+    // extrinsic ones less the same systematic input.
+    decoder_config c;
+    c.K = 256;
+    GPUTURBO_MAKE_OR_SKIP(interleaved, c, GetParam());
+    c.input_layout = layout::streams;
+    GPUTURBO_MAKE_OR_SKIP(streams, c, GetParam());
+    const auto a = make_batch(c.K, 0.5, 6, 81, layout::interleaved);
+    auto streamed = a.llrs; // the same values, reordered
+    const std::size_t n = turbo::codeword_length(c.K);
+    for (std::size_t i = 0; i < 6; ++i)
+        for (int st = 0; st < 3; ++st)
+            for (int k = 0; k < c.K + 4; ++k)
+                streamed[i * n + turbo::codeword_index(layout::streams, c.K, st, k)] =
+                    a.llrs[i * n +
+                           turbo::codeword_index(layout::interleaved, c.K, st, k)];
+    const soft_run x = decode_soft(*interleaved, c.K, a.llrs);
+    const soft_run y = decode_soft(*streams, c.K, streamed);
+    EXPECT_EQ(x.app, y.app);
+    EXPECT_EQ(x.extrinsic, y.extrinsic);
 }
 
 TEST_P(TurboSoft, GnuRadiosSignGivesTheOppositeValues)
@@ -338,4 +375,17 @@ TEST(TurboSoftCuda, EqualsTheCpuInTheSameArithmetic)
                     x.app.size());
         EXPECT_LE(far, x.app.size() / 100) << what;
     }
+}
+
+// The kinds' names are the parameter output's choices, in the enum's order.
+TEST(SoftOutput, NamesReadBack)
+{
+    for (auto kind : { core::soft_output::none,
+                       core::soft_output::app,
+                       core::soft_output::extrinsic,
+                       core::soft_output::code_extrinsic })
+        EXPECT_EQ(core::parse_output(core::to_string(kind)), kind)
+            << core::to_string(kind);
+    EXPECT_STREQ(core::to_string(core::soft_output::none), "bits");
+    EXPECT_STREQ(core::to_string(core::soft_output::app), "llr");
 }
