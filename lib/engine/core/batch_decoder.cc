@@ -119,26 +119,6 @@ batch_decoder::ticket batch_decoder::submit_checked(const llr_batch& b)
     return t;
 }
 
-void batch_decoder::decode_soft(int block,
-                                const float* llrs,
-                                std::size_t n_codewords,
-                                soft_values soft,
-                                std::uint8_t* bits,
-                                codeword_status* status)
-{
-    decode_soft_checked(llr_batch::of(block, llrs, n_codewords), soft, bits, status);
-}
-
-void batch_decoder::decode_soft(int block,
-                                const std::int8_t* llrs,
-                                std::size_t n_codewords,
-                                soft_values soft,
-                                std::uint8_t* bits,
-                                codeword_status* status)
-{
-    decode_soft_checked(llr_batch::of(block, llrs, n_codewords), soft, bits, status);
-}
-
 void batch_decoder::decode_soft_checked(llr_batch b,
                                         soft_values soft,
                                         std::uint8_t* bits,

@@ -162,18 +162,16 @@ public:
      * \p status may be nullptr. Throws std::invalid_argument for a kind this decoder
      * does not give (gives_soft()).
      */
+    template <class LLR>
     void decode_soft(int block,
-                     const float* llrs,
+                     const LLR* llrs,
                      std::size_t n_codewords,
                      soft_values soft,
                      std::uint8_t* bits = nullptr,
-                     codeword_status* status = nullptr);
-    void decode_soft(int block,
-                     const std::int8_t* llrs,
-                     std::size_t n_codewords,
-                     soft_values soft,
-                     std::uint8_t* bits = nullptr,
-                     codeword_status* status = nullptr);
+                     codeword_status* status = nullptr)
+    {
+        decode_soft_checked(llr_batch::of(block, llrs, n_codewords), soft, bits, status);
+    }
 
     //! Whether decode_soft() gives soft values of kind \p kind here: this family and
     //! backend compute them.
