@@ -156,6 +156,21 @@ noiseless_llrs(int K, const std::vector<std::uint8_t>& bits, float magnitude)
     return llrs;
 }
 
+//! Codewords of K in the interleaved layout as d0 | d1 | d2 streams: the same values,
+//! reordered.
+inline std::vector<float> as_streams(int K, const std::vector<float>& interleaved)
+{
+    const std::size_t n = turbo::codeword_length(K);
+    std::vector<float> streams(interleaved.size());
+    for (std::size_t i = 0; i < interleaved.size() / n; ++i)
+        for (int s = 0; s < 3; ++s)
+            for (int k = 0; k < K + 4; ++k)
+                streams[i * n + turbo::codeword_index(layout::streams, K, s, k)] =
+                    interleaved[i * n +
+                                turbo::codeword_index(layout::interleaved, K, s, k)];
+    return streams;
+}
+
 inline std::size_t bit_errors(const std::vector<std::uint8_t>& a,
                               const std::vector<std::uint8_t>& b)
 {

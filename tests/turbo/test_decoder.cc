@@ -244,14 +244,7 @@ TEST_P(Backend, StreamsLayoutEqualsInterleaved)
     c.input_layout = layout::streams;
     GPUTURBO_MAKE_OR_SKIP(s, c, GetParam());
     const auto tri = make_batch(c.K, 0.7, 3, 41, layout::interleaved);
-    auto streams = tri.llrs; // the same values, reordered
-    const std::size_t n = turbo::codeword_length(c.K);
-    for (std::size_t i = 0; i < 3; ++i)
-        for (int s = 0; s < 3; ++s)
-            for (int k = 0; k < c.K + 4; ++k)
-                streams[i * n + turbo::codeword_index(layout::streams, c.K, s, k)] =
-                    tri.llrs[i * n +
-                             turbo::codeword_index(layout::interleaved, c.K, s, k)];
+    const auto streams = as_streams(c.K, tri.llrs);
     std::vector<std::uint8_t> x, y;
     a->decode(tri.llrs, x);
     s->decode(streams, y);
