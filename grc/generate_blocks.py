@@ -41,7 +41,7 @@ LABELS = {
     "polys": "Polynomials (octal)", "puncture": "Puncturing",
     "termination": "Termination", "decision_depth": "Decision Depth",
     "training_depth": "Training Depth", "segment_bits": "Segment Bits",
-    "node_sync": "Node Sync", "output": "Output",
+    "node_sync": "Node Sync", "output": "Output", "output_type": "Output Type",
 }
 OPTION_LABELS = {
     "algorithm": {"scaled-max-log": "Scaled Max-Log-MAP", "max-log": "Max-Log-MAP",
@@ -58,6 +58,7 @@ OPTION_LABELS = {
     "arithmetic": {"auto": "Auto (Int16 where it runs)", "int16": "Int16",
                    "float32": "Float32"},
     "input_type": {"float": "Float", "int8": "Int8"},
+    "output_type": {"float": "Float", "int8": "Int8"},
     "codeword_tags": {"failed": "Failed Codewords", "all": "Every Codeword",
                       "none": "None"},
     "output": {"bits": "Hard Bits", "llr": "A-Posteriori LLRs",

@@ -85,11 +85,11 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
         "K", "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
         "early_stop", "stop_threshold", "layout", "llr_sign", "backend", "max_batch",
         "threads", "input_type", "int8_scale", "batches_in_flight", "arithmetic",
-        "codeword_tags", "devices", "length_tag_key", "output" });
+        "codeword_tags", "devices", "length_tag_key", "output", "output_type" });
     s["turbo_decoder_pdu"] = arguments(turbo_table, {
         "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
         "early_stop", "stop_threshold", "layout", "llr_sign", "backend", "max_batch",
-        "threads", "arithmetic", "devices", "output" });
+        "threads", "arithmetic", "devices", "output", "output_type", "int8_scale" });
     s["turbo_decoder_fec"] = arguments(turbo_table, {
         "K", "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
         "early_stop", "stop_threshold", "llr_sign", "backend", "threads", "devices",
@@ -98,11 +98,12 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
         "frame_bits", "preset", "constraint", "polys", "puncture", "termination",
         "decision_depth", "training_depth", "segment_bits", "llr_sign", "backend",
         "max_batch", "threads", "input_type", "int8_scale", "batches_in_flight",
-        "codeword_tags", "devices", "length_tag_key", "node_sync", "output" });
+        "codeword_tags", "devices", "length_tag_key", "node_sync", "output",
+        "output_type" });
     s["viterbi_decoder_pdu"] = arguments(conv_table, {
         "preset", "constraint", "polys", "puncture", "termination", "decision_depth",
         "training_depth", "segment_bits", "llr_sign", "backend", "max_batch", "threads",
-        "devices", "output" });
+        "devices", "output", "output_type", "int8_scale" });
     s["dlsch_decoder_pdu"] = arguments(dlsch_table, {
         "algorithm", "iterations", "scaling", "subblocks", "guard", "guard_window",
         "early_stop", "llr_sign", "int8_scale", "Qm", "layers", "rv", "soft_buffer",
@@ -127,6 +128,11 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
         auto& outputs = argument(s[block], "output").parameter.choices;
         outputs.erase(std::find(outputs.begin(), outputs.end(), left_out));
     }
+    // A PDU's LLRs are float: int8_scale is the unit of int8 soft output only.
+    for (const char* block : { "turbo_decoder_pdu", "viterbi_decoder_pdu" })
+        argument(s[block], "int8_scale").parameter.help =
+            "int8 soft output (output_type int8): the value q means the LLR q / "
+            "int8_scale";
     argument(s["dlsch_decoder_pdu"], "int8_scale").parameter.help =
         "the soft buffers' unit: an LLR L is held as round(L * int8_scale), saturated "
         "to +-127; an s8vector's value q is the LLR q / int8_scale";
@@ -177,6 +183,8 @@ bool set_block_option(block_options& b, const core::parameter& p, const core::va
     else if (name == "output") // one of the block's choices (p's), by the core's name
         b.output =
             core::parse_output(p.choices.at(core::choice_index(p, core::text_of(p, v))));
+    else if (name == "output_type")
+        b.int8_output = core::parse_output_type(core::text_of(p, v));
     else
         return false;
     return true;

@@ -25,13 +25,15 @@ inline gr::io_signature::sptr bit_stream()
     return gr::io_signature::make(1, 1, sizeof(std::uint8_t));
 }
 
-//! A stream decoder's output: bits (bit_stream()), or floats for soft output (one per
-//! information bit, or per input LLR for code-extrinsic).
-inline gr::io_signature::sptr decoded_stream(::gputurbo::core::soft_output output)
+//! A stream decoder's output: bits (bit_stream()), or for soft output (one value per
+//! information bit, or per input LLR for code-extrinsic) floats, or int8 values
+//! (\p int8: output_type "int8").
+inline gr::io_signature::sptr decoded_stream(::gputurbo::core::soft_output output,
+                                             bool int8)
 {
-    return output == ::gputurbo::core::soft_output::none
-               ? bit_stream()
-               : gr::io_signature::make(1, 1, sizeof(float));
+    if (output == ::gputurbo::core::soft_output::none)
+        return bit_stream();
+    return gr::io_signature::make(1, 1, int8 ? sizeof(std::int8_t) : sizeof(float));
 }
 
 //! One stream of LLRs, a stream decoder's input: float, or int8 (input_type "int8").

@@ -30,8 +30,9 @@ void reserve(::gputurbo::core::host_buffer<T>& buffer, std::size_t count)
 
 void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
                          std::vector<pdu_job>& jobs,
-                         ::gputurbo::core::soft_output output)
+                         const soft_format& format)
 {
+    const auto output = format.kind;
     const bool soft = output != ::gputurbo::core::soft_output::none;
     std::map<int, std::vector<pdu_job*>> by_size;
     std::size_t total_bits = 0, total_soft = 0;
@@ -49,7 +50,9 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
         total_soft += engine.soft_length(job.block, output);
     }
     reserve(d_bits, total_bits);
-    if (soft)
+    if (soft && format.int8)
+        reserve(d_soft_int8, total_soft);
+    else if (soft)
         reserve(d_soft, total_soft);
 
     // Calls are collected oldest first, as late as the engine's in-flight limit allows.
@@ -67,17 +70,29 @@ void pdu_batcher::decode(::gputurbo::core::batch_decoder& engine,
         in_flight.pop_front();
         status.resize(c.jobs->size());
         try {
-            engine.collect(c.ticket,
-                           d_bits.data() + c.first_bit,
-                           status.data(),
-                           ::gputurbo::core::bit_format::unpacked,
-                           soft ? d_soft.data() + c.first_soft : nullptr);
+            std::uint8_t* bits = d_bits.data() + c.first_bit;
+            const auto unpacked = ::gputurbo::core::bit_format::unpacked;
+            if (soft && format.int8)
+                engine.collect(c.ticket,
+                               bits,
+                               status.data(),
+                               unpacked,
+                               d_soft_int8.data() + c.first_soft,
+                               format.int8_scale);
+            else
+                engine.collect(c.ticket,
+                               bits,
+                               status.data(),
+                               unpacked,
+                               soft ? d_soft.data() + c.first_soft : nullptr);
             std::size_t bit = c.first_bit, value = c.first_soft;
             for (std::size_t i = 0; i < c.jobs->size(); ++i) {
                 pdu_job& job = *(*c.jobs)[i];
                 job.bits = d_bits.data() + bit;
                 if (soft)
-                    job.soft = d_soft.data() + value;
+                    job.soft = format.int8
+                                   ? static_cast<const void*>(d_soft_int8.data() + value)
+                                   : d_soft.data() + value;
                 job.status = status[i];
                 bit += std::size_t(job.block);
                 value += engine.soft_length(job.block, output);

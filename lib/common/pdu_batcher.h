@@ -18,6 +18,15 @@ namespace gr {
 namespace gputurbo {
 namespace common {
 
+//! The soft output of a batch: its kind (none: bits only), as float or as int8 in units
+//! of int8_scale (core::soft_values).
+struct soft_format
+{
+    ::gputurbo::core::soft_output kind = ::gputurbo::core::soft_output::none;
+    bool int8 = false;
+    float int8_scale = 0.0f;
+};
+
 //! One PDU of a batch: what the family's block parsed, and what decoding gave it.
 struct pdu_job
 {
@@ -25,8 +34,9 @@ struct pdu_job
     const float* llrs = nullptr; //!< input_length(block) LLRs, alive until decode returns
     std::string error;           //!< why it cannot be, or was not, decoded
     const std::uint8_t* bits = nullptr; //!< after decode(): its block bits
-    //! after a decode() of soft output: its engine.soft_length(block, output) values
-    const float* soft = nullptr;
+    //! after a decode() of soft output: its engine.soft_length(block, kind) values,
+    //! float or std::int8_t as the soft_format says
+    const void* soft = nullptr;
     ::gputurbo::core::codeword_status status;
 };
 
@@ -38,17 +48,19 @@ struct pdu_job
 class pdu_batcher
 {
 public:
-    //! Decodes every job without an error, with the soft values of \p output beside
-    //! the bits unless it is none. A job whose block size the engine refuses, or whose
+    //! Decodes every job without an error, with the soft values of \p soft beside the
+    //! bits unless its kind is none. A job whose block size the engine refuses, or whose
     //! engine call fails, gets the reason in its error; none is skipped.
     void decode(::gputurbo::core::batch_decoder& engine,
                 std::vector<pdu_job>& jobs,
-                ::gputurbo::core::soft_output output);
+                const soft_format& soft);
 
 private:
     ::gputurbo::core::host_buffer<float> d_llrs; // one block size's LLRs, gathered
     ::gputurbo::core::host_buffer<std::uint8_t> d_bits;
-    ::gputurbo::core::host_buffer<float> d_soft; // with soft output: beside d_bits
+    // With soft output, beside d_bits: float values, or int8 ones.
+    ::gputurbo::core::host_buffer<float> d_soft;
+    ::gputurbo::core::host_buffer<std::int8_t> d_soft_int8;
 };
 
 } // namespace common

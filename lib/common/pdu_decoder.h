@@ -41,9 +41,11 @@ protected:
     pdu_queue d_queue;
 
     //! Batches of at most options.max_batch PDUs (0: the engine's choice), answered
-    //! with options.output; size_key, has_iterations and parse_block as pdu_queue
-    //! takes them.
+    //! with options.output as options.output_type says (int8 in units of
+    //! \p int8_scale, the engine config's); size_key, has_iterations and parse_block
+    //! as pdu_queue takes them.
     pdu_decoder(const block_options& options,
+                float int8_scale,
                 std::unique_ptr<Engine> engine,
                 const std::string& size_key,
                 bool has_iterations,
@@ -56,7 +58,7 @@ protected:
                   size_key,
                   has_iterations,
                   std::move(parse_block),
-                  options.output)
+                  { options.output, options.int8_output, int8_scale })
     {
         if (options.backend == "auto")
             this->d_logger->info(

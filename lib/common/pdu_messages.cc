@@ -141,14 +141,13 @@ metadata_flag(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error)
 pmt::pmt_t failure_pdu(pmt::pmt_t meta,
                        const pmt::pmt_t& flag_key,
                        const std::string& reason,
-                       bool floats)
+                       const pmt::pmt_t& empty_data)
 {
     static const pmt::pmt_t error_key = pmt::mp("error");
     if (!pmt::eq(flag_key, pmt::PMT_NIL))
         meta = pmt::dict_add(meta, flag_key, pmt::PMT_F);
     meta = pmt::dict_add(meta, error_key, pmt::string_to_symbol(reason));
-    return pmt::cons(meta,
-                     floats ? pmt::make_f32vector(0, 0.0f) : pmt::make_u8vector(0, 0));
+    return pmt::cons(meta, empty_data);
 }
 
 bool batch_complete(gr::block& block, std::size_t collected, int max_batch)

@@ -65,13 +65,14 @@ metadata_flag(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error)
 
 /*!
  * \brief The answer to a PDU that failed: its metadata plus \p flag_key = false (unless
- * \p flag_key is PMT_NIL) and "error" = \p reason, with empty data: a u8vector, or an
- * f32vector where the block answers with float values (\p floats).
+ * \p flag_key is PMT_NIL) and "error" = \p reason, with \p empty_data: an empty vector
+ * of the type the block answers with (a u8vector of bits by default; an f32vector or
+ * s8vector of soft values).
  */
 pmt::pmt_t failure_pdu(pmt::pmt_t meta,
                        const pmt::pmt_t& flag_key,
                        const std::string& reason,
-                       bool floats = false);
+                       const pmt::pmt_t& empty_data = pmt::make_u8vector(0, 0));
 
 /*!
  * \brief Whether a block that collects the PDUs of its "pdus" port into batches should

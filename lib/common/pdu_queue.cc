@@ -20,20 +20,20 @@ pdu_queue::pdu_queue(gr::block& block,
                      const std::string& size_key,
                      bool has_iterations,
                      block_of parse_block,
-                     ::gputurbo::core::soft_output output)
+                     const soft_format& soft)
     : d_block(block),
       d_logger(std::move(logger)),
       d_engine(engine),
       d_max_batch(max_batch),
       d_has_iterations(has_iterations),
       d_block_of(std::move(parse_block)),
-      d_output(output),
+      d_soft(soft),
       d_port(pdus_port()),
       d_size_key(pmt::mp(size_key)),
       d_iterations_key(pmt::mp("iterations")),
       d_passed_key(pmt::mp("passed"))
 {
-    check_output(output, engine);
+    check_output(soft.kind, engine);
 }
 
 void pdu_queue::stop()
@@ -77,7 +77,7 @@ void pdu_queue::decode_pending()
     jobs.reserve(d_pending.size());
     for (const auto& p : d_pending)
         jobs.push_back(p.job);
-    d_batcher.decode(d_engine, jobs, d_output);
+    d_batcher.decode(d_engine, jobs, d_soft);
     ++d_batches;
     for (std::size_t i = 0; i < d_pending.size(); ++i) {
         d_pending[i].job = jobs[i];
@@ -95,19 +95,27 @@ void pdu_queue::publish(const pending& p)
     if (!job.error.empty()) {
         if (auto line = d_failures.count(job.error))
             d_logger->error(*line);
-        d_block.message_port_pub(d_port,
-                                 failure_pdu(meta, d_passed_key, job.error, soft()));
+        d_block.message_port_pub(
+            d_port, failure_pdu(meta, d_passed_key, job.error, data_of(0, job)));
         return;
     }
     if (d_has_iterations)
         meta =
             pmt::dict_add(meta, d_iterations_key, pmt::from_long(job.status.iterations));
     meta = pmt::dict_add(meta, d_passed_key, pmt::from_bool(job.status.passed));
-    const pmt::pmt_t data =
-        soft() ? pmt::init_f32vector(d_engine.soft_length(job.block, d_output), job.soft)
-               : pmt::init_u8vector(std::size_t(job.block), job.bits);
+    const std::size_t n =
+        soft() ? d_engine.soft_length(job.block, d_soft.kind) : std::size_t(job.block);
     ++d_decoded;
-    d_block.message_port_pub(d_port, pmt::cons(meta, data));
+    d_block.message_port_pub(d_port, pmt::cons(meta, data_of(n, job)));
+}
+
+pmt::pmt_t pdu_queue::data_of(std::size_t n, const pdu_job& job) const
+{
+    if (!soft())
+        return pmt::init_u8vector(n, job.bits);
+    if (d_soft.int8)
+        return pmt::init_s8vector(n, static_cast<const std::int8_t*>(job.soft));
+    return pmt::init_f32vector(n, static_cast<const float*>(job.soft));
 }
 
 } // namespace common

@@ -33,9 +33,10 @@ namespace common {
  * one, it joins the batch, up to max_batch; then pdu_batcher decodes the batch with one
  * engine call per block size. Each input PDU is answered in arrival order: its metadata
  * plus the block size (under \p size_key), "iterations" (where the family has them) and
- * "passed", and a u8vector of its decoded bits, or, with soft output (\p output not
- * none), an f32vector of its soft values (the engine's soft_length(): one per
- * information bit, or per input LLR for code_extrinsic); or, where it cannot be
+ * "passed", and a u8vector of its decoded bits, or, with soft output (\p soft's kind
+ * not none), an f32vector of its soft values (the engine's soft_length(): one per
+ * information bit, or per input LLR for code_extrinsic), an s8vector where they are
+ * int8; or, where it cannot be
  * decoded, empty data of that type and "passed" = false, "error" = the reason, logged
  * through a failure_log. None is dropped.
  *
@@ -56,7 +57,7 @@ public:
               const std::string& size_key,
               bool has_iterations,
               block_of parse_block,
-              ::gputurbo::core::soft_output output);
+              const soft_format& soft);
 
     //! The message handler.
     void handle(const pmt::pmt_t& msg);
@@ -77,7 +78,9 @@ private:
         pdu_job job;
     };
 
-    bool soft() const { return d_output != ::gputurbo::core::soft_output::none; }
+    bool soft() const { return d_soft.kind != ::gputurbo::core::soft_output::none; }
+    //! A PDU's data: \p n of its soft values, or of its bits.
+    pmt::pmt_t data_of(std::size_t n, const pdu_job& job) const;
     pending parse(const pmt::pmt_t& msg) const;
     void decode_pending();
     void publish(const pending& p);
@@ -88,7 +91,7 @@ private:
     const int d_max_batch;
     const bool d_has_iterations;
     const block_of d_block_of;
-    const ::gputurbo::core::soft_output d_output;
+    const soft_format d_soft;
     std::vector<pending> d_pending;
     pdu_batcher d_batcher;
     std::uint64_t d_decoded = 0;

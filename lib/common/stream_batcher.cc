@@ -58,7 +58,8 @@ stream_batcher::stream_batcher(gr::block& block,
                                gr::logger_ptr logger,
                                ::gputurbo::core::batch_decoder& engine,
                                int block_size,
-                               const block_options& options)
+                               const block_options& options,
+                               float int8_scale)
     : d_block(block),
       d_logger(logger),
       d_engine(engine),
@@ -70,6 +71,8 @@ stream_batcher::stream_batcher(gr::block& block,
       d_batches_in_flight(batches_in_flight_for(options.batches_in_flight, false)),
       d_tags(options.tags),
       d_output(options.output),
+      d_int8_output(options.int8_output),
+      d_int8_scale(int8_scale),
       d_bits(d_output == ::gputurbo::core::soft_output::none
                  ? 0
                  : std::size_t(d_max_batch) * d_K),
@@ -243,14 +246,19 @@ int stream_batcher::return_oldest(void* out)
 {
     const batch b = std::move(d_in_flight.front());
     d_in_flight.pop_front(); // the engine frees its slot whatever collect() meets
+    const auto unpacked = ::gputurbo::core::bit_format::unpacked;
     if (d_output == ::gputurbo::core::soft_output::none)
         d_engine.collect(b.ticket, static_cast<std::uint8_t*>(out), d_status.data());
-    else
+    else if (d_int8_output)
         d_engine.collect(b.ticket,
                          d_bits.data(),
                          d_status.data(),
-                         ::gputurbo::core::bit_format::unpacked,
-                         static_cast<float*>(out));
+                         unpacked,
+                         static_cast<std::int8_t*>(out),
+                         d_int8_scale);
+    else
+        d_engine.collect(
+            b.ticket, d_bits.data(), d_status.data(), unpacked, static_cast<float*>(out));
     d_codewords += b.codewords;
     for (int i = 0; i < b.codewords; ++i)
         d_failed += !d_status[i].passed;

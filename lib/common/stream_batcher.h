@@ -33,8 +33,9 @@ using gr::gputurbo::codeword_tags;
 /*!
  * \brief The stream side of any family's batched decoder block: LLRs in, hard bits out
  * (one byte per bit), or, with soft output (block_options::output), the engine's
- * soft_length() floats a codeword (one per information bit; one per input LLR for
- * code_extrinsic), codeword by codeword, through a core::batch_decoder.
+ * soft_length() values a codeword (one per information bit; one per input LLR for
+ * code_extrinsic), floats or int8 (block_options::int8_output, in units of the
+ * engine's int8_scale), codeword by codeword, through a core::batch_decoder.
  *
  * Each work call either submits a batch of up to max_batch whole codewords or returns the
  * oldest batch in flight, never both, so the input space goes back to the upstream block
@@ -66,11 +67,13 @@ using gr::gputurbo::codeword_tags;
 class stream_batcher
 {
 public:
+    //! \p int8_scale: the units of int8 soft output, the engine config's.
     stream_batcher(gr::block& block,
                    gr::logger_ptr logger,
                    ::gputurbo::core::batch_decoder& engine,
                    int block_size,
-                   const block_options& options);
+                   const block_options& options,
+                   float int8_scale);
 
     int max_batch() const { return d_max_batch; }
     int input_length() const { return d_n; }
@@ -128,6 +131,8 @@ private:
     const int d_batches_in_flight;
     const codeword_tags d_tags;
     const ::gputurbo::core::soft_output d_output;
+    const bool d_int8_output;
+    const float d_int8_scale;
     std::vector<std::uint8_t> d_bits; // the bits of a batch of soft output: not passed on
     std::deque<batch> d_in_flight;    // oldest first
     std::vector<::gputurbo::core::codeword_status> d_status;

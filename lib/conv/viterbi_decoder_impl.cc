@@ -49,7 +49,7 @@ viterbi_decoder::sptr viterbi_decoder::make(const viterbi_options& options)
 viterbi_decoder_impl::viterbi_decoder_impl(const viterbi_options& options)
     : gr::block("viterbi_decoder",
                 common::llr_stream(options.block.int8),
-                common::decoded_stream(options.block.output)),
+                common::decoded_stream(options.block.output, options.block.int8_output)),
       d_config(options.decoder),
       d_frame_bits(options.frame_bits),
       d_int8(options.block.int8)
@@ -78,7 +78,7 @@ viterbi_decoder_impl::viterbi_decoder_impl(const viterbi_options& options)
     } else {
         d_frames = conv::make_viterbi_decoder(config, backend);
         d_batcher = std::make_unique<common::stream_batcher>(
-            *this, d_logger, *d_frames, d_frame_bits, options.block);
+            *this, d_logger, *d_frames, d_frame_bits, options.block, config.int8_scale);
     }
     const std::string chosen = viterbi_decoder_impl::backend();
     if (backend == "auto")

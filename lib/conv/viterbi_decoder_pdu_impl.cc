@@ -45,6 +45,7 @@ viterbi_decoder_pdu_impl::viterbi_decoder_pdu_impl(const viterbi_options& option
     : gr::block("viterbi_decoder_pdu", common::no_streams(), common::no_streams()),
       pdu_decoder(
           options.block,
+          options.decoder.int8_scale,
           make_engine(options.decoder, options.block.backend, options.block.max_batch),
           "frame_bits",
           false,

@@ -40,10 +40,15 @@ turbo_decoder::sptr turbo_decoder::make(const turbo_options& options)
 turbo_decoder_impl::turbo_decoder_impl(const turbo_options& options)
     : gr::block("turbo_decoder",
                 common::llr_stream(options.block.int8),
-                common::decoded_stream(options.block.output)),
+                common::decoded_stream(options.block.output, options.block.int8_output)),
       d_decoder(make_engine(options.decoder, options.block.backend)),
       d_K(options.decoder.K),
-      d_batcher(*this, d_logger, *d_decoder, options.decoder.K, options.block)
+      d_batcher(*this,
+                d_logger,
+                *d_decoder,
+                options.decoder.K,
+                options.block,
+                options.decoder.int8_scale)
 {
     if (options.block.backend == "auto")
         d_logger->info(

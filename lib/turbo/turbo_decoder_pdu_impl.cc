@@ -41,6 +41,7 @@ turbo_decoder_pdu_impl::turbo_decoder_pdu_impl(const turbo_options& options)
     : gr::block("turbo_decoder_pdu", common::no_streams(), common::no_streams()),
       pdu_decoder(
           options.block,
+          options.decoder.int8_scale,
           make_engine(options.decoder, options.block.backend, options.block.max_batch),
           "K",
           true,

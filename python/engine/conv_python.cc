@@ -159,7 +159,8 @@ public:
         : d_code(code),
           d_termination(termination),
           d_puncturing(puncturing),
-          d_llr_sign(llr_sign)
+          d_llr_sign(llr_sign),
+          d_int8_scale(int8_scale)
     {
         conv::viterbi_config config;
         config.generator = code;
@@ -172,26 +173,25 @@ public:
         d_decoder = conv::make_viterbi_decoder(config, backend);
     }
 
-    py::tuple
-    decode(const py::object& llrs, int frame_bits, bool packed, const std::string& output)
+    py::tuple decode(const py::object& llrs,
+                     int frame_bits,
+                     bool packed,
+                     const std::string& output,
+                     const std::string& output_type)
     {
         const auto soft = ::gputurbo::core::parse_output(output);
+        const bool int8 = ::gputurbo::core::parse_output_type(output_type);
         const rows in = input_rows(llrs, frame_bits);
         auto passed = in.result<bool>();
         std::vector<::gputurbo::core::codeword_status> status(in.count);
         if (soft != ::gputurbo::core::soft_output::none) {
-            if (packed)
-                throw py::value_error("packed=True goes with output=\"bits\" only: soft "
-                                      "output is one float32 a bit");
-            auto values = in.result<float>(d_decoder->soft_length(frame_bits, soft));
-            decode_rows_soft(*d_decoder,
-                             d_mutex,
-                             frame_bits,
-                             in,
-                             { values.mutable_data(), soft },
-                             status.data());
+            check_unpacked(packed);
+            const soft_result out(
+                in, d_decoder->soft_length(frame_bits, soft), soft, int8, d_int8_scale);
+            decode_rows_soft(
+                *d_decoder, d_mutex, frame_bits, in, out.soft, status.data());
             copy_passed(status, passed);
-            return py::make_tuple(values, passed);
+            return py::make_tuple(out.values, passed);
         }
         const auto format = bit_format_of(packed);
         auto bits =
@@ -288,6 +288,7 @@ private:
     std::string d_termination;
     std::string d_puncturing;
     std::string d_llr_sign;
+    float d_int8_scale; // the units of int8 input and output
 };
 
 class viterbi_stream
@@ -471,7 +472,7 @@ llr_sign: the sign convention of the input LLRs.
   "positive-zero": L = ln P(0)/P(1), a positive LLR means bit 0 (the engine's own).
 int8_scale: int8 and int4 input: the value q means the LLR q / int8_scale (the cpu and
   cuda decoders take q as its path metric as it is, so the scale sets only which frames
-  pass).
+  pass); int8 soft output (decode(output_type="int8")) is in the same units.
 threads: CPU worker threads, 0 = all cores.
 soft_algorithm: decode(output="llr") only: "max-log" (the best path's metric: the signs
   are the exact Viterbi's decisions) or "log-map" (exact log-sum-exp over every path).
@@ -525,9 +526,12 @@ output: "bits" (default); "llr": the a-posteriori LLR of each information bit in
   equalisation, iterative demapping) gives back to its equaliser or demapper.
   "extrinsic" is refused: a convolutional code's information bits have no input LLR of
   their own.
+output_type: the soft values' type: "float" (default, float32) or "int8", a quarter of
+  the bytes in the units of int8 input: round(L * int8_scale), halves away from zero,
+  saturated to +-127 (quantize_llrs() of the float32 values). No effect on bits.
 Returns (bits, passed): bits uint8 of shape (n, frame_bits), each 0 or 1 (packed:
-  (n, ceil(frame_bits / 8)); output "llr": float32 (n, frame_bits); "code-extrinsic":
-  float32 of the llrs' shape); passed bool (n,),
+  (n, ceil(frame_bits / 8)); output "llr": float32 or int8 (n, frame_bits);
+  "code-extrinsic": float32 or int8 of the llrs' shape); passed bool (n,),
   as for output="bits": false where the frame carries no
   information (the mean |LLR| of its sent values is about zero) and, when terminated,
   where its best end state is not state 0, where the tail leads (a frame that was not
@@ -642,6 +646,7 @@ void bind_conv(py::module& m)
              py::arg("frame_bits"),
              py::arg("packed") = false,
              keyword("output", conv::parameters()),
+             keyword("output_type", conv::parameters()),
              viterbi_decode_doc)
         .def("decode_int4",
              &viterbi_engine::decode_int4,

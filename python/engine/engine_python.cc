@@ -114,11 +114,15 @@ public:
         d_decoder = turbo::make_decoder(config, backend);
     }
 
-    py::tuple decode(const py::object& llrs, bool packed, const std::string& output)
+    py::tuple decode(const py::object& llrs,
+                     bool packed,
+                     const std::string& output,
+                     const std::string& output_type)
     {
         const auto soft = ::gputurbo::core::parse_output(output);
+        const bool int8 = ::gputurbo::core::parse_output_type(output_type);
         if (soft != ::gputurbo::core::soft_output::none)
-            return decode_soft(llrs, packed, soft);
+            return decode_soft(llrs, packed, soft, int8);
         const int K = this->K();
         const rows in = input_rows(llrs);
         const auto format = bit_format_of(packed);
@@ -132,23 +136,22 @@ public:
         return py::make_tuple(bits, iterations, passed);
     }
 
-    // decode(output="llr" | "extrinsic"): float32 values instead of the bits.
-    py::tuple
-    decode_soft(const py::object& llrs, bool packed, ::gputurbo::core::soft_output kind)
+    // decode(output="llr" | "extrinsic"): float32 or int8 values instead of the bits.
+    py::tuple decode_soft(const py::object& llrs,
+                          bool packed,
+                          ::gputurbo::core::soft_output kind,
+                          bool int8)
     {
-        if (packed)
-            throw py::value_error("packed=True goes with output=\"bits\" only: soft "
-                                  "output is one float32 a bit");
+        check_unpacked(packed);
         const int K = this->K();
         const rows in = input_rows(llrs);
-        auto values = in.result<float>(K);
+        const soft_result out(in, K, kind, int8, d_decoder->config().int8_scale);
         auto iterations = in.result<std::int32_t>();
         auto passed = in.result<bool>();
         std::vector<turbo::codeword_status> status(in.count);
-        decode_rows_soft(
-            *d_decoder, d_mutex, K, in, { values.mutable_data(), kind }, status.data());
+        decode_rows_soft(*d_decoder, d_mutex, K, in, out.soft, status.data());
         copy_status(status, iterations, passed);
-        return py::make_tuple(values, iterations, passed);
+        return py::make_tuple(out.values, iterations, passed);
     }
 
     py::array_t<std::uint8_t> encode(const py::object& bits)
@@ -224,7 +227,7 @@ llr_sign: the sign convention of the input LLRs.
   digital.constellation_soft_decoder_cf and gr-fec produce); for BPSK 0 -> -1, 1 -> +1
   over AWGN, LLR = 2y/sigma^2.
   "positive-zero": L = ln P(0)/P(1), a positive LLR means bit 0 (the engine's own).
-int8_scale: int8 input: the value q means the LLR q / int8_scale.
+int8_scale: int8 input and output: the value q means the LLR q / int8_scale.
 The other parameters are turbo_decoder's, with the same names, ranges and defaults:
 algorithm, iterations, scaling, subblocks, guard, guard_window, early_stop,
 stop_threshold, layout, threads, devices (CUDA devices: "0", "0,1" or "all") and
@@ -249,8 +252,11 @@ output: "bits" (default); "llr": the a-posteriori LLR of each information bit in
   stopped); "extrinsic": the a-posteriori LLR less the bit's own input LLR (as the
   decoder read it: clamped, and in steps of 1/16 with arithmetic "int16"), what an
   iterative receiver feeds back. int16 values come in steps of 1/32.
+output_type: the soft values' type: "float" (default, float32) or "int8", a quarter of
+  the bytes in the units of int8 input: round(L * int8_scale), halves away from zero,
+  saturated to +-127 (quantize_llrs() of the float32 values). No effect on bits.
 Returns (bits, iterations, passed): bits uint8 of shape (n, K), each 0 or 1 (packed:
-  (n, K/8); output "llr" or "extrinsic": float32 (n, K)); iterations int32 (n,), the
+  (n, K/8); output "llr" or "extrinsic": float32 or int8 (n, K)); iterations int32 (n,), the
   full iterations each codeword ran; passed bool (n,), whether its early-stop rule held
   at the end and it carries information (with early_stop="off" only an erased or
   near-zero codeword fails). For a 1-D input: bits (K,) (packed: (K/8,)), and
@@ -306,6 +312,7 @@ void bind_engine(py::module& m)
              py::arg("llrs"),
              py::arg("packed") = false,
              keyword("output"),
+             keyword("output_type"),
              decode_doc)
         .def("encode", &turbo_engine::encode, py::arg("bits"), encode_doc)
         .def_property_readonly("K", &turbo_engine::K, "Information bits per codeword.")

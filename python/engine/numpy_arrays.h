@@ -175,6 +175,45 @@ inline void decode_rows(::gputurbo::core::batch_decoder& decoder,
     });
 }
 
+/*!
+ * The result of a soft decode: \p width values a row of \p in, float32, or int8 in units
+ * of \p int8_scale (output_type "int8": core::soft_values), and where decode_soft()
+ * writes them.
+ */
+struct soft_result
+{
+    py::array values;
+    ::gputurbo::core::soft_values soft;
+
+    soft_result(const rows& in,
+                std::size_t width,
+                ::gputurbo::core::soft_output kind,
+                bool int8,
+                float int8_scale)
+    {
+        soft.kind = kind;
+        if (int8) {
+            auto q = in.result<std::int8_t>(width);
+            soft.int8 = q.mutable_data();
+            soft.int8_scale = int8_scale;
+            values = q;
+        } else {
+            auto f = in.result<float>(width);
+            soft.values = f.mutable_data();
+            values = f;
+        }
+    }
+};
+
+//! ValueError for packed bits asked of soft output, which has one value a bit.
+inline void check_unpacked(bool packed)
+{
+    if (packed)
+        throw py::value_error("packed=True goes with output=\"bits\" only: soft output "
+                              "is one value a bit (float32, or int8 with "
+                              "output_type=\"int8\")");
+}
+
 //! Decodes the rows of \p in into soft values (core::soft_values) and \p status.
 inline void decode_rows_soft(::gputurbo::core::batch_decoder& decoder,
                              std::mutex& lock,

@@ -62,8 +62,8 @@ def skip_class_unless(test_class, make, *args, **kwargs):
 
 def run_pdus(block, messages, timeout):
     """Posts the messages to a PDU block, runs until as many come out or timeout seconds
-    pass; returns (outputs as (meta dict, data: uint8, or float32 from an f32vector),
-    seconds from the start to the last output)."""
+    pass; returns (outputs as (meta dict, data: uint8, or float32 from an f32vector, or
+    int8 from an s8vector), seconds from the start to the last output)."""
     tb = gr.top_block()
     sink = blocks.message_debug(True)
     tb.msg_connect((block, "pdus"), (sink, "store"))
@@ -82,10 +82,13 @@ def run_pdus(block, messages, timeout):
     for i in range(sink.num_messages()):
         m = sink.get_message(i)
         data = pmt.cdr(m)
-        outputs.append((pmt.to_python(pmt.car(m)),
-                        np.array(pmt.f32vector_elements(data), dtype=np.float32)
-                        if pmt.is_f32vector(data) else
-                        np.array(pmt.u8vector_elements(data), dtype=np.uint8)))
+        if pmt.is_f32vector(data):
+            values = np.array(pmt.f32vector_elements(data), dtype=np.float32)
+        elif pmt.is_s8vector(data):
+            values = np.array(pmt.s8vector_elements(data), dtype=np.int8)
+        else:
+            values = np.array(pmt.u8vector_elements(data), dtype=np.uint8)
+        outputs.append((pmt.to_python(pmt.car(m)), values))
     return outputs, seconds
 
 

@@ -21,7 +21,8 @@ from gnuradio import blocks, fec, gr, gr_unittest
 from gnuradio import gputurbo
 
 from qa_conv_code import gr_fec_polys
-from qa_numpy_api import beyond_memory, no_copy_message
+from qa_numpy_api import (beyond_memory, expect_int8_soft, half_saturating_scale,
+                          no_copy_message)
 
 BACKENDS = ("cpu", "reference")
 TERMINATIONS = ("terminated", "truncated", "tail-biting")
@@ -338,6 +339,34 @@ class qa_conv_decode_soft(gr_unittest.TestCase):
             # alone tells it.
             np.testing.assert_array_equal((extrinsic > 0).astype(np.uint8), sent)
 
+    def test_005_int8_soft_output(self):
+        # output_type="int8": the float32 values in the units of int8 input at the
+        # engine's int8_scale, with the same passed flags, for either kind; bits stay
+        # bits.
+        rng = np.random.default_rng(44)
+        code = gputurbo.conv_code("ccsds")
+        sigma = np.sqrt(1.0 / (2 * 0.5 * 10**(1.0 / 10)))
+        bits = rng.integers(0, 2, (5, 80), dtype=np.uint8)
+        _, llrs = bpsk_llrs(code.encode(bits, "truncated"), sigma, rng)
+        for backend in BACKENDS:
+            values = {output: gputurbo.viterbi_engine(code, "truncated", backend=backend)
+                      .decode(llrs, 80, output=output)[0]
+                      for output in ("llr", "code-extrinsic")}
+            for output in values:
+                half = half_saturating_scale(values[output])
+                for scale in (8.0, half):
+                    engine = gputurbo.viterbi_engine(code, "truncated", backend=backend,
+                                                     int8_scale=scale)
+                    with self.subTest(backend=backend, int8_scale=scale, output=output):
+                        q, q_passed = engine.decode(llrs, 80, output=output,
+                                                    output_type="int8")
+                        expect_int8_soft(self, q, values[output], scale,
+                                         both_ranges=scale == half)
+                        np.testing.assert_array_equal(
+                            q_passed, engine.decode(llrs, 80, output=output)[1])
+            np.testing.assert_array_equal(engine.decode(llrs, 80, output_type="int8")[0],
+                                          engine.decode(llrs, 80)[0])
+
     def test_003_bad_requests(self):
         code = gputurbo.conv_code("802.11")
         engine = gputurbo.viterbi_engine(code, backend="cpu")
@@ -351,6 +380,9 @@ class qa_conv_decode_soft(gr_unittest.TestCase):
             engine.decode(llrs, 20, output="extrinsic")
         with self.assertRaisesRegex(ValueError, "packed=True goes with output=\"bits\""):
             engine.decode(llrs, 20, packed=True, output="llr")
+        with self.assertRaisesRegex(ValueError, "^unknown output_type 'float32': use one "
+                                    "of float, int8$"):
+            engine.decode(llrs, 20, output="llr", output_type="float32")
         with self.assertRaisesRegex(ValueError, "unknown soft_algorithm 'exact'"):
             gputurbo.viterbi_engine(code, soft_algorithm="exact")
 

@@ -48,6 +48,27 @@ def to_int8(llrs, scale):
     return np.clip(np.round(llrs * scale), -127, 127).astype(np.int8)
 
 
+def half_saturating_scale(values):
+    """An int8_scale at which about half of the values saturate."""
+    return float(127.0 / np.median(np.abs(values)))
+
+
+def expect_int8_soft(test, q, values, scale, both_ranges=False):
+    """q is the int8 soft output of the float32 values at int8_scale scale:
+    round(L * scale), halves away from zero, saturated to +-127 (quantize_llrs()), so
+    that q / scale is within half a step of L, with its sign, where it is not
+    saturated; with both_ranges, some values are saturated and some not."""
+    test.assertEqual((q.dtype, q.shape), (np.dtype(np.int8), values.shape))
+    np.testing.assert_array_equal(q, gputurbo.quantize_llrs(values, scale))
+    inside = np.abs(q) < 127
+    if both_ranges:
+        test.assertTrue(inside.any() and not inside.all())
+    np.testing.assert_array_less(np.abs(q[inside] / scale - values[inside]),
+                                 0.5 / scale + 1e-6)
+    np.testing.assert_array_less(126.5 - 1e-3, np.abs(values[~inside]) * scale)
+    test.assertTrue((np.sign(q) * np.sign(values) >= 0).all())
+
+
 def beyond_memory(dtype, shape):
     """A broadcast array of one value whose C-contiguous copy would take more bytes than
     any address space holds (2^57): numpy refuses it at once, on any machine."""
@@ -327,6 +348,33 @@ class decoding_cases:
                 np.testing.assert_array_equal(zero.decode(-llrs, output="llr")[0],
                                               -eng.decode(llrs, output="llr")[0])
 
+    def test_014_int8_soft_output(self):
+        # output_type="int8": the float32 values in the units of int8 input at the
+        # engine's int8_scale, with the same statuses; bits stay bits.
+        count = 20
+        settings = dict(iterations=6, early_stop="hard")
+        llrs = gnuradio_llrs(self.engine().encode(self.random_bits(count)), 0.5, self.K,
+                             self.rng)
+        app = self.engine(**settings).decode(llrs, output="llr")[0]
+        half = half_saturating_scale(app)
+        for scale in (8.0, half):
+            with self.subTest(int8_scale=scale):
+                eng = self.engine(int8_scale=scale, **settings)
+                for x in (llrs, to_int8(llrs, scale)):
+                    for output in ("llr", "extrinsic"):
+                        values, iterations, passed = eng.decode(x, output=output)
+                        q, q_iterations, q_passed = eng.decode(x, output=output,
+                                                               output_type="int8")
+                        expect_int8_soft(self, q, values, scale,
+                                         both_ranges=scale == half and output == "llr")
+                        np.testing.assert_array_equal(q_iterations, iterations)
+                        np.testing.assert_array_equal(q_passed, passed)
+                one = eng.decode(llrs[3], output="llr", output_type="int8")[0]
+                np.testing.assert_array_equal(
+                    one, eng.decode(llrs, output="llr", output_type="int8")[0][3])
+                np.testing.assert_array_equal(eng.decode(llrs, output_type="int8")[0],
+                                              eng.decode(llrs)[0])
+
 
 class qa_numpy_api_cpu(decoding_cases, gr_unittest.TestCase):
     BACKEND = "cpu"
@@ -420,6 +468,11 @@ class qa_numpy_api_errors(gr_unittest.TestCase):
             self.eng.decode(llrs, output="soft")
         with self.assertRaisesRegex(ValueError, "packed=True goes with output=.bits. only"):
             self.eng.decode(llrs, output="llr", packed=True)
+        with self.assertRaisesRegex(ValueError, "packed=True goes with output=.bits."):
+            self.eng.decode(llrs, output="llr", output_type="int8", packed=True)
+        with self.assertRaisesRegex(ValueError,
+                                    "^unknown output_type 'int16': use one of float, int8$"):
+            self.eng.decode(llrs, output="llr", output_type="int16")
 
     def test_005_module_decode_refuses_other_lengths(self):
         for length in (3 * 41 + 12, 3 * 40 + 13, 12, 3 * 6208 + 12):

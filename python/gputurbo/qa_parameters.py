@@ -303,31 +303,37 @@ class qa_parameters(unittest.TestCase):
 
     def test_007_stream_output_port_follows_output(self):
         # The GRC output port of turbo_decoder and viterbi_decoder: byte for output
-        # "bits", float for soft output, as the block's own output items (1 or 4 bytes).
+        # "bits", float for soft output, byte for int8 soft output (output_type), as the
+        # block's own output items (1, 4 or 1 bytes).
         try:
             from gnuradio import gputurbo
         except ImportError as e:
             self.skipTest(f"the gputurbo module does not import here: {e}")
         item_size = {"byte": 1, "float": 4}
         for block_id, make, choices in (
-                ("gputurbo_turbo_decoder", lambda output: gputurbo.turbo_decoder(
-                    40, backend="cpu", output=output), ["bits", "llr", "extrinsic"]),
-                ("gputurbo_viterbi_decoder", lambda output: gputurbo.viterbi_decoder(
-                    40, termination="terminated", backend="cpu", output=output),
+                ("gputurbo_turbo_decoder", lambda **kwargs: gputurbo.turbo_decoder(
+                    40, backend="cpu", **kwargs), ["bits", "llr", "extrinsic"]),
+                ("gputurbo_viterbi_decoder", lambda **kwargs: gputurbo.viterbi_decoder(
+                    40, termination="terminated", backend="cpu", **kwargs),
                  ["bits", "llr", "code-extrinsic"])):
             dtype = grc_block(block_id)["outputs"][0]["dtype"]
             self.assertTrue(dtype.startswith("${") and dtype.endswith("}"), dtype)
             expression = compile(dtype[2:-1].strip(), "output dtype", "eval")
-            output, = (a for a in getattr(gputurbo, GRC_MAKES[block_id]).make_arguments
-                       if a["name"] == "output")
-            self.assertEqual(output["choices"], choices)
-            for choice in output["choices"]:
-                with self.subTest(block=block_id, output=choice):
-                    grc_dtype = eval(expression, {}, {"output": choice})
-                    self.assertEqual(grc_dtype, "byte" if choice == "bits" else "float")
-                    block = make(choice)
-                    self.assertEqual(block.output_signature().sizeof_stream_item(0),
-                                     item_size[grc_dtype])
+            arguments = {a["name"]: a
+                         for a in getattr(gputurbo, GRC_MAKES[block_id]).make_arguments}
+            self.assertEqual(arguments["output"]["choices"], choices)
+            self.assertEqual(arguments["output_type"]["choices"], ["float", "int8"])
+            for choice in choices:
+                for output_type in ("float", "int8"):
+                    with self.subTest(block=block_id, output=choice,
+                                      output_type=output_type):
+                        grc_dtype = eval(expression, {}, {"output": choice,
+                                                          "output_type": output_type})
+                        floats = choice != "bits" and output_type == "float"
+                        self.assertEqual(grc_dtype, "float" if floats else "byte")
+                        block = make(output=choice, output_type=output_type)
+                        self.assertEqual(block.output_signature().sizeof_stream_item(0),
+                                         item_size[grc_dtype])
 
     def test_004_K_must_be_an_integer(self):
         # Every make() that takes K says what K must be when it is no integer (pybind11

@@ -40,7 +40,8 @@ def make_decoder(K, **kwargs):
 
 def run_decoder(llrs, K, tags=(), **kwargs):
     """Runs LLRs (float, or int8 with input_type="int8") through a turbo_decoder;
-    returns (bits, or float32 values with a soft output, decoder, tags)."""
+    returns (bits, or float32 values with a soft output, int8 ones with
+    output_type="int8", decoder, tags)."""
     tb = gr.top_block()
     if kwargs.get("input_type") == "int8":
         src = blocks.vector_source_b(np.asarray(llrs, dtype=np.int8).view(np.uint8)
@@ -50,11 +51,13 @@ def run_decoder(llrs, K, tags=(), **kwargs):
                                      1, list(tags))
     dec = make_decoder(K, **kwargs)
     soft = kwargs.get("output", "bits") != "bits"
-    snk = blocks.vector_sink_f() if soft else blocks.vector_sink_b()
+    int8 = soft and kwargs.get("output_type") == "int8"
+    snk = blocks.vector_sink_f() if soft and not int8 else blocks.vector_sink_b()
     tb.connect(src, dec, snk)
     tb.run()
-    return (np.array(snk.data(), dtype=np.float32 if soft else np.uint8), dec,
-            snk.tags())
+    dtype = np.int8 if int8 else np.float32 if soft else np.uint8
+    return (np.array(snk.data(), dtype=np.uint8).view(dtype) if dtype != np.float32
+            else np.array(snk.data(), dtype=np.float32), dec, snk.tags())
 
 
 def loopback(bits, K, ebn0_db=None, seed=1, **kwargs):
@@ -809,6 +812,47 @@ class qa_turbo_decoder(seeded_case):
         with self.assertRaisesRegex(ValueError, "unknown output 'soft': use one of bits, "
                                     "llr, extrinsic"):
             make_decoder(40, output="soft")
+
+    def test_025_int8_soft_output(self):
+        # output_type="int8": one int8 item a value (the stream's items are bytes), the
+        # float values quantised at int8_scale as int8 input is (quantize_llrs()), with
+        # the same tags on the same items; from int8 input too.
+        rng = fresh_rng()
+        K, count = 256, 12
+        bits = rng.integers(0, 2, K * count, dtype=np.uint8)
+        code = np.array(gputurbo_encode(bits, K), dtype=np.float32)
+        sigma = noise_sigma(K, 0.5)
+        y = (2.0 * code - 1.0) + rng.normal(0.0, sigma, len(code))
+        llrs = (2.0 * y / sigma ** 2).astype(np.float32)
+        n = codeword_length(K)
+        tags = [stream_tag(5 * n + 7, "mark", pmt.from_long(5))]
+
+        def tag_list(found):
+            return sorted((t.offset, pmt.symbol_to_string(t.key),
+                           pmt.write_string(t.value)) for t in found)
+
+        settings = dict(max_batch=4, early_stop="hard")
+        app = run_decoder(llrs, K, output="llr", **settings)[0]
+        scale = float(127 / np.median(np.abs(app)))  # about half saturate
+        for output in ("llr", "extrinsic"):
+            for input_type, x in (("float", llrs),
+                                  ("int8", gputurbo.quantize_llrs(llrs, scale))):
+                with self.subTest(output=output, input_type=input_type):
+                    kwargs = dict(output=output, input_type=input_type,
+                                  int8_scale=scale, **settings)
+                    values, _, float_tags = run_decoder(x, K, tags, **kwargs)
+                    q, dec, q_tags = run_decoder(x, K, tags, output_type="int8",
+                                                 **kwargs)
+                    self.assertEqual(dec.output_signature().sizeof_stream_item(0), 1)
+                    self.assertEqual((q.dtype, q.size), (np.int8, K * count))
+                    np.testing.assert_array_equal(q, gputurbo.quantize_llrs(values,
+                                                                            scale))
+                    if output == "llr" and input_type == "float":
+                        self.assertTrue(0 < np.sum(np.abs(q) == 127) < q.size)
+                    self.assertEqual(tag_list(q_tags), tag_list(float_tags))
+        with self.assertRaisesRegex(ValueError, "unknown output_type 'int16': use one "
+                                    "of float, int8"):
+            make_decoder(40, output="llr", output_type="int16")
 
 
 if __name__ == '__main__':

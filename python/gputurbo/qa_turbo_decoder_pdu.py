@@ -320,6 +320,30 @@ class qa_turbo_decoder_pdu(gr_unittest.TestCase):
                                     "llr, extrinsic"):
             gputurbo.turbo_decoder_pdu(output="soft")
 
+    def test_009_int8_soft_output(self):
+        # output_type="int8": each PDU's data is an s8vector, the float values quantised
+        # at int8_scale (quantize_llrs()), with the same metadata; a PDU that fails gets
+        # an empty s8vector.
+        self.rng = fresh_rng()
+        messages, sent = self.make_pdus((40, 256, 1024), (4, 4, 4), ebn0_db=0.5)
+        llrs = np.array(pmt.f32vector_elements(pmt.cdr(messages[0])), np.float32)
+        messages.append(pdu(llrs[:131], seq=len(messages)))
+        for output in ("llr", "extrinsic"):
+            with self.subTest(output=output):
+                kwargs = dict(early_stop="hard", output=output, int8_scale=2.0)
+                values, _, _ = run_pdus(messages, **kwargs)
+                q, _, _ = run_pdus(messages, output_type="int8", **kwargs)
+                self.assertEqual([m for m, _ in q], [m for m, _ in values])
+                for i in range(len(sent)):
+                    self.assertEqual((q[i][1].dtype, q[i][1].size),
+                                     (np.int8, len(sent[i])))
+                    np.testing.assert_array_equal(
+                        q[i][1], gputurbo.quantize_llrs(values[i][1], 2.0),
+                        err_msg=f"PDU {i}")
+                meta, data = q[-1]
+                self.assertIn("131 LLRs", meta["error"])
+                self.assertEqual((data.dtype, data.size), (np.int8, 0))
+
 
 if __name__ == '__main__':
     require_backend(gputurbo.turbo_decoder_pdu)

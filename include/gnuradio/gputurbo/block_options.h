@@ -55,6 +55,10 @@ struct block_options
     //! a-posteriori ("llr") or extrinsic LLRs, or the code bits' extrinsic LLRs
     //! ("code-extrinsic"), in the sign of llr_sign
     ::gputurbo::core::soft_output output = ::gputurbo::core::soft_output::none;
+    //! output_type "int8": soft values as int8 in the units of int8 input, q =
+    //! round(L * int8_scale) saturated to +-127 (the engine config's int8_scale; a byte
+    //! a value instead of a float's 4), else float
+    bool int8_output = false;
 };
 
 //! The options of turbo_decoder, turbo_decoder_pdu and turbo_decoder_fec. The engine

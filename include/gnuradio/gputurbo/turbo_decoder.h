@@ -35,8 +35,10 @@ namespace gputurbo {
  * "bits", the default); or K floats per codeword in the sign of \p llr_sign (by default
  * positive means 1): the a-posteriori LLR of each information bit ("llr"), whose sign is
  * its hard decision, or the extrinsic LLR ("extrinsic": the a-posteriori less the bit's
- * own systematic input LLR as the decoder read it). Tags sit on the same items either
- * way.
+ * own systematic input LLR as the decoder read it). With \p output_type "int8" the soft
+ * values are int8 items instead of floats, a byte a value instead of 4, in the units
+ * of int8 input: round(L * int8_scale), saturated to +-127. Tags sit on the same items
+ * either way.
  *
  * Batches of up to max_batch codewords go to the engine. On the CUDA backend the block
  * keeps up to \p batches_in_flight batches in the GPU. A work call either submits a new

@@ -34,18 +34,19 @@ namespace gputurbo {
  * early-stop rule held and the codeword carries information: erased or near-zero input
  * never passes; with early_stop "off" only that fails). With \p output "llr" or
  * "extrinsic" the data is an f32vector of K floats instead, as turbo_decoder's soft
- * output stream has them; the metadata is the same.
+ * output stream has them, or with \p output_type "int8" an s8vector of K values
+ * round(L * int8_scale) saturated to +-127; the metadata is the same.
  *
  * PDUs that arrive close together are decoded together: the block collects messages
  * while more are queued behind them, up to max_batch, and then makes one engine call per
  * block size among them (on CUDA, concurrent launches). One engine decodes every block
  * size. A PDU that cannot be decoded (not a pair, metadata not a dict, data not an
  * f32vector, a length that is not 3K+12 of a valid K, or a decoding error) is answered,
- * in its place, by a PDU with empty data (a u8vector; an f32vector with soft output) and
- * metadata "passed" = false and "error" = the reason. No PDU is dropped.
- * Failures are logged as errors, the first ten one by one, the later ones in a summary
- * line at most once a second (and at stop()) with their number and the last reason;
- * failed_pdus() counts them all.
+ * in its place, by a PDU with empty data (a u8vector; with soft output an f32vector or
+ * an s8vector) and metadata "passed" = false and "error" = the reason. No PDU is
+ * dropped. Failures are logged as errors, the first ten one by one, the later ones in a
+ * summary line at most once a second (and at stop()) with their number and the last
+ * reason; failed_pdus() counts them all.
  */
 class GPUTURBO_API turbo_decoder_pdu : virtual public gr::block,
                                        public pdu_decoder_status,

@@ -36,7 +36,9 @@ namespace gputurbo {
  * metrics over segments, may differ near ties). With "code-extrinsic", one float per
  * input LLR (the output runs at the input's rate): each sent code bit's a-posteriori
  * LLR less its input LLR, what an iterative receiver (turbo equalisation, iterative
- * demapping) gives back to its equaliser or demapper. Tags and frame tags sit on the
+ * demapping) gives back to its equaliser or demapper. With \p output_type "int8" the
+ * values are int8 items instead, a byte a value instead of 4, in the units of int8
+ * input: round(L * int8_scale), saturated to +-127. Tags and frame tags sit on the
  * same frames' items as with bits. The cpu and reference backends give it, at the
  * reference's speed (engine/conv/decoder.h); cuda and termination "streaming" give
  * bits only (make() raises ValueError). "extrinsic" is not offered: an information bit

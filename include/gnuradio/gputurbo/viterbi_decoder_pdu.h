@@ -35,17 +35,18 @@ namespace gputurbo {
  * information: erased or near-zero input does not pass; and a terminated frame's best
  * end state is its tail's, 0). With \p output "llr" the data is an f32vector of
  * frame_bits floats instead, with "code-extrinsic" one of the input's length, as
- * viterbi_decoder's soft output has them; the metadata is the same.
+ * viterbi_decoder's soft output has them (with \p output_type "int8" an s8vector of
+ * round(L * int8_scale) saturated to +-127); the metadata is the same.
  *
  * PDUs that arrive close together are decoded together: the block collects messages
  * while more are queued behind them, up to max_batch, and then makes one engine call per
  * frame size among them. A PDU that cannot be decoded (not a pair, metadata not a dict,
  * data not an f32vector, a length that no frame size sends, a metadata frame_bits that
  * does not fit its length, or a decoding error) is answered, in its place, by a PDU with
- * empty data (a u8vector; an f32vector with soft output) and metadata "passed" = false
- * and "error" = the reason. No PDU is dropped. Failures are logged as errors, the
- * first ten one by one, the later ones in a summary line at most once a second (and at
- * stop()); failed_pdus() counts them all.
+ * empty data (a u8vector; with soft output an f32vector or an s8vector) and metadata
+ * "passed" = false and "error" = the reason. No PDU is dropped. Failures are logged as
+ * errors, the first ten one by one, the later ones in a summary line at most once a
+ * second (and at stop()); failed_pdus() counts them all.
  */
 class GPUTURBO_API viterbi_decoder_pdu : virtual public gr::block,
                                          public pdu_decoder_status,

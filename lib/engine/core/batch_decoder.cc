@@ -6,6 +6,7 @@
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
+#include <gnuradio/gputurbo/engine/core/parameters.h>
 
 #include <algorithm>
 #include <atomic>
@@ -42,6 +43,12 @@ void pack_bits(const std::uint8_t* bits, int block, std::size_t n, std::uint8_t*
                 byte |= std::uint8_t((bits[i] != 0) << (7 - (i - first)));
             packed[j] = byte;
         }
+}
+
+// Throws std::invalid_argument for an int8 scale out of int8_scale's range.
+void check_int8_scale(float int8_scale)
+{
+    check(find_parameter(engine_parameters(), "int8_scale"), int8_scale);
 }
 
 } // namespace
@@ -127,16 +134,49 @@ void batch_decoder::decode_soft_checked(llr_batch b,
     if (soft.kind == soft_output::none)
         throw std::invalid_argument(
             "decode_soft: soft output kind none: use decode() for bits only");
+    if (soft.values && soft.int8)
+        throw std::invalid_argument(
+            "decode_soft: soft values go to values (float) or to int8, not both");
     b.soft = soft;
     if (!bits) { // the bits nobody asked for go to the decoder's own scratch
         d_unpacked.resize(b.count * std::size_t(b.block));
         bits = d_unpacked.data();
     }
+    if (!soft.int8) {
+        decode_checked(b, bits, status, bit_format::unpacked);
+        return;
+    }
+    // Every backend writes floats: int8 values are those, quantised here.
+    check_int8_scale(soft.int8_scale);
+    check_block(b.block);
+    d_soft.resize(b.count * soft_length(b.block, soft.kind));
+    b.soft.values = d_soft.data();
+    b.soft.int8 = nullptr;
     decode_checked(b, bits, status, bit_format::unpacked);
+    quantize_llrs(d_soft.data(), d_soft.size(), soft.int8, soft.int8_scale);
 }
 
 void batch_decoder::collect(
     ticket t, std::uint8_t* bits, codeword_status* status, bit_format format, float* soft)
+{
+    collect_checked(t, bits, status, format, { soft });
+}
+
+void batch_decoder::collect(ticket t,
+                            std::uint8_t* bits,
+                            codeword_status* status,
+                            bit_format format,
+                            std::int8_t* soft,
+                            float int8_scale)
+{
+    collect_checked(t, bits, status, format, { nullptr, {}, soft, int8_scale });
+}
+
+void batch_decoder::collect_checked(ticket t,
+                                    std::uint8_t* bits,
+                                    codeword_status* status,
+                                    bit_format format,
+                                    soft_values soft)
 {
     const auto it = d_submitted.find(t);
     if (it == d_submitted.end())
@@ -144,17 +184,25 @@ void batch_decoder::collect(
     const llr_batch b = it->second;
     if (b.count > 0 && !bits)
         throw std::invalid_argument("collect: null output buffer");
-    if (b.soft.kind == soft_output::none && soft)
+    const bool wanted = soft.values || soft.int8;
+    if (b.soft.kind == soft_output::none && wanted)
         throw std::invalid_argument(
             "collect: the batch was submitted without soft output");
-    d_submitted.erase(it); // the backend frees the ticket whatever collect_batch() meets
-    if (format != bit_format::packed) {
-        collect_batch(t, bits, status, soft);
-        return;
+    if (soft.int8) { // the backend's floats, quantised below
+        check_int8_scale(soft.int8_scale);
+        d_soft.resize(b.count * soft_length(b.block, b.soft.kind));
+        soft.values = d_soft.data();
     }
-    d_unpacked.resize(b.count * std::size_t(b.block));
-    collect_batch(t, d_unpacked.data(), status, soft);
-    pack_bits(d_unpacked.data(), b.block, b.count, bits);
+    d_submitted.erase(it); // the backend frees the ticket whatever collect_batch() meets
+    if (format != bit_format::packed)
+        collect_batch(t, bits, status, soft.values);
+    else {
+        d_unpacked.resize(b.count * std::size_t(b.block));
+        collect_batch(t, d_unpacked.data(), status, soft.values);
+        pack_bits(d_unpacked.data(), b.block, b.count, bits);
+    }
+    if (soft.int8)
+        quantize_llrs(d_soft.data(), d_soft.size(), soft.int8, soft.int8_scale);
 }
 
 batch_decoder::ticket batch_decoder::next_ticket(std::size_t outstanding)

@@ -252,12 +252,13 @@ std::vector<parameter> make_engine_table()
                   "0",
                   "CUDA devices: a GPU index, a list such as 0,1 (each batch is spread "
                   "over them) or all; ignored by the CPU backends" });
-    t.push_back(number(parameter_kind::real,
-                       "int8_scale",
-                       "8",
-                       0.0,
-                       unbounded,
-                       "int8 input: the value q means the LLR q / int8_scale"));
+    t.push_back(
+        number(parameter_kind::real,
+               "int8_scale",
+               "8",
+               0.0,
+               unbounded,
+               "int8 input and output: the value q means the LLR q / int8_scale"));
     t.back().min_exclusive = true;
     return t;
 }
@@ -314,6 +315,13 @@ std::vector<parameter> make_block_table()
                   "bit it read, a-posteriori less input (code-extrinsic: convolutional "
                   "codes)" });
     t.back().choices = { "bits", "llr", "extrinsic", "code-extrinsic" };
+    t.push_back({ "output_type",
+                  parameter_kind::choice,
+                  "float",
+                  "blocks and Python: the type of soft output: float (4 bytes a value), "
+                  "or int8 (1 byte) in the units of int8 input, round(L * int8_scale) "
+                  "saturated to +-127; bits stay bits" });
+    t.back().choices = { "float", "int8" };
     t.push_back({ "length_tag_key",
                   parameter_kind::text,
                   "packet_len",
@@ -339,6 +347,11 @@ const std::vector<parameter>& block_parameters()
 bool parse_input_type(std::string_view name)
 {
     return choice_index(find_parameter(block_parameters(), "input_type"), name) == 1;
+}
+
+bool parse_output_type(std::string_view name)
+{
+    return choice_index(find_parameter(block_parameters(), "output_type"), name) == 1;
 }
 
 const char* to_string(soft_output kind)

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(47324d6fa11e8a0729112b040c0210fb) */
+/* BINDTOOL_HEADER_FILE_HASH(3160ed0b9478675bb785385e4cfbcf55) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(turbo_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(42fb11e800c332da69b8c21705bf9b6f) */
+/* BINDTOOL_HEADER_FILE_HASH(ccf3268d763e7cd9dbc0dd72bca478ef) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

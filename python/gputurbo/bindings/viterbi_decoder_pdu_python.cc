@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(8f129b69d85ba01c23552d2574abb67f) */
+/* BINDTOOL_HEADER_FILE_HASH(21b60bb6892454f7b018d6bb171a2ce3) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(f8a40f248de3b1b16037ad33961745c0) */
+/* BINDTOOL_HEADER_FILE_HASH(cc210a0ee434405aff0b6bd34306610f) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

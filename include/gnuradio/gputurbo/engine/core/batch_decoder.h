@@ -17,7 +17,7 @@
  * LLRs are float or int8 (core/llr.h). Bits are unpacked, one byte per bit (0 or 1), or,
  * on request, packed 8 to a byte (bit_format). A decoder that gives soft output
  * (gives_soft()) also writes LLRs of the information bits or of the code bits
- * (decode_soft()).
+ * (decode_soft()), as float or as int8 in the units of int8 input (soft_values).
  */
 
 #include <gnuradio/gputurbo/engine/core/backend.h>
@@ -81,11 +81,24 @@ enum class soft_output { none, app, extrinsic, code_extrinsic };
 //! "extrinsic", "code-extrinsic" (core/parameters.h: parse_output()).
 const char* to_string(soft_output kind);
 
-//! Where a soft decode writes: count * soft_length() floats (and what they are).
+/*!
+ * \brief Where a soft decode writes its count * soft_length() values of \p kind: as
+ * float into \p values (4 bytes a value), or as int8 into \p int8 (1 byte a value),
+ * exactly one of them.
+ *
+ * int8 values are in the units of int8 input: q = round(L * int8_scale), halves away
+ * from zero, saturated to +-127 (core/llr.h: quantize_llrs()), so L = q / int8_scale
+ * up to the rounding, with the float value's sign. Pass the decoder's own int8_scale
+ * (its config's) for values that read back as its input. Every backend computes the
+ * float values; batch_decoder quantises them on the host, the same way for every family
+ * and backend (a GPU still copies back 4 bytes a value; the caller keeps 1).
+ */
 struct soft_values
 {
     float* values = nullptr;
     soft_output kind = soft_output::none;
+    std::int8_t* int8 = nullptr; //!< int8 output instead of values
+    float int8_scale = 0.0f;     //!< int8: the value q means q / int8_scale (> 0)
 };
 
 //! One batch's LLRs (exactly one of the pointers is set) and its shape.
@@ -155,12 +168,13 @@ public:
     }
 
     /*!
-     * \brief Decodes as decode() does and writes soft values too: \p soft.values gets
-     * n_codewords * soft_length(block, soft.kind) floats of the kind \p soft.kind
-     * (soft_output; not none). The bits are each the sign of its a-posteriori LLR (a
-     * family's decoder says how they relate to decode()'s); \p bits (unpacked) and
-     * \p status may be nullptr. Throws std::invalid_argument for a kind this decoder
-     * does not give (gives_soft()).
+     * \brief Decodes as decode() does and writes soft values too: \p soft.values (or
+     * \p soft.int8) gets n_codewords * soft_length(block, soft.kind) values of the kind
+     * \p soft.kind (soft_output; not none). The bits are each the sign of its
+     * a-posteriori LLR (a family's decoder says how they relate to decode()'s); \p bits
+     * (unpacked) and \p status may be nullptr. Throws std::invalid_argument for a kind
+     * this decoder does not give (gives_soft()), for none or both of values and int8, and
+     * for an int8_scale out of range.
      */
     template <class LLR>
     void decode_soft(int block,
@@ -199,7 +213,8 @@ public:
      * whatever the format of the other batches. A batch submitted with \p soft (not
      * none: a decoder that gives_soft() it) has its soft values too, n_codewords *
      * soft_length() floats into collect()'s \p soft (nullptr: dropped;
-     * decode_soft() says what they are).
+     * decode_soft() says what they are), or as int8 (the second collect(): soft_values
+     * says how they are quantised).
      */
     template <class LLR>
     ticket submit(int block,
@@ -216,6 +231,12 @@ public:
                  codeword_status* status,
                  bit_format format = bit_format::unpacked,
                  float* soft = nullptr);
+    void collect(ticket t,
+                 std::uint8_t* bits,
+                 codeword_status* status,
+                 bit_format format,
+                 std::int8_t* soft,
+                 float int8_scale);
 
     //! Throws std::invalid_argument, naming the reason, for a block size this decoder
     //! cannot decode.
@@ -278,6 +299,12 @@ private:
                              std::uint8_t* bits,
                              codeword_status* status);
     ticket submit_checked(const llr_batch& b);
+    //! collect() of either soft type (soft.values or soft.int8; soft.kind unused).
+    void collect_checked(ticket t,
+                         std::uint8_t* bits,
+                         codeword_status* status,
+                         bit_format format,
+                         soft_values soft);
     //! b, or its int4 LLRs unpacked to int8 (into d_int8) for a backend that does not
     //! read int4.
     llr_batch readable(const llr_batch& b);
@@ -297,6 +324,7 @@ private:
     std::map<ticket, llr_batch> d_submitted;
     std::vector<std::uint8_t> d_unpacked; // the bits before packing, or of a soft decode
                                           // that wants none
+    std::vector<float> d_soft; // soft values as float, before they are quantised to int8
 };
 
 } // namespace gputurbo::core

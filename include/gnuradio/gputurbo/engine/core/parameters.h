@@ -135,13 +135,17 @@ const std::vector<parameter>& engine_parameters();
 
 /*!
  * \brief The parameters that the decoder blocks of every family share: input_type,
- * max_batch, batches_in_flight, codeword_tags, llr_sign, output, length_tag_key. A
- * family's table includes them.
+ * max_batch, batches_in_flight, codeword_tags, llr_sign, output, output_type,
+ * length_tag_key. A family's table includes them.
  */
 const std::vector<parameter>& block_parameters();
 
 //! input_type: true for "int8", false for "float"; std::invalid_argument otherwise.
 bool parse_input_type(std::string_view name);
+
+//! output_type: true for "int8" (soft values as soft_values::int8 gives them), false for
+//! "float"; std::invalid_argument otherwise.
+bool parse_output_type(std::string_view name);
 
 //! llr_sign: true for "positive-one" (GNU Radio's convention, the blocks' default), false
 //! for "positive-zero" (the engine's L = ln P(0)/P(1)); std::invalid_argument otherwise.
