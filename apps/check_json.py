@@ -8,9 +8,10 @@ Every tool writes one record format (docs/usage.md, "Records"):
      "device": ..., "cpu": ..., "parameters": {...}, "rows": [{...}, ...]}
 
 parameters hold the settings shared by every row; a row holds what was measured and the
-settings of its own, and reads over the parameters. The file must be such a record, and
-each expression, Python over `r` (the record) and `row` (its first row over its
-parameters), must be true:
+settings of its own, and reads over the parameters. The file must be such a record, each
+row's llr_statistics (of soft output, from gputurbo-ber and gputurbo-bench) complete and
+consistent, and each expression, Python over `r` (the record) and `row` (its first row
+over its parameters), must be true:
 
     check_json.py ber.json 'r["parameters"]["code"] == "conv"' 'row["ber"] < 1e-3'
 """
@@ -33,6 +34,22 @@ ENVELOPE = {
     "rows": (list,),
 }
 OPTIONAL = {"note": (str,)}
+NUMBER = (int, float)
+COUNT = (int,)
+# A row's llr_statistics (docs/usage.md, "Records"): field: the types its value may have.
+LLR_STATISTICS = {
+    "count": COUNT,
+    "mean_abs_llr": NUMBER,
+    "channel_mean_abs_llr": NUMBER,
+    "wrong_signs": COUNT,
+    "zeros": COUNT,
+    "nan_values": COUNT,
+    "sign_error_rate": NUMBER,
+    "predicted_ber": NUMBER,
+    "predicted_over_measured": NUMBER + (type(None),),
+    "histogram": (dict,),
+}
+HISTOGRAM = {"low": NUMBER, "high": NUMBER, "bin_width": NUMBER, "counts": (list,)}
 
 
 def envelope_errors(r):
@@ -55,6 +72,51 @@ def envelope_errors(r):
     return errors
 
 
+def field_errors(name, d, fields):
+    """Fields of fields missing from the object d, or of another type."""
+    return [f"{name}: no '{key}'" if key not in d else
+            f"{name}: '{key}' is a {type(d[key]).__name__}"
+            for key, types in fields.items()
+            if key not in d or isinstance(d[key], bool) or not isinstance(d[key], types)]
+
+
+def llr_statistics_errors(s, name="llr_statistics"):
+    """What makes s no complete, consistent llr_statistics: each field there, the
+    histogram's bins spanning low ... high, its counts summing to count, and those below
+    0 (the wrong signs: values seen from the bit sent) to wrong_signs."""
+    errors = field_errors(name, s, LLR_STATISTICS)
+    if errors:
+        return errors
+    h = s["histogram"]
+    errors = field_errors(f"{name}.histogram", h, HISTOGRAM)
+    if errors:
+        return errors
+    counts = h["counts"]
+    bins = (h["high"] - h["low"]) / h["bin_width"]
+    if len(counts) != round(bins):
+        errors.append(f"{name}.histogram: {len(counts)} bins for {h['low']} ... "
+                      f"{h['high']} in steps of {h['bin_width']}")
+    elif not all(isinstance(c, int) and c >= 0 for c in counts):
+        errors.append(f"{name}.histogram: a count is no non-negative integer")
+    elif sum(counts) != s["count"]:
+        errors.append(f"{name}.histogram: its counts sum to {sum(counts)}, not count "
+                      f"{s['count']}")
+    elif h["low"] == -h["high"] and len(counts) % 2 == 0 and \
+            sum(counts[:len(counts) // 2]) != s["wrong_signs"]:
+        errors.append(f"{name}.histogram: {sum(counts[:len(counts) // 2])} values below "
+                      f"0, not wrong_signs {s['wrong_signs']}")
+    if s["wrong_signs"] + s["zeros"] > s["count"]:
+        errors.append(f"{name}: more wrong signs and zeros than values")
+    return errors
+
+
+def rows_errors(r):
+    """What is wrong with the rows' llr_statistics (nothing where none has them)."""
+    return [e for i, row in enumerate(r["rows"]) if "llr_statistics" in row
+            for e in llr_statistics_errors(row["llr_statistics"],
+                                           f"rows[{i}].llr_statistics")]
+
+
 def rows(r):
     """Each row over the record's parameters."""
     return [{**r["parameters"], **row} for row in r["rows"]]
@@ -65,6 +127,8 @@ def main():
     with open(path) as f:
         r = json.load(f)
     errors = envelope_errors(r)
+    if not errors:
+        errors = rows_errors(r)
     if not errors:
         first = rows(r)[0] if r["rows"] else {}
         errors = [f"not true: {e}" for e in expressions

@@ -273,11 +273,13 @@ const std::vector<std::string> decoder_axes = {
 
 namespace {
 
-// The table's parameters the apps leave out: the channel does not invert its LLRs, and
-// the others are the GNU Radio blocks' own.
-const std::vector<std::string> not_offered = { "invert_llr",        "max_batch",
-                                               "batches_in_flight", "codeword_tags",
-                                               "llr_sign",          "length_tag_key" };
+// The table's parameters the apps leave out: the channel does not invert its LLRs,
+// int8 soft output is the float values quantised on the host (output_type: the same
+// decoding), and the others are the GNU Radio blocks' own.
+const std::vector<std::string> not_offered = {
+    "invert_llr",    "max_batch", "batches_in_flight", "codeword_tags",
+    "llr_sign",      "length_tag_key", "output_type"
+};
 
 // Option names of earlier versions, still accepted.
 const std::map<std::string, std::vector<std::string>> aliases = {
@@ -368,6 +370,21 @@ bool int8_input(const args& a)
     } catch (const std::invalid_argument& e) {
         throw usage_error("--" + flag + ": " + e.what());
     }
+}
+
+core::soft_output soft_output_of(const args& a, bool stream)
+{
+    const std::string name = a.get("output");
+    core::soft_output kind;
+    try {
+        kind = core::parse_output(name);
+    } catch (const std::invalid_argument& e) {
+        throw usage_error("--output: " + std::string(e.what()));
+    }
+    if (stream && kind != core::soft_output::none)
+        throw usage_error("--output " + name +
+                          ": a stream decoder gives bits only (termination streaming)");
+    return kind;
 }
 
 decoder_config config_from(const args& a, bool axes)

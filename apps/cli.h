@@ -152,6 +152,10 @@ void set_value(decoder_config& c, const std::string& parameter, const std::strin
 //! --input-type: true for int8, false for float; a usage_error otherwise.
 bool int8_input(const args& a);
 
+//! --output: what the decoder gives beside the bits (core::parse_output()); a
+//! usage_error for another name, or for soft output from a stream decoder (\p stream).
+core::soft_output soft_output_of(const args& a, bool stream = false);
+
 //! A decoder_config from the decoder options (those not in decoder_axes when axes).
 decoder_config config_from(const args& a, bool axes);
 

@@ -64,9 +64,6 @@ std::vector<cli::option> options(const std::string& code)
                   "host buffers of LLRs and bits: page-locked (host_buffer, moved by "
                   "DMA directly) or pageable (staged through the decoder's buffers)" });
     if (!conv)
-        o.push_back(cli::parameter_option(
-            core::find_parameter(core::block_parameters(), "output")));
-    if (!conv)
         o.push_back({ "bits",
                       "FORMAT",
                       "unpacked",
@@ -193,12 +190,16 @@ struct conv_settings
     std::string mode;
     bool int4 = false, int8 = false;
     std::string input;
+    std::string output;
+    core::soft_output soft_kind = core::soft_output::none;
     double ebn0 = 0.0, seconds = 0.0;
     std::uint64_t seed = 0;
     std::size_t batch_requested = 0;
     bool locked = false;
     bool streaming = false;
     int in_flight = 0;
+
+    bool soft() const { return soft_kind != core::soft_output::none; }
 };
 
 conv_settings parse_conv_settings(const cli::args& a)
@@ -223,6 +224,8 @@ conv_settings parse_conv_settings(const cli::args& a)
     if (s.int4 && s.streaming)
         throw cli::usage_error(
             "--input int4: frames only (a stream takes float or int8)");
+    s.output = a.get("output");
+    s.soft_kind = cli::soft_output_of(a, s.streaming);
     s.in_flight = int(cli::to_count("batches-in-flight", a.get("batches-in-flight")));
     return s;
 }
@@ -268,7 +271,8 @@ conv_setup conv_setup_of(const conv_settings& s)
     return setup;
 }
 
-// --code conv's frames and the buffers of a decode call (len LLRs a frame).
+// --code conv's frames and the buffers of a decode call (len LLRs a frame; soft_len
+// soft values a frame with soft output).
 struct conv_buffers
 {
     std::vector<std::uint8_t> sent;
@@ -277,15 +281,28 @@ struct conv_buffers
     host_array<std::int8_t> quantized;
     host_array<int4_pair> packed;
     std::vector<codeword_status> status;
+    std::vector<float> soft_values;
+    std::vector<std::uint8_t> code_bits; // sent, what code-extrinsic values are of
 
-    conv_buffers(const conv_settings& s, std::size_t batch, std::size_t len)
+    conv_buffers(const conv_settings& s,
+                 std::size_t batch,
+                 std::size_t len,
+                 std::size_t soft_len)
         : sent(batch * s.frame_bits),
           bits(batch * s.frame_bits, s.locked),
           llrs(batch * len, s.locked && !s.int8),
           quantized(s.int8 ? llrs.size() : 0, s.locked && !s.int4),
           packed(s.int4 ? int4_bytes(llrs.size()) : 0, s.locked),
-          status(batch)
+          status(batch),
+          soft_values(batch * soft_len),
+          code_bits(s.soft_kind == core::soft_output::code_extrinsic ? batch * len : 0)
     {
+    }
+
+    //! The bits the soft values are of.
+    const std::uint8_t* soft_truth() const
+    {
+        return code_bits.empty() ? sent.data() : code_bits.data();
     }
 
     bool input_page_locked(const conv_settings& s) const
@@ -308,12 +325,16 @@ void make_conv_frames(const conv_settings& s,
     const int frame_bits = s.frame_bits;
     const std::size_t len = setup.sent_length();
     const std::size_t distinct = s.streaming ? batch : std::min(batch, distinct_frames);
-    make_noisy_frames(setup, 0, distinct, b.sent.data(), b.llrs.data(), s.config.threads);
+    std::uint8_t* code_bits = b.code_bits.empty() ? nullptr : b.code_bits.data();
+    make_noisy_frames(
+        setup, 0, distinct, b.sent.data(), b.llrs.data(), s.config.threads, code_bits);
     for (std::size_t f = distinct; f < batch; ++f) {
         std::copy_n(b.sent.data() + (f % distinct) * frame_bits,
                     frame_bits,
                     b.sent.data() + f * frame_bits);
         std::copy_n(b.llrs.data() + (f % distinct) * len, len, b.llrs.data() + f * len);
+        if (code_bits)
+            std::copy_n(code_bits + (f % distinct) * len, len, code_bits + f * len);
     }
     if (s.int8)
         quantize_llrs(b.llrs.data(),
@@ -335,19 +356,26 @@ std::size_t feed_stream(conv::stream_decoder& stream,
                   : stream.decode(b.llrs.data(), b.llrs.size(), to);
 }
 
-// The frames decoded once from the input type of the settings.
+// The frames decoded once from the input type of the settings, with their output.
 void decode_conv_frames(core::batch_decoder& dec,
                         const conv_settings& s,
                         std::size_t batch,
                         conv_buffers& b)
 {
-    const int frame_bits = s.frame_bits;
+    const core::soft_values out{ b.soft_values.data(), s.soft_kind };
+    auto decode = [&](const auto* llrs) {
+        if (s.soft())
+            dec.decode_soft(
+                s.frame_bits, llrs, batch, out, b.bits.data(), b.status.data());
+        else
+            dec.decode(s.frame_bits, llrs, batch, b.bits.data(), b.status.data());
+    };
     if (s.int4)
-        dec.decode(frame_bits, b.packed.data(), batch, b.bits.data(), b.status.data());
+        decode(b.packed.data());
     else if (s.int8)
-        dec.decode(frame_bits, b.quantized.data(), batch, b.bits.data(), b.status.data());
+        decode(b.quantized.data());
     else
-        dec.decode(frame_bits, b.llrs.data(), batch, b.bits.data(), b.status.data());
+        decode(b.llrs.data());
 }
 
 // The warm-up, which also counts the bit errors: the frames decoded once, or the stream
@@ -389,8 +417,8 @@ void print_conv_table(const conv_settings& s,
     const conv::viterbi_config& config = s.config;
     std::cout << "# gputurbo-bench: backend " << backend << ": " << device << "; "
               << cli::geometry_text(config) << "; mode " << s.mode << ", input "
-              << s.input << ", Eb/N0 " << s.ebn0 << " dB; commit " << cli::source_commit()
-              << "\n";
+              << s.input << ", output " << s.output << ", Eb/N0 " << s.ebn0
+              << " dB; commit " << cli::source_commit() << "\n";
     cli::print_table(
         std::cout,
         { "code",
@@ -429,7 +457,10 @@ int conv_bench(const cli::args& a)
                   ? 1024
                   : automatic_batch(d.frames->kind(), s.frame_bits, conv_cuda_bits);
     const conv_setup setup = conv_setup_of(s);
-    conv_buffers b(s, m.batch, setup.sent_length());
+    conv_buffers b(s,
+                   m.batch,
+                   setup.sent_length(),
+                   s.soft() ? d.frames->soft_length(s.frame_bits, s.soft_kind) : 0);
     make_conv_frames(s, setup, m.batch, b);
     // A stream: the batch's frames are a piece of it; the timed calls feed that piece
     // again and again as the stream goes on, and count the bits that come out.
@@ -443,6 +474,11 @@ int conv_bench(const cli::args& a)
             decode_conv_frames(*d.frames, s, m.batch, b);
     };
     m.bit_errors = conv_warm_up(d, s, m.batch, b);
+    sim::soft_statistics soft; // of the warm-up's soft values
+    if (s.soft()) {
+        soft.add(b.soft_values.data(), b.soft_truth(), b.soft_values.size());
+        soft.add_channel(b.llrs.data(), b.llrs.size());
+    }
     // end-to-end: wall time of the calls; kernel: the device time of their kernels alone
     double kernel_time = 0.0;
     const auto [calls, elapsed] = cli::time_calls(s.seconds, [&] {
@@ -463,6 +499,7 @@ int conv_bench(const cli::args& a)
              b.input_page_locked(s) && b.bits.page_locked() ? "page-locked" : "pageable");
     cli::add_parameters(r, a, s.config, s.frame_bits, s.int8);
     r.set("input_type", s.input)
+        .set("output", s.output)
         .set(batch_parameter.name, m.batch)
         .set(std::string(batch_parameter.name) + "_requested", s.batch_requested)
         .set("batches_in_flight", s.streaming ? s.in_flight : 0)
@@ -471,6 +508,8 @@ int conv_bench(const cli::args& a)
         .set("calls", m.calls)
         .set("seconds", elapsed)
         .set("info_bits_per_second", m.rate);
+    if (s.soft())
+        r.set("llr_statistics", cli::llr_statistics(soft));
 
     print_conv_table(s, backend, device, m);
     if (a.given("json"))
@@ -515,7 +554,7 @@ turbo_settings parse_turbo_settings(const cli::args& a)
                                "': use unpacked or packed");
     s.format = s.bits_format == "packed" ? bit_format::packed : bit_format::unpacked;
     s.output = a.get("output");
-    s.soft_kind = core::parse_output(s.output);
+    s.soft_kind = cli::soft_output_of(a);
     s.soft = s.soft_kind != core::soft_output::none;
     if (s.soft && s.format == bit_format::packed)
         throw cli::usage_error("--bits packed goes with --output bits only");
@@ -645,6 +684,11 @@ setup_result bench_turbo_setup(const turbo_settings& s,
     turbo_buffers b(s, c, m.batch);
     decode_turbo(*dec, s, c.K, m.batch, b); // warm-up
     m.bit_errors = turbo_bit_errors(s, b);
+    sim::soft_statistics soft; // of the warm-up's soft values
+    if (s.soft) {
+        soft.add(b.soft_values.data(), b.sent.data(), b.soft_values.size());
+        soft.add_channel(b.llrs.data(), b.llrs.size());
+    }
     std::uint64_t iteration_sum = 0;
     for (const auto& st : b.status)
         iteration_sum += st.iterations;
@@ -678,6 +722,8 @@ setup_result bench_turbo_setup(const turbo_settings& s,
         .set("calls", m.calls)
         .set("seconds", m.seconds)
         .set("info_bits_per_second", m.rate);
+    if (s.soft)
+        r.set("llr_statistics", cli::llr_statistics(soft));
     return { std::move(r),
              { std::to_string(c.K),
                std::to_string(m.batch),

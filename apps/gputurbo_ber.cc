@@ -204,7 +204,8 @@ double info_rate(const ber_point& p)
     return p.decode_seconds > 0 ? p.bits / p.decode_seconds : 0.0;
 }
 
-cli::json point_json(const ber_point& p)
+// With soft output, each point's statistics of it (cli::llr_statistics).
+cli::json point_json(const ber_point& p, bool soft)
 {
     auto j = cli::json::object();
     j.set("ebn0_db", p.ebn0_db)
@@ -217,16 +218,22 @@ cli::json point_json(const ber_point& p)
         .set("avg_iterations", p.avg_iterations())
         .set("decode_seconds", p.decode_seconds)
         .set("info_bits_per_second", info_rate(p));
+    if (soft)
+        j.set("llr_statistics", cli::llr_statistics(p.soft));
     return j;
 }
 
-std::string csv(const std::vector<ber_point>& points)
+std::string csv(const std::vector<ber_point>& points, bool soft)
 {
     std::string out =
         "ebn0_db,ber,fer,bit_errors,bits,frame_errors,frames,avg_iterations,"
-        "decode_seconds,info_bits_per_second\n";
-    for (const auto& p : points)
-        out += cli::format("%.15g,%.10g,%.10g,%llu,%llu,%llu,%llu,%.6g,%.6g,%.6g\n",
+        "decode_seconds,info_bits_per_second" +
+        std::string(soft ? ",mean_abs_llr,channel_mean_abs_llr,sign_error_rate,"
+                           "predicted_ber"
+                         : "") +
+        "\n";
+    for (const auto& p : points) {
+        out += cli::format("%.15g,%.10g,%.10g,%llu,%llu,%llu,%llu,%.6g,%.6g,%.6g",
                            p.ebn0_db,
                            p.ber(),
                            p.fer(),
@@ -237,6 +244,14 @@ std::string csv(const std::vector<ber_point>& points)
                            p.avg_iterations(),
                            p.decode_seconds,
                            info_rate(p));
+        if (soft)
+            out += cli::format(",%.6g,%.6g,%.10g,%.10g",
+                               p.soft.mean_abs(),
+                               p.soft.channel_mean_abs(),
+                               p.soft.sign_error_rate(),
+                               p.soft.predicted_ber());
+        out += "\n";
+    }
     return out;
 }
 
@@ -292,6 +307,7 @@ family conv_family(const cli::args& a, bool int8)
     conv::check_frame_bits(setup.generator, setup.mode, setup.frame_bits);
     family f;
     const bool streaming = config.mode == conv::termination::streaming;
+    cli::soft_output_of(a, streaming); // a stream's output is bits
     if (streaming) {
         f.stream = conv::make_stream_decoder(config, a.get("backend"));
         f.backend = f.stream->backend();
@@ -343,6 +359,8 @@ int ber_main(int argc, char** argv)
     run.batch = std::size_t(cli::number(a, batch_parameter));
     run.int8 = cli::int8_input(a);
     run.llr_bits = int(cli::to_count("llr-bits", a.get("llr-bits")));
+    run.output = cli::soft_output_of(a);
+    const bool soft = run.output != core::soft_output::none;
     if (run.llr_bits < 2 || run.llr_bits > 8)
         throw cli::usage_error("--llr-bits must be 2 ... 8");
     if (run.llr_bits != 8 && !run.int8)
@@ -370,6 +388,7 @@ int ber_main(int argc, char** argv)
         .set("max_frames", run.max_frames)
         .set("seed", run.seed)
         .set("llr_bits", run.llr_bits)
+        .set("output", a.get("output"))
         .set("backend_requested", backend_requested)
         .set("backend", f.backend);
     std::string json_path = a.get("json");
@@ -382,13 +401,13 @@ int ber_main(int argc, char** argv)
     auto save = [&](const std::vector<ber_point>& points) {
         auto pts = cli::json::array();
         for (const auto& p : points)
-            pts.push(point_json(p));
+            pts.push(point_json(p, soft));
         if (!json_path.empty())
             cli::write_text_file(
                 json_path,
                 cli::record("gputurbo-ber", f.device, cfg, std::move(pts)).dump());
         if (a.given("csv"))
-            cli::write_text_file(a.get("csv"), csv(points));
+            cli::write_text_file(a.get("csv"), csv(points, soft));
     };
 
     const bool tty = cli::stderr_is_terminal();
@@ -405,7 +424,7 @@ int ber_main(int argc, char** argv)
     }
 
     std::vector<std::vector<std::string>> rows;
-    for (const auto& p : points)
+    for (const auto& p : points) {
         rows.push_back({ cli::format("%.2f", p.ebn0_db),
                          cli::format("%.3e", p.ber()),
                          cli::format("%.3e", p.fer()),
@@ -415,17 +434,18 @@ int ber_main(int argc, char** argv)
                          std::to_string(p.frames),
                          cli::format("%.2f", p.avg_iterations()),
                          cli::format("%.2f", info_rate(p) / 1e6) });
-    cli::print_table(std::cout,
-                     { "Eb/N0 dB",
-                       "BER",
-                       "FER",
-                       "bit errors",
-                       "bits",
-                       "frame errors",
-                       "frames",
-                       "avg iter",
-                       "Mbit/s" },
-                     rows);
+        if (soft)
+            rows.back().insert(rows.back().end(),
+                               { cli::format("%.2f", p.soft.mean_abs()),
+                                 cli::format("%.2f", p.soft.channel_mean_abs()),
+                                 cli::format("%.3e", p.soft.predicted_ber()) });
+    }
+    std::vector<std::string> header = { "Eb/N0 dB",   "BER",      "FER",
+                                        "bit errors", "bits",     "frame errors",
+                                        "frames",     "avg iter", "Mbit/s" };
+    if (soft)
+        header.insert(header.end(), { "mean |L|", "channel |L|", "predicted BER" });
+    cli::print_table(std::cout, header, rows);
     std::cout << std::flush;
 
     if (a.given("plot")) {

@@ -2,8 +2,8 @@
 # Copyright 2026 gr-gputurbo authors.
 # SPDX-License-Identifier: GPL-3.0-or-later
 """gputurbo-plot: upper bounds for points without errors, labels that name the input
-type and P, records and files of earlier versions. The figure test needs matplotlib and is
-skipped, saying so, without it.
+type and P, records and files of earlier versions, the BER the LLRs predict and their
+histograms. The figure tests need matplotlib and are skipped, saying so, without it.
 
     python3 qa_gputurbo_plot.py [path/to/gputurbo-plot]
 """
@@ -42,10 +42,45 @@ FLOAT_P1 = {"K": 6144, "input_type": "float", "subblocks": 1,
             "algorithm": "scaled-max-log", "scaling": 0.75}
 
 
+def llr_statistics(predicted_ber, counts):
+    """A row's llr_statistics over bins of 1 from -2 to 2."""
+    return {"count": sum(counts), "mean_abs_llr": 1.0, "channel_mean_abs_llr": 0.5,
+            "wrong_signs": sum(counts[:2]), "zeros": 0, "nan_values": 0,
+            "sign_error_rate": sum(counts[:2]) / sum(counts),
+            "predicted_ber": predicted_ber, "predicted_over_measured": None,
+            "histogram": {"low": -2, "high": 2, "bin_width": 1, "counts": counts}}
+
+
+SOFT_POINTS = [dict(POINTS[0], llr_statistics=llr_statistics(9e-3, [1, 0, 2, 1])),
+               dict(POINTS[1], llr_statistics=llr_statistics(0.0, [0, 0, 0, 4]))]
+LLR = dict(FLOAT_P1, output="llr")
+
+
 class Curves(unittest.TestCase):
     def test_point_without_errors_is_a_bound_at_one_error(self):
         self.assertEqual(plot.curve(POINTS, "ber"), ([(0.0, 1e-2)], [(1.0, 1 / 4e6)]))
         self.assertEqual(plot.curve(POINTS, "fer"), ([(0.0, 0.5)], [(1.0, 1e-5)]))
+
+    def test_predicted_ber_of_llr_runs_only(self):
+        # A prediction of 0 has no place on a log scale; extrinsic values' signs are no
+        # bits; a run without soft output predicts nothing.
+        self.assertEqual(plot.predicted(LLR, SOFT_POINTS), [(0.0, 9e-3)])
+        self.assertEqual(plot.predicted(dict(LLR, output="extrinsic"), SOFT_POINTS), [])
+        self.assertEqual(plot.predicted(LLR, POINTS), [])
+
+    def test_histogram_is_a_density(self):
+        centres, density = plot.histogram(SOFT_POINTS[0]["llr_statistics"])
+        self.assertEqual(centres, [-1.5, -0.5, 0.5, 1.5])
+        self.assertEqual(density, [0.25, 0.0, 0.5, 0.25])
+
+    def test_labels_name_the_soft_output(self):
+        soft = dict(FLOAT_P1, output="code-extrinsic", soft_algorithm="log-map")
+        self.assertEqual(plot.labels([("a.json", soft, POINTS)])[0],
+                         "K=6144, float input, P=1, scaled-max-log, scaling 0.75, "
+                         "output code-extrinsic, log-map BCJR")
+        bits = dict(soft, output="bits")
+        self.assertNotIn("output", plot.relevant(bits))
+        self.assertNotIn("soft_algorithm", plot.relevant(bits))
 
     def test_labels_name_input_type_and_subblocks(self):
         title, names = plot.labels([("a.json", INT8_P192, POINTS),
@@ -104,6 +139,19 @@ class Figure(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             fig.savefig(os.path.join(d, "plot.png"))
             self.assertGreater(os.path.getsize(os.path.join(d, "plot.png")), 1000)
+        self.assertEqual(len(fig.axes), 1)  # no soft output: no histograms
+
+    def test_predicted_ber_and_histograms(self):
+        fig = plot.plot(self.plt, [("a.json", LLR, SOFT_POINTS)])
+        rates, histograms = fig.axes
+        legend = [t.get_text() for t in rates.get_legend().get_texts()]
+        self.assertIn("BER predicted by the LLRs", legend)
+        lines = [line for line in histograms.get_lines()
+                 if line.get_drawstyle() == "steps-mid"]
+        self.assertEqual([line.get_label() for line in lines], ["0 dB", "1 dB"])
+        # The bins without values are left out (a log scale has no room for 0).
+        self.assertEqual(list(lines[0].get_xdata()), [-1.5, 0.5, 1.5])
+        self.assertEqual(list(lines[1].get_ydata()), [1.0])
 
 
 if __name__ == "__main__":

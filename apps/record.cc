@@ -44,6 +44,32 @@ json record(const std::string& tool,
     return r;
 }
 
+json llr_statistics(const sim::soft_statistics& s)
+{
+    const double measured = s.sign_error_rate();
+    auto counts = json::array();
+    for (const std::uint64_t c : s.histogram)
+        counts.push(c);
+    auto histogram = json::object();
+    histogram.set("low", -sim::soft_statistics::histogram_limit)
+        .set("high", sim::soft_statistics::histogram_limit)
+        .set("bin_width", sim::soft_statistics::histogram_width)
+        .set("counts", std::move(counts));
+    auto j = json::object();
+    j.set("count", s.count)
+        .set("mean_abs_llr", s.mean_abs())
+        .set("channel_mean_abs_llr", s.channel_mean_abs())
+        .set("wrong_signs", s.wrong_signs)
+        .set("zeros", s.zeros)
+        .set("nan_values", s.nan_values)
+        .set("sign_error_rate", measured)
+        .set("predicted_ber", s.predicted_ber())
+        .set("predicted_over_measured",
+             measured > 0 ? json(s.predicted_ber() / measured) : json())
+        .set("histogram", std::move(histogram));
+    return j;
+}
+
 std::string command_line()
 {
     std::ifstream in("/proc/self/cmdline", std::ios::binary);

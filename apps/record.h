@@ -15,6 +15,8 @@
 
 #include "cli.h"
 
+#include <gnuradio/gputurbo/engine/sim/soft_statistics.h>
+
 #include <string>
 
 namespace gputurbo::cli {
@@ -26,6 +28,12 @@ json record(const std::string& tool,
             const std::string& device,
             json parameters,
             json rows);
+
+//! A row's llr_statistics, of a run with soft output: {count, mean_abs_llr,
+//! channel_mean_abs_llr, wrong_signs, zeros, nan_values, sign_error_rate, predicted_ber,
+//! predicted_over_measured (null without sign errors), histogram: {low, high, bin_width,
+//! counts}} (sim/soft_statistics.h says what each is).
+json llr_statistics(const sim::soft_statistics& s);
 
 //! This process's command line, its words separated by spaces (quoted where needed).
 std::string command_line();

@@ -79,6 +79,7 @@ void make_frame(const channel_setup& setup,
                 std::uint64_t frame,
                 std::uint8_t* bits,
                 float* llrs,
+                std::uint8_t* code_bits,
                 std::vector<std::uint8_t>& codeword)
 {
     const int K = setup.K;
@@ -92,6 +93,8 @@ void make_frame(const channel_setup& setup,
         core::attach_crc(*setup.crc, bits, K);
     turbo::encode(K, bits, 1, codeword.data(), setup.out_layout);
     add_noise(rng, codeword.data(), codeword.size(), noise_sigma(K, setup.ebn0_db), llrs);
+    if (code_bits)
+        std::copy(codeword.begin(), codeword.end(), code_bits);
 }
 
 // A conv frame's information bits, the first draws of its generator.
@@ -125,6 +128,7 @@ void make_conv_frame(const conv_setup& setup,
                      std::uint64_t frame,
                      std::uint8_t* bits,
                      float* llrs,
+                     std::uint8_t* code_bits,
                      std::vector<std::uint8_t>& coded,
                      std::vector<std::uint8_t>& sent)
 {
@@ -147,6 +151,8 @@ void make_conv_frame(const conv_setup& setup,
               sent.size(),
               std::sqrt(1.0 / (2.0 * setup.code_rate() * ebn0)),
               llrs);
+    if (code_bits)
+        std::copy(sent.begin(), sent.end(), code_bits);
 }
 
 // Frames first … first+n-1 on the shared pool; make(frame, i) makes frame first+i.
@@ -160,18 +166,21 @@ void make_in_parallel(std::size_t n, int threads, const Make& make)
     });
 }
 
+// Frames first … first+n-1: their bits, LLRs and, where not nullptr, code bits.
+using frame_maker = std::function<void(
+    std::uint64_t first, std::size_t n, std::uint8_t*, float*, std::uint8_t*)>;
+
 /*
- * The loop of measure_ber: frames of \p block bits and \p len LLRs from make(first,
- * n, bits, llrs), decoded in batches until a stop condition holds.
+ * The loop of measure_ber: frames of \p block bits and \p len LLRs from make(), decoded
+ * in batches until a stop condition holds.
  */
-ber_point measure(
-    core::batch_decoder& dec,
-    int block,
-    std::size_t len,
-    float int8_scale,
-    const ber_run& run,
-    const std::function<void(std::uint64_t, std::size_t, std::uint8_t*, float*)>& make,
-    const std::function<void(const ber_point&)>& progress)
+ber_point measure(core::batch_decoder& dec,
+                  int block,
+                  std::size_t len,
+                  float int8_scale,
+                  const ber_run& run,
+                  const frame_maker& make,
+                  const std::function<void(const ber_point&)>& progress)
 {
     const std::size_t batch = run.batch ? run.batch : default_batch(block);
     const std::size_t K = std::size_t(block);
@@ -179,23 +188,45 @@ ber_point measure(
     std::vector<float> llrs(batch * len);
     std::vector<std::int8_t> quantized(run.int8 ? batch * len : 0);
     std::vector<core::codeword_status> status(batch);
+    // Soft output: its values, and the code bits sent where they are of those.
+    const bool soft = run.output != core::soft_output::none;
+    const bool of_code_bits = run.output == core::soft_output::code_extrinsic;
+    const std::size_t soft_len = soft ? dec.soft_length(block, run.output) : 0;
+    std::vector<float> soft_values(batch * soft_len);
+    std::vector<std::uint8_t> code_bits(of_code_bits ? batch * len : 0);
+    const core::soft_values out{ soft_values.data(), run.output };
     ber_point point;
     point.ebn0_db = run.ebn0_db;
     while (point.frames < run.max_frames && point.frame_errors < run.min_frame_errors) {
         const std::size_t n =
             std::min<std::uint64_t>(batch, run.max_frames - point.frames);
-        make(point.frames, n, sent.data(), llrs.data());
+        make(point.frames,
+             n,
+             sent.data(),
+             llrs.data(),
+             of_code_bits ? code_bits.data() : nullptr);
         if (run.int8)
             core::quantize_llrs(
                 llrs.data(), n * len, quantized.data(), int8_scale, run.llr_bits);
         const auto start = std::chrono::steady_clock::now();
-        if (run.int8)
+        if (run.int8 && soft)
+            dec.decode_soft(
+                block, quantized.data(), n, out, decoded.data(), status.data());
+        else if (soft)
+            dec.decode_soft(block, llrs.data(), n, out, decoded.data(), status.data());
+        else if (run.int8)
             dec.decode(block, quantized.data(), n, decoded.data(), status.data());
         else
             dec.decode(block, llrs.data(), n, decoded.data(), status.data());
         point.decode_seconds +=
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                 .count();
+        if (soft) {
+            point.soft.add(soft_values.data(),
+                           of_code_bits ? code_bits.data() : sent.data(),
+                           n * soft_len);
+            point.soft.add_channel(llrs.data(), n * len);
+        }
         for (std::size_t f = 0; f < n; ++f) {
             std::uint64_t errors = 0;
             for (std::size_t k = 0; k < K; ++k)
@@ -232,14 +263,20 @@ void make_noisy_frames(const channel_setup& setup,
                        std::size_t n,
                        std::uint8_t* bits,
                        float* llrs,
-                       int threads)
+                       int threads,
+                       std::uint8_t* code_bits)
 {
     turbo::qpp(setup.K); // validates K
     const std::size_t len = turbo::codeword_length(setup.K);
     make_in_parallel(n, threads, [&](std::size_t i) {
         thread_local std::vector<std::uint8_t> codeword;
         codeword.resize(len);
-        make_frame(setup, first_frame + i, bits + i * setup.K, llrs + i * len, codeword);
+        make_frame(setup,
+                   first_frame + i,
+                   bits + i * setup.K,
+                   llrs + i * len,
+                   code_bits ? code_bits + i * len : nullptr,
+                   codeword);
     });
 }
 
@@ -260,8 +297,12 @@ ber_point measure_ber(turbo::decoder& dec,
         turbo::codeword_length(c.K),
         c.int8_scale,
         run,
-        [&](std::uint64_t first, std::size_t n, std::uint8_t* bits, float* llrs) {
-            make_noisy_frames(setup, first, n, bits, llrs, c.threads);
+        [&](std::uint64_t first,
+            std::size_t n,
+            std::uint8_t* bits,
+            float* llrs,
+            std::uint8_t* code_bits) {
+            make_noisy_frames(setup, first, n, bits, llrs, c.threads, code_bits);
         },
         progress);
 }
@@ -291,7 +332,8 @@ void make_noisy_frames(const conv_setup& setup,
                        std::size_t n,
                        std::uint8_t* bits,
                        float* llrs,
-                       int threads)
+                       int threads,
+                       std::uint8_t* code_bits)
 {
     conv::check_frame_bits(setup.generator, setup.mode, setup.frame_bits);
     // Each frame restarts the pattern, which a stream's must not.
@@ -312,6 +354,7 @@ void make_noisy_frames(const conv_setup& setup,
                         first_frame + i,
                         bits + i * std::size_t(setup.frame_bits),
                         llrs + i * len,
+                        code_bits ? code_bits + i * len : nullptr,
                         coded,
                         sent);
     });
@@ -332,8 +375,12 @@ ber_point measure_ber(core::batch_decoder& dec,
         setup.sent_length(),
         int8_scale,
         run,
-        [&](std::uint64_t first, std::size_t n, std::uint8_t* bits, float* llrs) {
-            make_noisy_frames(setup, first, n, bits, llrs, threads);
+        [&](std::uint64_t first,
+            std::size_t n,
+            std::uint8_t* bits,
+            float* llrs,
+            std::uint8_t* code_bits) {
+            make_noisy_frames(setup, first, n, bits, llrs, threads, code_bits);
         },
         progress);
 }
@@ -345,6 +392,9 @@ ber_point measure_ber(conv::stream_decoder& dec,
                       const ber_run& run,
                       const std::function<void(const ber_point&)>& progress)
 {
+    if (run.output != core::soft_output::none)
+        throw std::invalid_argument(std::string("output=") + core::to_string(run.output) +
+                                    ": a stream decoder gives bits only");
     setup.ebn0_db = run.ebn0_db;
     setup.seed = run.seed;
     setup.mode = conv::termination::streaming;

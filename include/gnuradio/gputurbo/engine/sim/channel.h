@@ -22,6 +22,7 @@
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/sim/soft_statistics.h>
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 
 #include <cstdint>
@@ -50,13 +51,15 @@ struct channel_setup
  * \param bits n * K transmitted bits
  * \param llrs n * (3K+12) channel LLRs
  * \param threads 0 = all cores
+ * \param code_bits n * (3K+12) code bits sent, in the LLRs' order, or nullptr
  */
 void make_noisy_frames(const channel_setup& setup,
                        std::uint64_t first_frame,
                        std::size_t n,
                        std::uint8_t* bits,
                        float* llrs,
-                       int threads = 0);
+                       int threads = 0,
+                       std::uint8_t* code_bits = nullptr);
 
 //! Counts at one Eb/N0.
 struct ber_point
@@ -68,6 +71,8 @@ struct ber_point
     std::uint64_t frames = 0;
     std::uint64_t iterations = 0; //!< summed over frames
     double decode_seconds = 0.0;  //!< time spent in turbo::decoder::decode
+    //! of the soft values and the channel's LLRs, where ber_run::output asks for them
+    soft_statistics soft;
 
     double ber() const { return bits ? double(bit_errors) / bits : 0.0; }
     double fer() const { return frames ? double(frame_errors) / frames : 0.0; }
@@ -83,6 +88,10 @@ struct ber_run
     std::size_t batch = 0; //!< codewords per decode call; 0: default_batch(K)
     bool int8 = false;     //!< quantise the LLRs (decoder_config::int8_scale) first
     int llr_bits = 8;      //!< int8: saturated to the range of this many bits (2 … 8)
+    //! soft output (decode_soft(); frames only): the bits are its signs, and
+    //! ber_point::soft its statistics against the bits sent (code_extrinsic: the code
+    //! bits sent)
+    core::soft_output output = core::soft_output::none;
 };
 
 //! Codewords per decode call when ber_run::batch is 0: about 400k LLRs, 64 … 1024.
@@ -122,13 +131,15 @@ struct conv_setup
  * \param bits n * frame_bits transmitted bits
  * \param llrs n * sent_length() channel LLRs of the sent (punctured) coded bits
  * \param threads 0 = all cores
+ * \param code_bits n * sent_length() sent coded bits, in the LLRs' order, or nullptr
  */
 void make_noisy_frames(const conv_setup& setup,
                        std::uint64_t first_frame,
                        std::size_t n,
                        std::uint8_t* bits,
                        float* llrs,
-                       int threads = 0);
+                       int threads = 0,
+                       std::uint8_t* code_bits = nullptr);
 
 //! measure_ber() for a Viterbi decoder (conv/decoder.h) of the setup's code; its
 //! int8_scale quantises when run.int8; threads make the frames. setup.ebn0_db and
@@ -146,6 +157,7 @@ ber_point measure_ber(core::batch_decoder& dec,
  * punctured, frame_bits must be a whole number of periods), decoded in batches as they
  * come, the stream flushed at the end. A frame counts once all its bits are out; frame
  * errors are frames with a wrong bit. decode_seconds covers the decode and flush calls.
+ * A stream has no soft output: run.output other than none throws std::invalid_argument.
  */
 ber_point measure_ber(conv::stream_decoder& dec,
                       conv_setup setup,
