@@ -49,11 +49,15 @@ void check_output(::gputurbo::core::soft_output output,
     if (output == ::gputurbo::core::soft_output::none || engine.gives_soft(output))
         return;
     const auto& choices = block_parameter("output").choices;
+    std::string given = choices.front();
+    for (std::size_t k = 1; k < choices.size(); ++k)
+        if (engine.gives_soft(::gputurbo::core::soft_output(k)))
+            given += " or " + choices[k];
     throw std::invalid_argument("output=" + choices[std::size_t(output)] + ": the " +
                                 engine.backend() +
-                                " backend of this decoder gives hard bits only: use "
+                                " backend of this decoder does not give it: use "
                                 "output=" +
-                                choices.front());
+                                given);
 }
 
 int max_batch_for(int input_length)

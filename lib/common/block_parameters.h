@@ -37,8 +37,8 @@ int batches_in_flight_for(int batches_in_flight, bool stream);
 //! What max_batch 0 (automatic) takes in a PDU block: 1024 PDUs on CUDA, 64 on the CPU.
 int pdu_batch_for(int max_batch, ::gputurbo::core::backend kind);
 
-//! Throws std::invalid_argument for soft output (\p output not "bits") from an engine
-//! that gives hard bits only.
+//! Throws std::invalid_argument for soft output (\p output not "bits") of a kind the
+//! engine does not give, naming those it gives.
 void check_output(::gputurbo::core::soft_output output,
                   const ::gputurbo::core::batch_decoder& engine);
 

@@ -418,11 +418,11 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
 
     def test_soft_output(self):
         # output="llr": frame_bits float32 items a frame whose signs (positive-one: > 0
-        # is 1) are the exact decoder's bits (backend "reference": the cpu backend's
-        # int16 bits may differ near ties), the numpy API's values, with the tags of
-        # output="bits" on the same items. "code-extrinsic": one value per input LLR,
-        # the numpy API's, tags on the items they came in on (length tags keep their
-        # value, the output rate being the input's). positive-zero negates them.
+        # is 1) are the block's own bits but where a value is 0 (a tie), the numpy
+        # API's values, with the tags of output="bits" on the same items.
+        # "code-extrinsic": one value per input LLR, the numpy API's, tags on the items
+        # they came in on (length tags keep their value, the output rate being the
+        # input's). positive-zero negates them.
         rng = fresh_rng()
         code = gputurbo.conv_code("ccsds")
         frame_bits, count = 120, 12
@@ -445,7 +445,6 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
                         max_batch=4, codeword_tags="all", **kwargs)
 
                 hard, hard_tags = run(llrs.ravel(), decoder(), tags=tags)
-                exact, _ = run(llrs.ravel(), decoder(backend="reference"))
                 dec = decoder(output="llr")
                 self.assertEqual(dec.output_signature().sizeof_stream_item(0), 4)
                 self.assertEqual(dec.relative_rate(), frame_bits / n)
@@ -454,7 +453,7 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
                 np.testing.assert_array_equal(
                     app, engine.decode(llrs, frame_bits, output="llr")[0].ravel())
                 decided = app != 0  # max-log signs: the Viterbi's, but for ties
-                self.assertGreater(np.mean(decided), 0.99)
+                self.assertGreater(np.mean(decided), 0.95)  # ties: a few in 100 here
                 np.testing.assert_array_equal((app[decided] > 0).astype(np.uint8),
                                               hard[decided])
                 self.assertEqual(tag_list(app_tags), tag_list(hard_tags))
@@ -579,8 +578,8 @@ class qa_viterbi_decoder_pdu(gr_unittest.TestCase):
 
     def test_soft_output(self):
         # output="llr": each PDU's data is an f32vector of frame_bits floats whose signs
-        # (positive-one: > 0 is 1) are the exact decoder's bits (backend "reference"),
-        # the numpy API's values, with the metadata of output="bits";
+        # (positive-one: > 0 is 1) are the block's own bits but for ties (0), the
+        # numpy API's values, with the metadata of output="bits";
         # "code-extrinsic": an f32vector of the input's length, the numpy API's;
         # positive-zero negates them; a PDU that fails gets an empty f32vector.
         rng = fresh_rng()
@@ -600,7 +599,6 @@ class qa_viterbi_decoder_pdu(gr_unittest.TestCase):
 
         kwargs = dict(preset="dvb", puncture="3/4")
         hard, _ = self.run_pdus(messages(), backend="cpu", **kwargs)
-        exact, _ = self.run_pdus(messages(), backend="reference", **kwargs)
         app, _ = self.run_pdus(messages(), backend="cpu", output="llr", **kwargs)
         extrinsic, _ = self.run_pdus(messages(), backend="cpu", output="code-extrinsic",
                                      **kwargs)
@@ -741,8 +739,9 @@ class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
             self.assertIn(name, str(caught.exception), kwargs)
 
     def test_soft_output_where_it_is_not_given(self):
-        # A stream, and a backend of hard bits only (cuda), refuse soft output at
-        # make(), naming what gives it; extrinsic and unknown outputs are refused too.
+        # A stream, and a backend that does not give a kind (cuda: code-extrinsic),
+        # refuse soft output at make(), naming what gives it; extrinsic and unknown
+        # outputs are refused too.
         for output in ("llr", "code-extrinsic"):
             with self.assertRaisesRegex(ValueError, f"output={output}: termination "
                                         "streaming gives hard bits only: use "
@@ -760,10 +759,11 @@ class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
         except RuntimeError as e:
             self.skipTest(f"no CUDA here: {e}")
         for make in (gputurbo.viterbi_decoder, gputurbo.viterbi_decoder_pdu):
-            with self.assertRaisesRegex(ValueError, "output=llr: the cuda backend of "
-                                        "this decoder gives hard bits only: use "
-                                        "output=bits"):
-                make(termination="terminated", backend="cuda", output="llr")
+            with self.assertRaisesRegex(ValueError, "output=code-extrinsic: the cuda "
+                                        "backend of this decoder does not give it: use "
+                                        "output=bits or llr"):
+                make(termination="terminated", backend="cuda", output="code-extrinsic")
+            make(termination="terminated", backend="cuda", output="llr")
 
     def test_a_preset_overrides_constraint_and_polys(self):
         dec = gputurbo.viterbi_decoder(preset="gsm", constraint=7, polys="133,171",

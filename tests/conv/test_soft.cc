@@ -4,10 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Soft output of the Viterbi frame decoders (decode_soft, conv/decoder.h): on the
-// reference and cpu backends each frame's values are bcjr()'s of its depunctured LLRs,
-// bit for bit, and the bits their signs; max-log's signs are the exact Viterbi's
-// decisions; extrinsic output, streams and CUDA are refused. Fresh random inputs (seed
+// Soft output of the Viterbi frame decoders (decode_soft, conv/decoder.h): each frame's
+// values are bcjr()'s of its depunctured LLRs, bit for bit, and the bits their signs,
+// on the reference backend, and on the cpu backend but for max-log's a-posteriori LLRs
+// (the fast BCJR's: test_fast_bcjr.cc); max-log's signs are the exact Viterbi's
+// decisions; extrinsic output and streams are refused. Fresh random inputs (seed
 // printed).
 
 #include "conv/bcjr.h"
@@ -161,7 +162,10 @@ TEST_P(ViterbiSoft, ValuesAreTheBcjrsAndBitsTheirSigns)
                                 ASSERT_EQ(code[f * sent + i], invert ? -e : e)
                                     << what << " frame " << f << " code bit " << i;
                             }
-                            for (int k = 0; k < frame_bits; ++k) {
+                            // The cpu backend's max-log is the fast BCJR's.
+                            const bool fast =
+                                GetParam() == "cpu" && a == soft_algorithm::max_log;
+                            for (int k = 0; !fast && k < frame_bits; ++k) {
                                 const std::size_t i = f * frame_bits + k;
                                 ASSERT_EQ(r.values[i], invert ? -app[k] : app[k])
                                     << what << " frame " << f << " bit " << k;
@@ -175,11 +179,12 @@ TEST_P(ViterbiSoft, ValuesAreTheBcjrsAndBitsTheirSigns)
 TEST_P(ViterbiSoft, MaxLogSignsAreTheViterbiDecisionsAndTheStatusDecodes)
 {
     // Noisy frames (continuous noise: paths tie with probability 0), terminated and
-    // truncated, unpunctured and 3/4: the signs of the max-log values are the exact
-    // Viterbi decoder's decisions, bit for bit; the status is decode()'s. The cpu
-    // backend's own decisions come from int16 metrics (cpu_decoder.h), which differ
-    // from the exact ones where paths nearly tie, in a frame or two here (the subject
-    // of Viterbi.SimdDecoderAgainstTheReferenceOnNoisyFrames): counted, not compared.
+    // truncated, unpunctured and 3/4: the signs of the reference's max-log values are
+    // the exact Viterbi decoder's decisions, bit for bit, and the cpu backend's bits its
+    // own decisions (fast_bcjr.h); the status is decode()'s. The cpu backend's decisions
+    // come from int16 metrics (cpu_decoder.h), which differ from the exact ones where
+    // paths nearly tie, in a frame or two here (the subject of
+    // Viterbi.SimdDecoderAgainstTheReferenceOnNoisyFrames): counted, not compared.
     std::mt19937_64 rng(test::test_seed());
     std::mt19937 bit_rng{ unsigned(rng()) };
     std::size_t compared = 0, errors = 0, own_differ = 0;
@@ -202,12 +207,12 @@ TEST_P(ViterbiSoft, MaxLogSignsAreTheViterbiDecisionsAndTheStatusDecodes)
             const soft_run r = decode_soft(*dec, frame_bits, llrs, frames);
             const std::string what = std::string(to_string(mode)) + " " + pattern;
             for (std::size_t i = 0; i < bits.size(); ++i) {
-                ASSERT_EQ(r.bits[i], exact[i]) << what << " bit " << i;
+                if (GetParam() == "reference")
+                    ASSERT_EQ(r.bits[i], exact[i]) << what << " bit " << i;
                 own_differ += own[i] != exact[i];
                 errors += exact[i] != bits[i];
             }
-            if (GetParam() == "reference")
-                EXPECT_EQ(r.bits, own) << what;
+            EXPECT_EQ(r.bits, own) << what;
             for (int f = 0; f < frames; ++f) {
                 EXPECT_EQ(r.status[f].iterations, 0) << what;
                 EXPECT_EQ(r.status[f].passed, status[f].passed) << what << " frame " << f;
@@ -263,7 +268,7 @@ INSTANTIATE_TEST_SUITE_P(ConvBackends,
                          ::testing::Values("reference", "cpu"),
                          [](const auto& info) { return std::string(info.param); });
 
-TEST(ViterbiSoftOutput, CudaAndStreamsGiveHardBitsOnly)
+TEST(ViterbiSoftOutput, StreamsGiveHardBitsOnlyAndCudaLlrsOnly)
 {
     viterbi_config c;
     c.mode = termination::streaming;
@@ -276,13 +281,17 @@ TEST(ViterbiSoftOutput, CudaAndStreamsGiveHardBitsOnly)
         GTEST_SKIP() << "backend 'cuda' is not available on this machine";
     c.mode = termination::terminated;
     const auto dec = make_viterbi_decoder(c, "cuda");
-    EXPECT_FALSE(dec->gives_soft(core::soft_output::app));
-    std::vector<float> llrs(dec->input_length(20), 1.0f), out(20);
-    EXPECT_EQ(
-        message_of([&] {
-            dec->decode_soft(20, llrs.data(), 1, { out.data(), core::soft_output::app });
-        }),
-        "output=llr is not given by this decoder (cuda backend): use bits");
+    EXPECT_TRUE(dec->gives_soft(core::soft_output::app));
+    EXPECT_FALSE(dec->gives_soft(core::soft_output::code_extrinsic));
+    std::vector<float> llrs(dec->input_length(20), 1.0f), out(dec->input_length(20));
+    EXPECT_EQ(message_of([&] {
+                  dec->decode_soft(20,
+                                   llrs.data(),
+                                   1,
+                                   { out.data(), core::soft_output::code_extrinsic });
+              }),
+              "output=code-extrinsic is not given by this decoder (cuda backend): use "
+              "bits, llr");
 }
 
 TEST(ViterbiSoftOutput, SoftAlgorithmIsAParameter)

@@ -5,6 +5,7 @@
  */
 
 #include "cpu_decoder.h"
+#include "../fast_bcjr.h"
 #include "../reference_decoder.h"
 #include "core/cpu/isa.h"
 #include "core/thread_pool.h"
@@ -125,13 +126,13 @@ void segment_decoder::decode(const std::vector<window>& windows,
         std::vector<std::int16_t>& final_metrics = ws.final_metrics;
         std::vector<std::uint32_t>& bits = ws.bits;
         std::int32_t end_state[32] = {}; // each lane's, where its traceback starts
-        std::int64_t lo[32], hi[32];     // the run steps whose bits it keeps
-        std::uint8_t* out[32];           // where the bit of run step lo goes
+        lanes_out to;
         for (std::size_t g; (g = next_group.fetch_add(1)) < groups;) {
             const std::size_t first = g * std::size_t(W);
             const int count =
                 int(std::min<std::size_t>(std::size_t(W), segments.size() - first));
             std::uint32_t start_in_zero = 0;
+            to.soft_wanted = false;
             for (int l = 0; l < count; ++l) {
                 const segment& s = segments[first + l];
                 const window& w = windows[s.window];
@@ -164,19 +165,23 @@ void segment_decoder::decode(const std::vector<window>& windows,
                 if (owned)
                     owned[first + l] = magnitude(own.total);
                 // int8 LLRs are gathered as their metrics.
+                float scale = 1.0f / w.unit;
                 if (!w.codes) {
                     magnitudes all;
                     all.total = own.total + others.total;
                     all.inside = own.inside + others.inside;
                     all.counted = own.counted + others.counted;
-                    d_kernel.quantize(
-                        values.data(), values.size(), quantization_scale(all), lane);
+                    scale = quantization_scale(all);
+                    d_kernel.quantize(values.data(), values.size(), scale, lane);
                 }
+                to.soft[l] = w.soft ? w.soft + (s.begin - w.out_origin) : nullptr;
+                to.factor[l] = (w.invert ? -0.5f : 0.5f) / scale;
+                to.soft_wanted |= w.soft != nullptr;
                 if (s.start_zero)
                     start_in_zero |= 1u << l;
-                lo[l] = s.begin - s.first;
-                hi[l] = s.end - s.first;
-                out[l] = w.out + (s.begin - w.out_origin);
+                to.lo[l] = s.begin - s.first;
+                to.hi[l] = s.end - s.first;
+                to.bits[l] = w.out + (s.begin - w.out_origin);
             }
             const trellis t{ c.constraint, n, S, d_branch_outputs.data() };
             d_kernel.run(t,
@@ -204,13 +209,51 @@ void segment_decoder::decode(const std::vector<window>& windows,
                 t, traceback_job{ decisions.data(), int(run), end_state, bits.data() });
             // Each lane's bits out of the steps' words.
             for (int l = 0; l < count; ++l) {
-                const std::uint32_t* from = bits.data() + lo[l];
-                std::uint8_t* to = out[l];
-                for (std::int64_t e = 0; e < hi[l] - lo[l]; ++e)
-                    to[e] = std::uint8_t(from[e] >> l & 1u);
+                const std::uint32_t* from = bits.data() + to.lo[l];
+                for (std::int64_t e = 0; e < to.hi[l] - to.lo[l]; ++e)
+                    to.bits[l][e] = std::uint8_t(from[e] >> l & 1u);
             }
+            if (to.soft_wanted)
+                write_llrs(t, int(run), segments.data() + first, count, to, ws);
         }
     });
+}
+
+void segment_decoder::write_llrs(const trellis& t,
+                                 int run,
+                                 const segment* lane_segments,
+                                 int count,
+                                 const lanes_out& to,
+                                 workspace& ws) const
+{
+    const int W = d_kernel.lanes;
+    std::uint32_t start_in_zero = 0, end_in_zero = 0;
+    std::int64_t begin = run, end = 0;
+    for (int l = 0; l < count; ++l)
+        if (to.soft[l]) {
+            start_in_zero |= std::uint32_t(lane_segments[l].start_zero) << l;
+            end_in_zero |= std::uint32_t(lane_segments[l].end_zero) << l;
+            begin = std::min(begin, to.lo[l]);
+            end = std::max(end, to.hi[l]);
+        }
+    ws.soft_scratch.resize(bcjr_scratch(W, t, run));
+    ws.soft_outputs.resize(std::size_t(run) * W);
+    d_kernel.bcjr(t,
+                  bcjr_job{ ws.metrics.data(),
+                            ws.metrics.size() / std::size_t(W),
+                            run,
+                            start_in_zero,
+                            end_in_zero,
+                            int(begin),
+                            int(end),
+                            ws.soft_scratch.data(),
+                            ws.soft_outputs.data() });
+    for (int l = 0; l < count; ++l)
+        for (std::int64_t e = to.lo[l]; to.soft[l] && e < to.hi[l]; ++e)
+            to.soft[l][e - to.lo[l]] =
+                std::clamp(float(ws.soft_outputs[std::size_t(e) * W + l]) * to.factor[l],
+                           -core::llr_limit,
+                           core::llr_limit);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -239,6 +282,14 @@ bool cpu_decoder::gives_soft(core::soft_output kind) const
     return gives_soft_output(kind);
 }
 
+bool cpu_decoder::fast_soft(core::soft_output kind) const
+{
+    const code& c = d_config.generator;
+    return kind == core::soft_output::app &&
+           d_config.soft_algorithm == soft_algorithm::max_log &&
+           fast_bcjr::fits(c.constraint, c.outputs());
+}
+
 void cpu_decoder::decode_batch(const batch& b,
                                std::uint8_t* bits,
                                core::codeword_status* status)
@@ -254,23 +305,27 @@ void cpu_decoder::decode_batch(const batch& b,
     }
     d_windows.clear();
     d_cut.clear();
+    const bool fast = fast_soft(b.soft.kind);
     for (std::size_t f = 0; f < b.count; ++f) {
-        d_windows.push_back(window{ b.f32 ? b.f32 + f * in_len : nullptr,
-                                    d_sent_index.empty() ? nullptr : d_sent_index.data(),
-                                    T,
-                                    mode == termination::tail_biting,
-                                    d_config.invert_llr,
-                                    bits + f * std::size_t(frame),
-                                    0,
-                                    b.f32 ? nullptr : b.i8 + f * in_len,
-                                    1.0f / d_config.int8_scale });
+        d_windows.push_back(
+            window{ b.f32 ? b.f32 + f * in_len : nullptr,
+                    d_sent_index.empty() ? nullptr : d_sent_index.data(),
+                    T,
+                    mode == termination::tail_biting,
+                    d_config.invert_llr,
+                    bits + f * std::size_t(frame),
+                    0,
+                    b.f32 ? nullptr : b.i8 + f * in_len,
+                    1.0f / d_config.int8_scale,
+                    fast ? b.soft.values + f * std::size_t(frame) : nullptr });
         cut_frame(d_geometry, mode, frame, T, f, d_cut);
     }
     d_owned.assign(d_cut.size(), 0.0);
     d_segments.decode(
         d_windows, frame_run(d_geometry, mode, frame, T), d_cut, d_owned.data());
-    if (b.soft.kind != core::soft_output::none) // the status is the Viterbi's, the
-                                                // bits the APPs' signs
+    if (b.soft.kind != core::soft_output::none && !fast) // the status is the
+                                                         // Viterbi's, the bits the
+                                                         // APPs' signs
         write_soft(d_config,
                    frame,
                    as_float(b, d_config.int8_scale),

@@ -58,7 +58,28 @@ private:
         std::vector<std::uint32_t> decisions; // its output
         std::vector<std::int16_t> final_metrics;
         std::vector<std::uint32_t> bits; // the traceback's: a word of lanes per step
+        std::vector<std::int16_t> soft_scratch, soft_outputs; // the BCJR's
     };
+
+    //! Where a group's lanes write: each lane's decided run steps [lo, hi), its bits
+    //! and its LLRs (window::soft).
+    struct lanes_out
+    {
+        std::int64_t lo[32], hi[32];
+        std::uint8_t* bits[32]; // of run step lo
+        float* soft[32];        // or nullptr
+        float factor[32];       // from a BCJR output to the LLR
+        bool soft_wanted;       // by any lane
+    };
+
+    //! The LLRs of the \p count lanes of a group that want them (window::soft), by the
+    //! kernel's BCJR over the group's metrics (\p ws.metrics) and the lanes' segments.
+    void write_llrs(const trellis& t,
+                    int run,
+                    const segment* lane_segments,
+                    int count,
+                    const lanes_out& to,
+                    workspace& ws) const;
 
     const viterbi_config d_config;
     const viterbi_kernel& d_kernel;
@@ -82,8 +103,13 @@ public:
     std::size_t input_length(int frame_bits) const override;
     core::backend kind() const override { return core::backend::cpu; }
     std::string device() const override;
-    //! Soft output: the BCJR reference (write_soft(), reference_decoder.h).
+    //! Soft output: the a-posteriori LLRs (app) of the max-log BCJR by the SIMD kernel
+    //! over the Viterbi's segments (fast_bcjr.h); log-MAP, code_extrinsic and codes
+    //! whose metrics do not fit in int16 by the BCJR reference (write_soft(),
+    //! reference_decoder.h).
     bool gives_soft(core::soft_output kind) const override;
+    //! Whether soft output of \p kind comes from the SIMD kernel.
+    bool fast_soft(core::soft_output kind) const;
 
 private:
     void decode_batch(const batch& b,

@@ -59,6 +59,34 @@ struct traceback_job
     std::uint32_t* bits;
 };
 
+//! The max-log BCJR of every lane (conv/fast_bcjr.h), from a viterbi_job's metrics.
+struct bcjr_job
+{
+    const std::int16_t* metrics; //!< as viterbi_job's
+    std::size_t row;
+    int steps;
+    //! bit l set: lane l's run starts (ends) in state 0, else in every state alike
+    std::uint32_t start_in_zero, end_in_zero;
+    //! the steps whose outputs are wanted: [wanted_begin, wanted_end)
+    int wanted_begin, wanted_end;
+    //! bcjr_scratch() int16 of room
+    std::int16_t* scratch;
+    //! [steps][lanes] out: each lane's output at the steps wanted (twice its LLR times
+    //! its scale, positive where 0 is likelier)
+    std::int16_t* outputs;
+};
+
+//! Steps of a window of the CPU BCJR (fast_bcjr.h): its slots stay in the cache.
+constexpr int bcjr_window = 16;
+
+//! int16 of bcjr_job::scratch for \p lanes lanes.
+inline std::size_t bcjr_scratch(int lanes, const trellis& t, int steps)
+{
+    const std::size_t checkpoints = std::size_t((steps + bcjr_window - 1) / bcjr_window);
+    return std::size_t(lanes) *
+           (std::size_t(steps) * t.outputs + (checkpoints + bcjr_window - 1) * t.states);
+}
+
 //! The sums of quantize.h's magnitudes: total, inside, counted.
 struct magnitude_sums
 {
@@ -71,6 +99,8 @@ struct viterbi_kernel
     int lanes;       //!< frames side by side, at most 32 (a decision mask's bits)
     void (*run)(const trellis& t, const viterbi_job& job);
     void (*trace)(const trellis& t, const traceback_job& job);
+    //! Codes whose metrics fit (fast_bcjr::fits()) only.
+    void (*bcjr)(const trellis& t, const bcjr_job& job);
     //! core::sanitize_llr() of \p count float LLRs into \p out (which may be \p in),
     //! negated where \p invert, adding their magnitudes to \p sums as
     //! magnitudes::add() does.

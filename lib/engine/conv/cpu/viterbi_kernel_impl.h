@@ -22,6 +22,7 @@
 // as on the unbounded metrics (ties keep p_0), as the CUDA decoder does.
 
 #include "core/cpu/lane_mask.h"
+#include "../fast_bcjr.h"
 #include "viterbi_kernel.h"
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
@@ -390,10 +391,143 @@ void int8_metrics(const std::int8_t* in,
     sums.inside += magnitude * unit;
 }
 
+// The lanes as fast_bcjr.h's: wrapping adds, signed max.
+struct lane_ops
+{
+    using V = vs;
+    static V splat(int x) { return vs{} + std::int16_t(x); }
+    static V add(V a, V b) { return (vs)((vu)a + (vu)b); }
+    static V sub(V a, V b) { return (vs)((vu)a - (vu)b); }
+    static V max(V a, V b) { return a > b ? a : b; }
+    static V add_max(V a, V b, V c) { return max(add(a, b), c); }
+};
+
+// A code of K and N known when compiling, its branches read from the trellis.
+template <int K_, int N_>
+struct table_code
+{
+    static constexpr int K = K_, N = N_;
+    const std::uint8_t* branch_outputs;
+    unsigned pattern(int ns, int b) const { return branch_outputs[2 * ns + b]; }
+};
+
+// The lanes' run as fast_bcjr.h reads and writes it, everything in job.scratch: the
+// metrics transposed ([coded bit] a vector), then the checkpoints and the window's slots
+// ([checkpoint or slot][state] a vector).
+template <int S, int N>
+struct lanes_io
+{
+    const bcjr_job& job;
+    std::int16_t* coded;
+    std::int16_t* checkpoints;
+    std::int16_t* slots;
+    vs start_behind, end_behind; // the other states' start (end) metrics
+
+    static vs get(const std::int16_t* p)
+    {
+        vs v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+    static void put(std::int16_t* p, vs v) { std::memcpy(p, &v, sizeof v); }
+
+    int steps() const { return job.steps; }
+    int wanted_begin() const { return job.wanted_begin; }
+    int wanted_end() const { return job.wanted_end; }
+    void metrics(int t, vs (&m)[N]) const
+    {
+        for (int o = 0; o < N; ++o)
+            m[o] = get(coded + (std::size_t(t) * N + o) * W);
+    }
+    vs start(int s) const { return s ? start_behind : vs{}; }
+    vs end(int s) const { return s ? end_behind : vs{}; }
+    void save(int c, int s, vs v) const
+    {
+        put(checkpoints + (std::size_t(c) * S + s) * W, v);
+    }
+    vs load(int c, int s) const
+    {
+        return get(checkpoints + (std::size_t(c) * S + s) * W);
+    }
+    void ahead(int) const {}
+    void keep(int i, int s, vs v) const { put(slots + (std::size_t(i) * S + s) * W, v); }
+    vs kept(int i, int s) const { return get(slots + (std::size_t(i) * S + s) * W); }
+    void write(int t, vs v) const { put(job.outputs + std::size_t(t) * W, v); }
+};
+
+// Per lane, -behind where its bit of zero is set, else 0.
+vs behind_where(std::uint32_t zero, int behind)
+{
+    vs v{};
+    for (int l = 0; l < W; ++l)
+        v[l] = zero >> l & 1u ? std::int16_t(-behind) : 0;
+    return v;
+}
+
+template <int K, int N>
+void bcjr_of(const trellis& t, const bcjr_job& job)
+{
+    constexpr int S = 1 << (K - 1);
+    const std::size_t coded_bits = std::size_t(job.steps) * N;
+    const std::size_t checkpoints =
+        std::size_t((job.steps + bcjr_window - 1) / bcjr_window);
+    lanes_io<S, N> io{ job,
+                       job.scratch,
+                       job.scratch + coded_bits * W,
+                       job.scratch + (coded_bits + checkpoints * S) * W,
+                       behind_where(job.start_in_zero, fast_bcjr::penalty(K, N)),
+                       behind_where(job.end_in_zero, fast_bcjr::penalty(K, N)) };
+    // The metrics, W coded bits of every lane at a time (the last block's lanes read
+    // the row's padding: run fills whole rows).
+    for (std::size_t c = 0; c < coded_bits; c += W) {
+        vu block[W];
+        transpose(job.metrics + c, job.row, block);
+        const std::size_t take = coded_bits - c < std::size_t(W) ? coded_bits - c : W;
+        std::memcpy(io.coded + c * W, block, take * sizeof(vu));
+    }
+    fast_bcjr::kernel<lane_ops, table_code<K, N>>::template run<bcjr_window>(
+        table_code<K, N>{ t.branch_outputs }, io);
+}
+
+// (The decoders call it for codes that fit only.)
+template <int K>
+void bcjr_outputs(const trellis& t, const bcjr_job& job)
+{
+    switch (t.outputs) {
+    case 2:
+        return bcjr_of<K, 2>(t, job);
+    case 3:
+        return bcjr_of<K, 3>(t, job);
+    case 4:
+        if constexpr (fast_bcjr::fits(K, 4))
+            return bcjr_of<K, 4>(t, job);
+    }
+}
+
+void bcjr(const trellis& t, const bcjr_job& job)
+{
+    switch (t.constraint) {
+    case 3:
+        return bcjr_outputs<3>(t, job);
+    case 4:
+        return bcjr_outputs<4>(t, job);
+    case 5:
+        return bcjr_outputs<5>(t, job);
+    case 6:
+        return bcjr_outputs<6>(t, job);
+    case 7:
+        return bcjr_outputs<7>(t, job);
+    case 8:
+        return bcjr_outputs<8>(t, job);
+    case 9:
+        return bcjr_outputs<9>(t, job);
+    }
+}
+
 } // namespace
 
 extern const viterbi_kernel GPUTURBO_KERNEL_NAME = {
-    GPUTURBO_KERNEL_ISA, W, &run, &trace, &sanitize, &quantize, &int8_metrics
+    GPUTURBO_KERNEL_ISA, W, &run, &trace, &bcjr, &sanitize, &quantize, &int8_metrics
 };
 
 } // namespace gputurbo::conv::cpu

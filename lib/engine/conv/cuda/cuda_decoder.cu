@@ -9,6 +9,7 @@
 #include "core/cuda/runtime.h"
 #include "core/cuda/slot_ring.h"
 #include "../quantize.h"
+#include "bcjr_kernel.cuh"
 #include "cuda_decoder.h"
 #include "viterbi_kernel.cuh"
 
@@ -44,17 +45,19 @@ std::string describe(const cudaDeviceProp& prop, int device, const std::string& 
            " SMs, int16 metrics, 2 segments per thread; " + versions + ")";
 }
 
-// Where a batch's workspace puts what: the kernels' scratch, then the owned sums.
+// Where a batch's workspace puts what: the kernels' scratch, then the owned sums and the
+// segments' scales (soft output).
 struct workspace_layout
 {
     std::size_t scratch;
-    std::size_t owned_offset; // bytes
+    std::size_t owned_offset, scales_offset; // bytes
     std::size_t bytes;
 
     workspace_layout(const trellis& t, std::size_t segments, int run, std::size_t threads)
         : scratch(scratch_bytes(t, segments, run, threads)),
           owned_offset((scratch + 15) / 16 * 16),
-          bytes(owned_offset + segments * sizeof(long long))
+          scales_offset(owned_offset + segments * sizeof(long long)),
+          bytes(scales_offset + segments * sizeof(float))
     {
     }
 };
@@ -86,6 +89,13 @@ public:
     }
 
     core::backend kind() const override { return core::backend::cuda; }
+    //! The a-posteriori LLRs of the information bits by the max-log BCJR
+    //! (bcjr_kernel.cuh), for codes whose metrics fit in int16.
+    bool gives_soft(core::soft_output kind) const override
+    {
+        return kind == core::soft_output::app &&
+               d_config.soft_algorithm == soft_algorithm::max_log && bcjr_fits(d_trellis);
+    }
     double device_seconds() const override { return d_pipeline.device_seconds(); }
     std::string device() const override
     {
@@ -212,7 +222,18 @@ private:
         job.threads = d_threads;
         job.scratch = b.workspace;
         job.owned = owned;
+        if (b.soft)
+            job.scales = reinterpret_cast<float*>(b.workspace + layout.scales_offset);
         launch_viterbi(d_trellis, job, s);
+        if (b.soft) // the pipeline runs one batch's kernels at a time: one buffer of
+                    // checkpoints serves every batch
+            launch_bcjr(d_trellis,
+                        job,
+                        soft_job{ b.soft,
+                                  d_config.invert_llr,
+                                  d_checkpoints.reserve(
+                                      bcjr_checkpoint_bytes(d_trellis, p.run)) },
+                        s);
         launch_frame_status(
             owned, p.per_frame, int(n), job.window_stride, b.iterations, b.passed, s);
     }
@@ -245,8 +266,9 @@ private:
     const segment_geometry d_geometry;
     const trellis d_trellis;
     core::cuda::pipeline d_pipeline;
-    const std::size_t d_threads;                        // decoding_threads()
-    std::map<int, std::unique_ptr<shape_plan>> d_plans; // by frame size
+    const std::size_t d_threads;                           // decoding_threads()
+    std::map<int, std::unique_ptr<shape_plan>> d_plans;    // by frame size
+    core::cuda::device_array<unsigned char> d_checkpoints; // the BCJR's
 };
 
 // Several GPUs of one host, each with a decoder of its own.
@@ -263,6 +285,10 @@ public:
     std::size_t input_length(int frame_bits) const override
     {
         return d_parts.front()->input_length(frame_bits);
+    }
+    bool gives_soft(core::soft_output kind) const override
+    {
+        return d_parts.front()->gives_soft(kind);
     }
 };
 

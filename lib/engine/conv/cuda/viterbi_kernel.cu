@@ -7,9 +7,9 @@
 #include "core/cuda/error.h"
 #include "core/cuda/llr.cuh"
 #include "core/cuda/s16x2.cuh"
-#include "../presets.h"
 #include "../quantize.h"
 #include "../segments.h"
+#include "codes.cuh"
 #include "viterbi_kernel.cuh"
 
 #include <algorithm>
@@ -24,6 +24,7 @@ namespace gputurbo::conv::cuda {
 namespace {
 
 using core::cuda::s16x2;
+using core::cuda::sign_extend_pair;
 
 // The Viterbi kernels' tuning, in one place: the kernels and their launchers read it.
 struct viterbi_policy
@@ -73,73 +74,6 @@ __host__ __device__ constexpr int decision_position(int h, int s)
         return h * S + s;
     return 16 * h + 8 * (s / (S / 2)) + s % (S / 2);
 }
-
-// The coded bits of register contents \p reg (current input at bit K-1) under
-// generators \p g, without inversions: the kernels negate an inverted output's LLR.
-__host__ __device__ constexpr unsigned
-coded_bits(const unsigned* g, int outputs, unsigned reg)
-{
-    unsigned bits = 0;
-    for (int o = 0; o < outputs; ++o) {
-        unsigned x = reg & g[o], parity = 0;
-        for (; x; x &= x - 1)
-            parity ^= 1u;
-        bits |= parity << o;
-    }
-    return bits;
-}
-
-// The branch p_b -> ns, p_b = ((ns << 1) & (S - 1)) | b: its register contents.
-__host__ __device__ constexpr unsigned branch_register(int K, int ns, int b)
-{
-    const int S = 1 << (K - 1);
-    return unsigned(ns >> (K - 2)) << (K - 1) | unsigned(((ns << 1) & (S - 1)) | b);
-}
-
-// A preset's code (presets.h), known when compiling: its branch metrics are registers.
-// Symmetric when every generator taps the current and the oldest bit: a butterfly's
-// four branches then carry beta, -beta, -beta, beta.
-template <int K_, int N_, unsigned G0, unsigned G1, unsigned G2, unsigned G3>
-struct fixed_trellis
-{
-    static constexpr int K = K_;
-    static constexpr int N = N_;
-    static constexpr unsigned taps = 1u | 1u << (K - 1);
-    static constexpr bool symmetric = (G0 & taps) == taps && (G1 & taps) == taps &&
-                                      (N < 3 || (G2 & taps) == taps) &&
-                                      (N < 4 || (G3 & taps) == taps);
-    template <int ns, int b>
-    __device__ static constexpr unsigned branch()
-    {
-        constexpr unsigned g[4] = { G0, G1, G2, G3 };
-        return coded_bits(g, N, branch_register(K, ns, b));
-    }
-    __device__ static unsigned branch(const trellis& t, int ns, int b)
-    {
-        return t.branch_outputs[2 * ns + b];
-    }
-};
-
-template <int P>
-using preset_trellis = fixed_trellis<preset_codes[P].constraint,
-                                     preset_codes[P].outputs,
-                                     preset_codes[P].polynomials[0],
-                                     preset_codes[P].polynomials[1],
-                                     preset_codes[P].polynomials[2],
-                                     preset_codes[P].polynomials[3]>;
-
-// Any code: its branches read from the launch's table.
-template <int K_, int N_>
-struct any_trellis
-{
-    static constexpr int K = K_;
-    static constexpr int N = N_;
-    static constexpr bool symmetric = false;
-    __device__ static unsigned branch(const trellis& t, int ns, int b)
-    {
-        return t.branch_outputs[2 * ns + b];
-    }
-};
 
 // A segment's view of its window; the common window (not circular, unpunctured) skips
 // the index work.
@@ -244,28 +178,6 @@ __device__ __forceinline__ void static_for(F& f)
     }
 }
 
-// Bytes \p lo and \p lo + 1 of \p x, sign-extended to the halves of a packed int16 pair
-// (prmt's sign-replicating selectors, which __byte_perm does not pass on).
-template <int lo>
-__device__ __forceinline__ unsigned sign_extend_pair(unsigned x)
-{
-    constexpr unsigned selector = lo | (8u | lo) << 4 | (lo + 1u) << 8 | (9u + lo) << 12;
-    unsigned r;
-    asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(x), "n"(selector));
-    return r;
-}
-
-// Byte \p byte of \p a and of \p b, sign-extended to the low and the high half of a
-// packed int16 pair.
-__device__ __forceinline__ unsigned sign_extend_pair(unsigned a, unsigned b, int byte)
-{
-    const unsigned selector =
-        byte | (8u | byte) << 4 | (4u + byte) << 8 | (12u + byte) << 12;
-    unsigned r;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(selector));
-    return r;
-}
-
 // The sign bits of the halves of \p a and \p b (bits 15, 31, 47, 63 of b:a) as bytes of
 // all ones or all zeros: byte 0 a's low half, 1 a's high, 2 b's low, 3 b's high.
 __device__ __forceinline__ unsigned sign_bytes(unsigned a, unsigned b)
@@ -315,14 +227,6 @@ __device__ __forceinline__ unsigned pick(bool c, unsigned a, unsigned b)
 __device__ __forceinline__ unsigned pack(int a, int b)
 {
     return (unsigned(a) & 0xffffu) | (unsigned(b) << 16);
-}
-
-// Steps whose metrics of a pair of segments make a group of 16 bytes (int8, both
-// segments, padded to an even count of coded bits): two words a segment where the
-// decoding kernel reads int8 LLRs itself.
-__host__ __device__ constexpr int group_steps_of(int outputs)
-{
-    return outputs <= 2 ? 4 : 2;
 }
 
 // A step's decision words (words_for(S)) are stored as vectors of up to four words,
@@ -495,6 +399,8 @@ __global__ void __launch_bounds__(prepare_threads)
         }
         if (lane == 0) {
             scale[i] = quantization_scale(all);
+            if (job.scales && 2 * pair + i % 2 < segments)
+                job.scales[g] = by_code ? 1.0f / read.unit : scale[i];
             reads[i] = read;
             firsts[i] = first;
             if (job.owned && 2 * pair + i % 2 < segments)
@@ -579,8 +485,9 @@ output_signs signs_of(const trellis& t, const viterbi_job& job)
 // Whether the decoding kernel reads the job's LLRs itself (viterbi_kernel.cuh).
 bool reads_llrs(const trellis& t, const viterbi_job& job)
 {
-    return job.int8 && !job.circular && !job.sent_index && job.firsts_aligned &&
-           (t.outputs == 2 || t.outputs == 4) && job.window_stride % 4 == 0 &&
+    return job.int8 && !job.scales && !job.circular && !job.sent_index &&
+           job.firsts_aligned && (t.outputs == 2 || t.outputs == 4) &&
+           job.window_stride % 4 == 0 &&
            reinterpret_cast<std::uintptr_t>(job.llrs) % 4 == 0;
 }
 
@@ -1393,91 +1300,13 @@ void with_kernel(bool direct, const Use& use)
     use(viterbi_kernel<Tr, false>, false);
 }
 
-template <int K, class Use>
-void with_any_kernel(const trellis& t, bool direct, const Use& use)
-{
-    switch (t.outputs) {
-    case 2:
-        return with_kernel<any_trellis<K, 2>>(direct, use);
-    case 3:
-        return with_kernel<any_trellis<K, 3>>(direct, use);
-    case 4:
-        return with_kernel<any_trellis<K, 4>>(direct, use);
-    }
-    throw std::logic_error("launch_viterbi: " + std::to_string(t.outputs) + " outputs");
-}
-
-// Whether preset P has a kernel of its own: K <= 7 (larger codes keep their metrics in
-// memory, where folding the branches gains little), and no earlier preset with the same
-// polynomials.
-template <int P>
-constexpr bool has_own_kernel()
-{
-    const preset_code& p = preset_codes[P];
-    bool own = p.constraint <= 7;
-    for (int i = 0; own && i < P; ++i) {
-        bool same = preset_codes[i].constraint == p.constraint &&
-                    preset_codes[i].outputs == p.outputs;
-        for (int o = 0; same && o < p.outputs; ++o)
-            same = preset_codes[i].polynomials[o] == p.polynomials[o];
-        own = !same;
-    }
-    return own;
-}
-
-template <int P>
-bool is_preset(const trellis& t)
-{
-    const preset_code& p = preset_codes[P];
-    if (t.constraint != p.constraint || t.outputs != p.outputs)
-        return false;
-    for (int o = 0; o < p.outputs; ++o)
-        if (t.polynomials[o] != p.polynomials[o])
-            return false;
-    return true;
-}
-
-// The kernel of the first preset with t's polynomials, if it has one.
-template <class Use, int... P>
-bool with_preset_kernel(const trellis& t,
-                        bool direct,
-                        const Use& use,
-                        std::integer_sequence<int, P...>)
-{
-    bool found = false;
-    ((!found && has_own_kernel<P>() && is_preset<P>(t)
-          ? (with_kernel<preset_trellis<(has_own_kernel<P>() ? P : 0)>>(direct, use),
-             found = true)
-          : false),
-     ...);
-    return found;
-}
-
 // Calls use(kernel, direct) with the decoding kernel of t's code.
 template <class Use>
 void with_decoding_kernel(const trellis& t, bool direct, const Use& use)
 {
-    if (with_preset_kernel(
-            t, direct, use, std::make_integer_sequence<int, preset_count>{}))
-        return;
-    switch (t.constraint) {
-    case 3:
-        return with_any_kernel<3>(t, direct, use);
-    case 4:
-        return with_any_kernel<4>(t, direct, use);
-    case 5:
-        return with_any_kernel<5>(t, direct, use);
-    case 6:
-        return with_any_kernel<6>(t, direct, use);
-    case 7:
-        return with_any_kernel<7>(t, direct, use);
-    case 8:
-        return with_any_kernel<8>(t, direct, use);
-    case 9:
-        return with_any_kernel<9>(t, direct, use);
-    }
-    throw std::logic_error("launch_viterbi: constraint length " +
-                           std::to_string(t.constraint));
+    with_code(t, "launch_viterbi", [&](auto code) {
+        with_kernel<typename decltype(code)::type>(direct, use);
+    });
 }
 
 // A decoding kernel's threads that the current GPU holds at once.
@@ -1551,6 +1380,16 @@ trellis make_trellis(const code& c)
     const std::vector<std::uint8_t> table = branch_outputs(uninverted);
     std::copy(table.begin(), table.end(), t.branch_outputs);
     return t;
+}
+
+const uint4* prepared_metrics(const trellis& t, const viterbi_job& job)
+{
+    const scratch_layout l(1 << (t.constraint - 1),
+                           t.outputs,
+                           std::size_t(job.per_window) * job.windows,
+                           job.run,
+                           job.threads);
+    return reinterpret_cast<const uint4*>(job.scratch + l.metrics);
 }
 
 void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s)

@@ -45,6 +45,14 @@ namespace gputurbo::conv::cuda {
 constexpr int max_states = 256; // K = 9
 constexpr int max_outputs = 4;  // rate 1/4
 
+// Steps whose metrics of a pair of segments make a group of 16 bytes (int8, both
+// segments, padded to an even count of coded bits): two words a segment where the
+// decoding kernel reads int8 LLRs itself.
+__host__ __device__ constexpr int group_steps_of(int outputs)
+{
+    return outputs <= 2 ? 4 : 2;
+}
+
 //! viterbi_job::owned of a segment that ends in state 0 (the tail of a terminated
 //! frame) where another state's metric is the best: its frame fails.
 constexpr long long missed_end_state = -1;
@@ -112,7 +120,11 @@ struct viterbi_job
     long long* owned;       //!< [windows * per_window] fixed-point |L| sums of the
                             //!< owned steps (conv/quantize.h), missed_end_state where
                             //!< an end_zero segment's best end state is not 0; or
-                            //!< nullptr
+                      //!< nullptr    //! [windows * per_window] out, or nullptr: each
+                      //!< segment's scale, the metric of an
+    //! LLR of 1 (conv/quantize.h; int8: int8_scale). Set, the decoding kernel reads
+    //! prepared metrics, which launch_bcjr() reads after it (prepared_metrics()).
+    float* scales = nullptr;
 };
 
 //! Segment pairs (threads) of a job.
@@ -135,6 +147,14 @@ scratch_bytes(const trellis& t, std::size_t segments, int run, std::size_t threa
 
 //! Enqueues the Viterbi over every segment of \p job on \p s.
 void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s);
+
+/*!
+ * \brief Where launch_viterbi() leaves a job's prepared metrics in its scratch (a job
+ * with scales): groups of 16 bytes, [group][pair], each group_steps_of(outputs) steps of
+ * both segments of a pair, a step's int8 metrics A0 B0 A1 B1 … (segment A of pair p is
+ * the job's segment 2 p; B of an odd count's last pair repeats A).
+ */
+const uint4* prepared_metrics(const trellis& t, const viterbi_job& job);
 
 /*!
  * \brief Enqueues the status of each of \p windows frames: iterations 0, passed when no

@@ -60,6 +60,28 @@ __device__ __forceinline__ s16x2 half_sum_near(s16x2 a, s16x2 b)
     return a + halve(b - a);
 }
 
+// Bytes \p lo and \p lo + 1 of \p x, sign-extended to the halves of a packed int16 pair
+// (prmt's sign-replicating selectors, which __byte_perm does not pass on).
+template <int lo>
+__device__ __forceinline__ unsigned sign_extend_pair(unsigned x)
+{
+    constexpr unsigned selector = lo | (8u | lo) << 4 | (lo + 1u) << 8 | (9u + lo) << 12;
+    unsigned r;
+    asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(x), "n"(selector));
+    return r;
+}
+
+// Byte \p byte of \p a and of \p b, sign-extended to the low and the high half of a
+// packed int16 pair.
+__device__ __forceinline__ unsigned sign_extend_pair(unsigned a, unsigned b, int byte)
+{
+    const unsigned selector =
+        byte | (8u | byte) << 4 | (4u + byte) << 8 | (12u + byte) << 12;
+    unsigned r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(selector));
+    return r;
+}
+
 } // namespace gputurbo::core::cuda
 
 #endif

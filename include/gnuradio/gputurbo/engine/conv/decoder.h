@@ -24,20 +24,27 @@
  * but for a chance of about 2^-(K-1). Truncated and tail-biting frames have no such
  * test. Ties between paths go to the lower state, so an erased frame decodes to zeros.
  *
- * Soft output (core::batch_decoder::decode_soft(); the reference and cpu backends of
- * frames), by the BCJR algorithm of viterbi_config::soft_algorithm over the whole frame,
- * in double (the exact reference, conv/bcjr.h), in the sign of the input, within
- * +-core::llr_limit: kind app, each information bit's a-posteriori LLR; kind
+ * Soft output (core::batch_decoder::decode_soft(), frames), in the sign of the input,
+ * within +-core::llr_limit: kind app, each information bit's a-posteriori LLR; kind
  * code_extrinsic, each sent code bit's a-posteriori LLR less its input (what an
- * equaliser or demapper takes back). The bits are the information bits' signs (1 where
- * the engine's LLR is negative), which with max-log are the exact Viterbi decoder's for
- * terminated and truncated frames (but for exact ties); the status is decode()'s (the
- * backend's hard decoder runs too, for it). It costs what the reference costs (one core,
- * K = 7 rate 1/2: about gr-trellis's siso_f, docs/PERFORMANCE.md; tail-biting, 2^(K-1)
- * passes, 40 to 60 times slower); the frames are shared over config.threads. Kind
- * extrinsic is refused (std::invalid_argument): an information bit of a convolutional
- * code has no input LLR of its own to take away. Streams (stream_decoder) and the cuda
- * backend give hard bits only.
+ * equaliser or demapper takes back). The reference backend computes both by the BCJR
+ * algorithm of viterbi_config::soft_algorithm over the whole frame in double (the exact
+ * reference, conv/bcjr.h), its bits the information bits' signs (1 where the engine's
+ * LLR is negative), which with max-log are the exact Viterbi decoder's for terminated and
+ * truncated frames (but for exact ties), at the reference's cost (one core, K = 7 rate
+ * 1/2: about gr-trellis's siso_f, docs/PERFORMANCE.md; tail-biting, 2^(K-1) passes, 40
+ * to 60 times slower). The cpu and cuda backends compute app with max-log by the fast
+ * BCJR (conv/fast_bcjr.h): the int16 metrics of their Viterbi over the same segments,
+ * the same values on both bit for bit, the exact reference's where the metrics are the
+ * LLRs themselves (int8 input at int8_scale 1, a frame of one segment; else within the
+ * quantisation of the LLRs to metrics); the bits are decode()'s, the values' signs but
+ * where a value is 0 (a tie). The cpu backend gives the rest (log-MAP, code_extrinsic,
+ * codes of K = 9 with four outputs, whose metrics do not fit in int16) by the
+ * reference, the frames shared over config.threads; the cuda backend refuses them
+ * (std::invalid_argument). The status is decode()'s (the backend's hard decoder runs
+ * too, for it). Kind extrinsic is refused: an information bit of a convolutional code
+ * has no input LLR of its own to take away. Streams (stream_decoder) give hard bits
+ * only.
  */
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
