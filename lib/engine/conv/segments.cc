@@ -5,6 +5,7 @@
  */
 
 #include "segments.h"
+#include "fast_bcjr.h"
 
 #include <algorithm>
 #include <cstring>
@@ -12,6 +13,13 @@
 #include <utility>
 
 namespace gputurbo::conv {
+
+bool gives_fast_soft(const viterbi_config& config, core::soft_output kind)
+{
+    return kind == core::soft_output::app &&
+           config.soft_algorithm == soft_algorithm::max_log &&
+           fast_bcjr::fits(config.generator.constraint, config.generator.outputs());
+}
 
 std::vector<std::int32_t> sent_index(const viterbi_config& config, int frame_bits)
 {

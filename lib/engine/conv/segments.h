@@ -136,6 +136,11 @@ private:
     std::deque<std::vector<std::uint8_t>> d_done; // and its batches' bits
 };
 
+//! Whether the fast BCJR of the segment engines (fast_bcjr.h, window::soft) gives soft
+//! output of \p kind under \p config: the a-posteriori LLRs of max-log, for codes whose
+//! metrics fit in int16.
+bool gives_fast_soft(const viterbi_config& config, core::soft_output kind);
+
 /*!
  * \brief A frame's window index (window::sent_index): for each of its steps * outputs
  * coded bits, the index of its LLR among the sent ones, -1 where punctured; empty when

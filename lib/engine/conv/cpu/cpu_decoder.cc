@@ -5,7 +5,6 @@
  */
 
 #include "cpu_decoder.h"
-#include "../fast_bcjr.h"
 #include "../reference_decoder.h"
 #include "core/cpu/isa.h"
 #include "core/thread_pool.h"
@@ -282,14 +281,6 @@ bool cpu_decoder::gives_soft(core::soft_output kind) const
     return gives_soft_output(kind);
 }
 
-bool cpu_decoder::fast_soft(core::soft_output kind) const
-{
-    const code& c = d_config.generator;
-    return kind == core::soft_output::app &&
-           d_config.soft_algorithm == soft_algorithm::max_log &&
-           fast_bcjr::fits(c.constraint, c.outputs());
-}
-
 void cpu_decoder::decode_batch(const batch& b,
                                std::uint8_t* bits,
                                core::codeword_status* status)
@@ -305,7 +296,7 @@ void cpu_decoder::decode_batch(const batch& b,
     }
     d_windows.clear();
     d_cut.clear();
-    const bool fast = fast_soft(b.soft.kind);
+    const bool fast = gives_fast_soft(d_config, b.soft.kind);
     for (std::size_t f = 0; f < b.count; ++f) {
         d_windows.push_back(
             window{ b.f32 ? b.f32 + f * in_len : nullptr,

@@ -108,8 +108,6 @@ public:
     //! whose metrics do not fit in int16 by the BCJR reference (write_soft(),
     //! reference_decoder.h).
     bool gives_soft(core::soft_output kind) const override;
-    //! Whether soft output of \p kind comes from the SIMD kernel.
-    bool fast_soft(core::soft_output kind) const;
 
 private:
     void decode_batch(const batch& b,

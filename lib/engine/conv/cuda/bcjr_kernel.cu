@@ -282,8 +282,6 @@ std::size_t grid_threads(const trellis& t)
 
 } // namespace
 
-bool bcjr_fits(const trellis& t) { return fast_bcjr::fits(t.constraint, t.outputs); }
-
 std::size_t bcjr_checkpoint_bytes(const trellis& t, int run)
 {
     std::size_t bytes = 0;

@@ -27,17 +27,13 @@ struct soft_job
     unsigned char* checkpoints;
 };
 
-//! Whether the BCJR kernel decodes t's code (fast_bcjr::fits(): every code but those
-//! of K = 9 with four outputs).
-bool bcjr_fits(const trellis& t);
-
 //! Bytes of soft_job::checkpoints for runs of \p run steps.
 std::size_t bcjr_checkpoint_bytes(const trellis& t, int run);
 
 /*!
  * \brief Enqueues the BCJR of \p job's segments on \p s, after launch_viterbi() of the
  * same job (with scales) on the same stream: LLRs of the bits they decide, each in
- * +-core::llr_limit.
+ * +-core::llr_limit. For codes whose metrics fit (gives_fast_soft(), segments.h).
  */
 void launch_bcjr(const trellis& t,
                  const viterbi_job& job,

@@ -89,12 +89,10 @@ public:
     }
 
     core::backend kind() const override { return core::backend::cuda; }
-    //! The a-posteriori LLRs of the information bits by the max-log BCJR
-    //! (bcjr_kernel.cuh), for codes whose metrics fit in int16.
+    //! The fast BCJR's (bcjr_kernel.cuh).
     bool gives_soft(core::soft_output kind) const override
     {
-        return kind == core::soft_output::app &&
-               d_config.soft_algorithm == soft_algorithm::max_log && bcjr_fits(d_trellis);
+        return gives_fast_soft(d_config, kind);
     }
     double device_seconds() const override { return d_pipeline.device_seconds(); }
     std::string device() const override
