@@ -23,7 +23,7 @@ using core::cuda::sign_extend_pair;
 // Threads of a block, and blocks an SM holds: each thread has a pair's S metrics to
 // work on a step, independent work enough to keep an SM busy with few threads, whose
 // window slots (of every state) share its shared memory: at K = 7, two warps a
-// scheduler, with windows of three steps.
+// scheduler, with windows of four steps (three slots).
 constexpr int bcjr_threads = 128;
 constexpr int bcjr_blocks_per_sm = 2;
 // Shared memory words of a block's window slots.
@@ -249,14 +249,11 @@ void with_bcjr_kernel(const trellis& t, const Use& use)
         if constexpr (fast_bcjr::fits(Tr::K, Tr::N)) {
             constexpr int S = 1 << (Tr::K - 1), window = window_of(S);
             const std::size_t shared = std::size_t(window - 1) * S * bcjr_threads * 4;
-            static const bool opened = [&] { // once a kernel: more than 48 KiB of it
-                GPUTURBO_CUDA_TRY(
-                    cudaFuncSetAttribute(bcjr_kernel<Tr>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(shared)));
-                return true;
-            }();
-            (void)opened;
+            // More than 48 KiB of it, on the current device (each of several GPUs).
+            GPUTURBO_CUDA_TRY(
+                cudaFuncSetAttribute(bcjr_kernel<Tr>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(shared)));
             use(bcjr_kernel<Tr>, shared, window);
         } else {
             throw std::logic_error("launch_bcjr: the code does not fit in int16");
