@@ -17,8 +17,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -46,6 +49,38 @@ inline bool have_cuda()
 {
     const auto have = core::available_backends();
     return std::find(have.begin(), have.end(), "cuda") != have.end();
+}
+
+//! A code and a puncturing pattern to test it with.
+struct code_case
+{
+    code generator;
+    const char* puncturing;
+};
+
+/*!
+ * \brief use(decoder) with the cpu backend's decoder of \p c on each instruction set
+ * this CPU runs (GPUTURBO_CPU_KERNEL generic, avx2, avx512; the others are skipped),
+ * printing those it lacks when \p say_missing.
+ */
+template <class Use>
+void for_each_cpu_kernel(const viterbi_config& c,
+                         const Use& use,
+                         bool say_missing = false)
+{
+    for (const char* isa : { "generic", "avx2", "avx512" }) {
+        ::setenv("GPUTURBO_CPU_KERNEL", isa, 1);
+        std::unique_ptr<core::batch_decoder> dec;
+        try {
+            dec = make_viterbi_decoder(c, "cpu");
+        } catch (const std::runtime_error& e) { // this CPU lacks it
+            if (say_missing)
+                std::printf("  %s: %s\n", isa, e.what());
+            continue;
+        }
+        use(*dec);
+    }
+    ::unsetenv("GPUTURBO_CPU_KERNEL");
 }
 
 inline const termination frame_modes[] = { termination::terminated,

@@ -657,11 +657,6 @@ TEST(Viterbi, EveryInstructionSetDecodesAlike)
     std::mt19937_64 rng(test::test_seed());
     std::mt19937 bit_rng{ unsigned(rng()) };
     const int frame_bits = 120, frames = 70; // groups of 8, 16 and 32 with a remainder
-    struct code_case
-    {
-        code generator;
-        const char* puncturing;
-    };
     const code_case codes[] = { { preset("ccsds"), "2/3" },
                                 { preset("cdma-r3"), "" },
                                 { parse_code(5, "23,12"), "" } }; // 12: no end tap
@@ -680,42 +675,39 @@ TEST(Viterbi, EveryInstructionSetDecodesAlike)
                 core::quantize_llrs(llrs.data(), llrs.size(), q.data(), c.int8_scale);
                 std::vector<std::uint8_t> first[2];
                 std::vector<bool> first_passed[2];
-                for (const char* isa : { "generic", "avx2", "avx512" }) {
-                    ::setenv("GPUTURBO_CPU_KERNEL", isa, 1);
-                    std::unique_ptr<core::batch_decoder> dec;
-                    try {
-                        dec = make_viterbi_decoder(c, "cpu");
-                    } catch (const std::runtime_error& e) { // this CPU lacks it
-                        std::printf("  %s: %s\n", isa, e.what());
-                        continue;
-                    }
-                    for (const int int8 : { 0, 1 }) {
-                        std::vector<std::uint8_t> out(bits.size());
-                        std::vector<core::codeword_status> status(frames);
-                        if (int8)
-                            dec->decode(
-                                frame_bits, q.data(), frames, out.data(), status.data());
-                        else
-                            dec->decode(frame_bits,
-                                        llrs.data(),
-                                        frames,
-                                        out.data(),
-                                        status.data());
-                        std::vector<bool> passed;
-                        for (const auto& st : status)
-                            passed.push_back(st.passed);
-                        if (first[int8].empty()) {
-                            first[int8] = out;
-                            first_passed[int8] = passed;
+                for_each_cpu_kernel(
+                    c,
+                    [&](core::batch_decoder& dec) {
+                        for (const int int8 : { 0, 1 }) {
+                            std::vector<std::uint8_t> out(bits.size());
+                            std::vector<core::codeword_status> status(frames);
+                            if (int8)
+                                dec.decode(frame_bits,
+                                           q.data(),
+                                           frames,
+                                           out.data(),
+                                           status.data());
+                            else
+                                dec.decode(frame_bits,
+                                           llrs.data(),
+                                           frames,
+                                           out.data(),
+                                           status.data());
+                            std::vector<bool> passed;
+                            for (const auto& st : status)
+                                passed.push_back(st.passed);
+                            if (first[int8].empty()) {
+                                first[int8] = out;
+                                first_passed[int8] = passed;
+                            }
+                            EXPECT_EQ(out, first[int8])
+                                << dec.device() << " " << cc.generator.text() << " "
+                                << to_string(mode) << (invert ? " inverted" : "")
+                                << (int8 ? " int8" : " float");
+                            EXPECT_EQ(passed, first_passed[int8]) << dec.device();
                         }
-                        EXPECT_EQ(out, first[int8])
-                            << dec->device() << " " << cc.generator.text() << " "
-                            << to_string(mode) << (invert ? " inverted" : "")
-                            << (int8 ? " int8" : " float");
-                        EXPECT_EQ(passed, first_passed[int8]) << dec->device();
-                    }
-                }
-                ::unsetenv("GPUTURBO_CPU_KERNEL");
+                    },
+                    true);
             }
 }
 

@@ -53,12 +53,6 @@ std::vector<float> soft_of(core::batch_decoder& dec,
     return values;
 }
 
-struct code_case
-{
-    code generator;
-    const char* puncturing;
-};
-
 } // namespace
 
 TEST_P(FastBcjr, EqualsTheMaxLogReferenceWhereMetricsAreExact)
@@ -203,17 +197,7 @@ TEST(FastBcjrBackends, InstructionSetsAndTheGpuAgreeBitForBit)
                         << cc.generator.text() << " " << to_string(mode)
                         << (int8 ? " int8" : " float");
                 };
-                for (const char* isa : { "generic", "avx2", "avx512" }) {
-                    ::setenv("GPUTURBO_CPU_KERNEL", isa, 1);
-                    std::unique_ptr<core::batch_decoder> dec;
-                    try {
-                        dec = make_viterbi_decoder(c, "cpu");
-                    } catch (const std::runtime_error&) { // this CPU lacks it
-                        continue;
-                    }
-                    check(*dec);
-                }
-                ::unsetenv("GPUTURBO_CPU_KERNEL");
+                for_each_cpu_kernel(c, check);
                 if (have_cuda())
                     check(*make_viterbi_decoder(c, "cuda"));
             }
