@@ -422,7 +422,8 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
         # API's values, with the tags of output="bits" on the same items.
         # "code-extrinsic": one value per input LLR, the numpy API's, tags on the items
         # they came in on (length tags keep their value, the output rate being the
-        # input's). positive-zero negates them.
+        # input's). positive-zero negates them. "llr" on the QA's backend (cuda too),
+        # "code-extrinsic" on the cpu (cuda refuses it).
         rng = fresh_rng()
         code = gputurbo.conv_code("ccsds")
         frame_bits, count = 120, 12
@@ -444,14 +445,14 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
                         frame_bits, preset="ccsds", termination=termination,
                         max_batch=4, codeword_tags="all", **kwargs)
 
-                hard, hard_tags = run(llrs.ravel(), decoder(), tags=tags)
-                dec = decoder(output="llr")
+                hard, hard_tags = run(llrs.ravel(), decoder(backend=BACKEND), tags=tags)
+                dec = decoder(output="llr", backend=BACKEND)
                 self.assertEqual(dec.output_signature().sizeof_stream_item(0), 4)
                 self.assertEqual(dec.relative_rate(), frame_bits / n)
                 app, app_tags = run(llrs.ravel(), dec, tags=tags)
-                engine = gputurbo.viterbi_engine(code, termination, backend="cpu")
                 np.testing.assert_array_equal(
-                    app, engine.decode(llrs, frame_bits, output="llr")[0].ravel())
+                    app, gputurbo.viterbi_engine(code, termination, backend=BACKEND)
+                    .decode(llrs, frame_bits, output="llr")[0].ravel())
                 decided = app != 0  # max-log signs: the Viterbi's, but for ties
                 self.assertGreater(np.mean(decided), 0.95)  # ties: a few in 100 here
                 np.testing.assert_array_equal((app[decided] > 0).astype(np.uint8),
@@ -462,6 +463,7 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
                 dec = decoder(output="code-extrinsic")
                 self.assertEqual(dec.relative_rate(), 1.0)
                 extrinsic, extrinsic_tags = run(llrs.ravel(), dec, tags=tags)
+                engine = gputurbo.viterbi_engine(code, termination, backend="cpu")
                 np.testing.assert_array_equal(
                     extrinsic,
                     engine.decode(llrs, frame_bits, output="code-extrinsic")[0].ravel())
@@ -470,9 +472,11 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
                 self.assertEqual(tag_list(extrinsic_tags),
                                  sorted(frame_tags + tag_list(tags)))
 
-                for output, values in (("llr", app), ("code-extrinsic", extrinsic)):
+                for output, values, backend in (("llr", app, BACKEND),
+                                                ("code-extrinsic", extrinsic, "cpu")):
                     negated, _ = run(-llrs.ravel(),
-                                     decoder(output=output, llr_sign="positive-zero"))
+                                     decoder(output=output, llr_sign="positive-zero",
+                                             backend=backend))
                     np.testing.assert_array_equal(negated, -values, err_msg=output)
 
     def test_int8_soft_output(self):
