@@ -474,8 +474,8 @@ int8_scale: int8 and int4 input: the value q means the LLR q / int8_scale (the c
   cuda decoders take q as its path metric as it is, so the scale sets only which frames
   pass); int8 soft output (decode(output_type="int8")) is in the same units.
 threads: CPU worker threads, 0 = all cores.
-soft_algorithm: decode(output="llr") only: "max-log" (the best path's metric: the signs
-  are the exact Viterbi's decisions) or "log-map" (exact log-sum-exp over every path).
+soft_algorithm: decode(output="llr") only: "max-log" (the best path's metric) or
+  "log-map" (exact log-sum-exp over every path; not on "cuda").
 A bad value raises ValueError naming the parameter.
 
 One object decodes one call at a time (concurrent calls from several threads wait for
@@ -516,14 +516,17 @@ packed: False (default): one byte per bit; True: 8 bits per byte, the first bit 
   bits of its last byte 0 (numpy.packbits(bits, axis=1) of the unpacked bits;
   numpy.unpackbits(bits, axis=1, count=frame_bits) undoes it).
 output: "bits" (default); "llr": the a-posteriori LLR of each information bit instead,
-  float32, in the sign of llr_sign, by the BCJR algorithm of soft_algorithm over the
-  whole frame in double (the exact reference, backends "cpu" and "reference" only: at
-  gr-trellis's siso_f's rate, docs/PERFORMANCE.md; tail-biting about 40 and 60 times
-  slower); its sign is the bit
-  output="bits" gives wherever that is the exact Viterbi's (max-log).
-  "code-extrinsic": for each code bit sent (the llrs' row, in its order), its
-  a-posteriori LLR less its input LLR, float32: what an iterative receiver (turbo
-  equalisation, iterative demapping) gives back to its equaliser or demapper.
+  float32, in the sign of llr_sign, by the BCJR algorithm of soft_algorithm. Backends
+  "cpu" and "cuda", max-log: the fast BCJR on the Viterbi decoders' int16 metrics over
+  the same segments (the same values on both; its sign is the bit output="bits" gives
+  but where a value is 0, a tie); "reference", and "cpu" for log-map: over the whole
+  frame in double (the exact reference: at gr-trellis's siso_f's rate,
+  docs/PERFORMANCE.md; tail-biting about 40 and 60 times slower), its max-log signs the
+  exact Viterbi's.
+  "code-extrinsic" ("cpu" and "reference"): for each code bit sent (the llrs' row, in
+  its order), its a-posteriori LLR less its input LLR, float32: what an iterative
+  receiver (turbo equalisation, iterative demapping) gives back to its equaliser or
+  demapper.
   "extrinsic" is refused: a convolutional code's information bits have no input LLR of
   their own.
 output_type: the soft values' type: "float" (default, float32) or "int8", a quarter of
