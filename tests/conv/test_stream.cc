@@ -64,41 +64,54 @@ stream make_stream(const viterbi_config& c,
 // The stream through a stream decoder in calls of random sizes (0 … most LLRs, an
 // LLR-exact cut, so steps split between calls), with a wait() now and then while
 // batches are in flight, then flushed. Checks the counters and the bound on each call's
-// output.
+// output. With \p soft (a decoder with soft output), the bits' LLRs go there.
 template <class T>
 std::vector<std::uint8_t> decode_in_pieces(stream_decoder& dec,
                                            const std::vector<T>& llrs,
                                            std::size_t most,
-                                           std::mt19937_64& rng)
+                                           std::mt19937_64& rng,
+                                           std::vector<float>* soft = nullptr)
 {
     std::vector<std::uint8_t> out;
     std::vector<std::uint8_t> piece;
+    std::vector<float> soft_piece;
+    if (soft)
+        soft->clear();
+    auto room = [&](std::size_t n) {
+        piece.assign(n, unwritten);
+        soft_piece.assign(soft ? n : 0, NAN);
+        return soft ? soft_piece.data() : nullptr;
+    };
     auto keep = [&](std::size_t written, std::uint64_t before) {
         EXPECT_LE(written, piece.size());
         EXPECT_EQ(dec.written_bits(), before + written);
         out.insert(out.end(), piece.begin(), piece.begin() + written);
+        if (soft)
+            soft->insert(soft->end(), soft_piece.begin(), soft_piece.begin() + written);
     };
     for (std::size_t at = 0; at < llrs.size();) {
         const std::size_t count =
             std::min<std::size_t>(rng() % (most + 1), llrs.size() - at);
-        piece.assign(dec.output_bound(count), unwritten);
+        float* values = room(dec.output_bound(count));
         const std::uint64_t before = dec.written_bits();
-        keep(dec.decode(llrs.data() + at, count, piece.data()), before);
+        keep(dec.decode(llrs.data() + at, count, piece.data(), values), before);
         at += count;
         if (dec.batches_pending() > 0 && rng() % 4 == 0) {
-            piece.assign(dec.output_bound(0), unwritten);
+            values = room(dec.output_bound(0));
             const std::uint64_t earlier = dec.written_bits();
-            const std::size_t written = dec.wait(piece.data());
+            const std::size_t written = dec.wait(piece.data(), values);
             EXPECT_GT(written, 0u);
             keep(written, earlier);
         }
     }
-    piece.assign(dec.output_bound(0), unwritten);
+    float* values = room(dec.output_bound(0));
     const std::size_t pending = dec.pending_bits();
-    EXPECT_EQ(dec.flush(piece.data()), pending);
+    EXPECT_EQ(dec.flush(piece.data(), values), pending);
     EXPECT_EQ(dec.pending_bits(), 0u);
     EXPECT_EQ(dec.batches_pending(), 0u);
     out.insert(out.end(), piece.begin(), piece.begin() + pending);
+    if (soft)
+        soft->insert(soft->end(), soft_piece.begin(), soft_piece.begin() + pending);
     return out;
 }
 
@@ -736,4 +749,100 @@ TEST(ViterbiBer, SegmentsAndInt8WithinTheirMarginsOfTheExactDecoder)
         EXPECT_LE(gap(f_seg, f_exact), 0.05) << rate;
         EXPECT_GE(gap(f_seg, f_exact), -0.05) << rate;
     }
+}
+
+TEST(ViterbiStreamSoft, LlrsDoNotDependOnHowTheStreamComesInAndTheirSignsAreTheBits)
+{
+    // The cpu backend's soft output of noisy streams (the fast BCJR over the stream's
+    // segments): the bits are those without soft output; the LLRs the same whether the
+    // stream comes in one call or in pieces, one batch or several in flight; each one's
+    // sign is its bit where it is not 0 (a tie), and within the bound.
+    std::mt19937_64 rng(test::test_seed());
+    for (const char* rate : { "", "3/4" }) {
+        viterbi_config c = streaming("ccsds", rate);
+        c.geometry = small_geometry(c.punctured);
+        const auto hard = make_stream_decoder(c, "cpu");
+        const auto dec = make_stream_decoder(c, "cpu");
+        EXPECT_TRUE(dec->gives_soft());
+        dec->set_soft_output(true);
+        const stream s = make_stream(c, 20000, *rate ? 3.0 : 2.0, rng);
+        std::vector<float> whole;
+        const auto bits = decode_in_pieces(*dec, s.llrs, s.llrs.size(), rng, &whole);
+        EXPECT_EQ(bits, decode_in_pieces(*hard, s.llrs, s.llrs.size(), rng));
+        ASSERT_EQ(whole.size(), bits.size());
+        std::size_t ties = 0;
+        for (std::size_t i = 0; i < whole.size(); ++i) {
+            ASSERT_TRUE(std::fabs(whole[i]) <= core::llr_limit) << whole[i];
+            ties += whole[i] == 0.0f;
+            if (whole[i] != 0.0f)
+                ASSERT_EQ(whole[i] < 0.0f, bits[i] == 1) << rate << " bit " << i;
+        }
+        EXPECT_LT(ties, whole.size() / 50) << rate;
+        for (const int in_flight : { 1, 3 }) {
+            dec->set_batches_in_flight(in_flight);
+            for (const std::size_t most : { std::size_t(5), std::size_t(3001) }) {
+                std::vector<float> soft;
+                EXPECT_EQ(decode_in_pieces(*dec, s.llrs, most, rng, &soft), bits);
+                EXPECT_EQ(soft, whole) << (*rate ? rate : "1/2") << ", calls of up to "
+                                       << most << " LLRs, " << in_flight << " in flight";
+            }
+        }
+    }
+}
+
+TEST(ViterbiStreamSoft, AShortStreamIsATruncatedFrame)
+{
+    // A stream shorter than a run, started in state 0 and flushed, is decided as a
+    // truncated frame of its bits: the same LLRs as the frame decoder's, bit for bit.
+    std::mt19937_64 rng(test::test_seed());
+    for (const char* rate : { "", "2/3" }) {
+        viterbi_config c = streaming("802.11", rate);
+        const int length = 120 + int(rng() % 300) / 6 * 6;
+        const stream s = make_stream(c, std::size_t(length), 2.0, rng);
+        const auto dec = make_stream_decoder(c, "cpu");
+        dec->set_soft_output(true);
+        std::vector<float> soft;
+        decode_in_pieces(*dec, s.llrs, 97, rng, &soft);
+        viterbi_config frames = c;
+        frames.mode = termination::truncated;
+        const auto frame = make_viterbi_decoder(frames, "cpu");
+        ASSERT_EQ(frame->input_length(length), s.llrs.size());
+        std::vector<float> want(static_cast<std::size_t>(length));
+        frame->decode_soft(
+            length, s.llrs.data(), 1, { want.data(), core::soft_output::app });
+        EXPECT_EQ(soft, want) << (*rate ? rate : "1/2") << ", " << length << " bits";
+    }
+}
+
+TEST(ViterbiStreamSoft, WhereItIsNotGivenOrNotAskedForClearErrors)
+{
+    viterbi_config c = streaming("ccsds");
+    for (const char* backend : { "reference" }) {
+        const auto dec = make_stream_decoder(c, backend);
+        EXPECT_FALSE(dec->gives_soft());
+        EXPECT_EQ(message_of([&] { dec->set_soft_output(true); }),
+                  "stream_decoder: soft output is not given by this decoder (reference "
+                  "backend): the cpu backend gives it, with soft_algorithm max-log");
+    }
+    viterbi_config synced = c;
+    synced.node_sync = true;
+    EXPECT_FALSE(make_stream_decoder(synced, "cpu")->gives_soft());
+    viterbi_config log_map = c;
+    log_map.soft_algorithm = soft_algorithm::log_map;
+    EXPECT_FALSE(make_stream_decoder(log_map, "cpu")->gives_soft());
+    const auto dec = make_stream_decoder(c, "cpu");
+    std::vector<float> llrs(400, 1.0f), soft(dec->output_bound(400));
+    std::vector<std::uint8_t> bits(dec->output_bound(400));
+    EXPECT_EQ(
+        message_of([&] { dec->decode(llrs.data(), 400, bits.data(), soft.data()); }),
+        "stream_decoder::decode: soft values without soft output "
+        "(set_soft_output())");
+    dec->set_soft_output(true);
+    EXPECT_EQ(message_of([&] { dec->decode(llrs.data(), 400, bits.data()); }),
+              "stream_decoder::decode: soft is null, and the stream has soft output");
+    dec->decode(llrs.data(), 400, bits.data(), soft.data());
+    EXPECT_THROW(dec->set_soft_output(false), std::logic_error);
+    dec->reset();
+    dec->set_soft_output(false);
+    dec->decode(llrs.data(), 400, bits.data());
 }

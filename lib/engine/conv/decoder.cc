@@ -197,16 +197,47 @@ std::uint64_t stream_decoder::sent_before(std::uint64_t step) const
     return step / period * d_kept;
 }
 
-std::size_t
-stream_decoder::decode(const float* llrs, std::size_t count, std::uint8_t* bits)
+std::size_t stream_decoder::decode(const float* llrs,
+                                   std::size_t count,
+                                   std::uint8_t* bits,
+                                   float* soft)
 {
-    return take(llrs, count, bits);
+    return take(llrs, count, checked(bits, soft, "decode"));
 }
 
-std::size_t
-stream_decoder::decode(const std::int8_t* llrs, std::size_t count, std::uint8_t* bits)
+std::size_t stream_decoder::decode(const std::int8_t* llrs,
+                                   std::size_t count,
+                                   std::uint8_t* bits,
+                                   float* soft)
 {
-    return take(llrs, count, bits);
+    return take(llrs, count, checked(bits, soft, "decode"));
+}
+
+stream_decoder::decided
+stream_decoder::checked(std::uint8_t* bits, float* soft, const char* what) const
+{
+    if (soft && !d_soft)
+        throw std::invalid_argument(std::string("stream_decoder::") + what +
+                                    ": soft values without soft output "
+                                    "(set_soft_output())");
+    if (!soft && d_soft && bits)
+        throw std::invalid_argument(std::string("stream_decoder::") + what +
+                                    ": soft is null, and the stream has soft output");
+    return { bits, soft };
+}
+
+void stream_decoder::set_soft_output(bool on)
+{
+    if (on && !gives_soft())
+        throw std::invalid_argument(
+            "stream_decoder: soft output is not given by this decoder (" + backend() +
+            " backend" + (d_config.node_sync ? ", node_sync" : "") +
+            "): the cpu backend gives it, with soft_algorithm max-log");
+    if (d_sent > 0)
+        throw std::logic_error(
+            "stream_decoder::set_soft_output: between streams only (flush() or reset() "
+            "first)");
+    d_soft = on;
 }
 
 std::size_t stream_decoder::output_bound(std::size_t count) const
@@ -232,13 +263,13 @@ void stream_decoder::set_batches_in_flight(int n)
 }
 
 template <class T>
-std::size_t stream_decoder::take(const T* llrs, std::size_t count, std::uint8_t* bits)
+std::size_t stream_decoder::take(const T* llrs, std::size_t count, decided out)
 {
     if (count == 0)
         return 0;
     if (!llrs)
         throw std::invalid_argument("stream_decoder::decode: llrs is null");
-    if (!bits)
+    if (!out.bits)
         throw std::invalid_argument("stream_decoder::decode: bits is null");
     constexpr bool int8 = std::is_same_v<T, std::int8_t>;
     if (d_sent > 0 && d_int8 != int8)
@@ -253,25 +284,25 @@ std::size_t stream_decoder::take(const T* llrs, std::size_t count, std::uint8_t*
         in.codes = llrs;
     else
         in.values = llrs;
-    const std::size_t written = advance(in, bits);
+    const std::size_t written = advance(in, out);
     d_written += written;
     return written;
 }
 
-std::size_t stream_decoder::wait(std::uint8_t* bits)
+std::size_t stream_decoder::wait(std::uint8_t* bits, float* soft)
 {
     if (!bits && batches_pending() > 0)
         throw std::invalid_argument("stream_decoder::wait: bits is null");
-    const std::size_t written = wait_oldest(bits);
+    const std::size_t written = wait_oldest(checked(bits, soft, "wait"));
     d_written += written;
     return written;
 }
 
-std::size_t stream_decoder::flush(std::uint8_t* bits)
+std::size_t stream_decoder::flush(std::uint8_t* bits, float* soft)
 {
     if (!bits && pending_bits() > 0)
         throw std::invalid_argument("stream_decoder::flush: bits is null");
-    const std::size_t written = finish(bits);
+    const std::size_t written = finish(checked(bits, soft, "flush"));
     d_sent = d_written = 0;
     return written;
 }

@@ -284,8 +284,9 @@ std::size_t node_sync_decoder::change(std::size_t to, std::uint8_t* bits)
     return written;
 }
 
-std::size_t node_sync_decoder::advance(const sent_llrs& in, std::uint8_t* bits)
+std::size_t node_sync_decoder::advance(const sent_llrs& in, decided out)
 {
+    std::uint8_t* const bits = out.bits; // no soft output (gives_soft())
     const span s{ d_held.data(),
                   in.codes ? reinterpret_cast<const std::uint8_t*>(in.codes)
                            : reinterpret_cast<const std::uint8_t*>(in.values),
@@ -332,13 +333,14 @@ void node_sync_decoder::hold(const span& s, std::uint64_t total)
     d_held_start = from;
 }
 
-std::size_t node_sync_decoder::wait_oldest(std::uint8_t* bits)
+std::size_t node_sync_decoder::wait_oldest(decided out)
 {
-    return d_inner->wait(bits);
+    return d_inner->wait(out.bits);
 }
 
-std::size_t node_sync_decoder::finish(std::uint8_t* bits)
+std::size_t node_sync_decoder::finish(decided out)
 {
+    std::uint8_t* const bits = out.bits;
     const std::uint64_t total = received_llrs();
     const span s{ d_held.data(), nullptr, total };
     std::size_t written = 0;

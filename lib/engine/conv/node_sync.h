@@ -71,9 +71,9 @@ public:
     const std::vector<sync_hypothesis>& hypotheses() const { return d_hypotheses; }
 
 private:
-    std::size_t advance(const sent_llrs& in, std::uint8_t* bits) override;
-    std::size_t wait_oldest(std::uint8_t* bits) override;
-    std::size_t finish(std::uint8_t* bits) override;
+    std::size_t advance(const sent_llrs& in, decided out) override;
+    std::size_t wait_oldest(decided out) override;
+    std::size_t finish(decided out) override;
     void restart() override;
     std::uint64_t preferred_steps() const override;
 

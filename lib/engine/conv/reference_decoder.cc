@@ -297,8 +297,9 @@ void reference_stream_decoder::release(std::size_t steps, int state, std::uint8_
     d_decisions.erase(d_decisions.begin(), d_decisions.begin() + steps * states);
 }
 
-std::size_t reference_stream_decoder::advance(const sent_llrs& in, std::uint8_t* bits)
+std::size_t reference_stream_decoder::advance(const sent_llrs& in, decided out)
 {
+    std::uint8_t* const bits = out.bits; // no soft output (gives_soft())
     const int n = d_config.generator.outputs();
     const std::size_t span = std::size_t(n) * d_config.punctured.period();
     const float from_q = 1.0f / d_config.int8_scale;
@@ -371,8 +372,9 @@ reference_stream_decoder::run(const float* llrs, std::size_t steps, std::uint8_t
     return 0;
 }
 
-std::size_t reference_stream_decoder::finish(std::uint8_t* bits)
+std::size_t reference_stream_decoder::finish(decided out)
 {
+    std::uint8_t* const bits = out.bits;
     const std::size_t held = d_decisions.size() / d_trellis.states();
     release(held, best_state(), bits);
     restart();

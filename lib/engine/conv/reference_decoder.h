@@ -167,8 +167,8 @@ public:
     std::string device() const override;
 
 private:
-    std::size_t advance(const sent_llrs& in, std::uint8_t* bits) override;
-    std::size_t finish(std::uint8_t* bits) override;
+    std::size_t advance(const sent_llrs& in, decided out) override;
+    std::size_t finish(decided out) override;
     void restart() override;
 
     //! Runs the trellis over \p steps whole steps of depunctured, sanitised LLRs and

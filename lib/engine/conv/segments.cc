@@ -138,10 +138,14 @@ void segment_engine::submit(const stream_window& w,
             return s.first >= s0 && s0 < w.steps && w.fresh_count > 0;
         });
     const std::int64_t origin = segments.front().begin;
-    std::vector<std::uint8_t> bits(std::size_t(segments.back().end - origin));
+    done_batch done;
+    done.bits.resize(std::size_t(segments.back().end - origin));
+    if (w.soft)
+        done.soft.resize(done.bits.size());
     auto make_window = [&](const void* llrs, std::int64_t steps, std::int64_t from) {
-        window win{ nullptr,  w.sent_index, steps,        false,
-                    w.invert, bits.data(),  origin - from };
+        window win{ nullptr,  w.sent_index,     steps,        false,
+                    w.invert, done.bits.data(), origin - from };
+        win.soft = w.soft ? done.soft.data() : nullptr;
         if (w.int8) {
             win.codes = static_cast<const std::int8_t*>(llrs);
             win.unit = w.unit;
@@ -188,15 +192,18 @@ void segment_engine::submit(const stream_window& w,
         }
     }
     decode(windows, run, d_segments, nullptr);
-    d_done.push_back(std::move(bits));
+    d_done.push_back(std::move(done));
 }
 
-std::size_t segment_engine::collect(std::uint8_t* bits, bool)
+std::size_t segment_engine::collect(std::uint8_t* bits, float* soft, bool)
 {
     if (d_done.empty())
         return 0;
-    const std::size_t n = d_done.front().size();
-    std::copy_n(d_done.front().data(), n, bits);
+    const done_batch& done = d_done.front();
+    const std::size_t n = done.bits.size();
+    std::copy_n(done.bits.data(), n, bits);
+    if (soft)
+        std::copy_n(done.soft.data(), done.soft.size(), soft);
     d_done.pop_front();
     return n;
 }
@@ -212,12 +219,17 @@ segmented_stream_decoder::segmented_stream_decoder(const viterbi_config& config,
 {
 }
 
-std::size_t segmented_stream_decoder::advance(const sent_llrs& in, std::uint8_t* bits)
+std::size_t segmented_stream_decoder::collect(decided out, bool wait)
+{
+    return d_engine->collect(out.bits, out.soft, wait);
+}
+
+std::size_t segmented_stream_decoder::advance(const sent_llrs& in, decided out)
 {
     const void* fresh = in.codes ? static_cast<const void*>(in.codes) : in.values;
     // The bits of batches done, oldest first.
     std::size_t written = 0;
-    while (const std::size_t n = d_engine->collect(bits + written, false))
+    while (const std::size_t n = collect(out.at(written), false))
         written += n;
     const std::size_t in_flight = std::size_t(batches_in_flight());
     const segment next = stream_segment(d_geometry, d_next);
@@ -227,7 +239,7 @@ std::size_t segmented_stream_decoder::advance(const sent_llrs& in, std::uint8_t*
         hold_from(d_origin, fresh, in.count);
         return written;
     }
-    written += submit_arrived(fresh, in.count, in.sent, in_flight, bits + written);
+    written += submit_arrived(fresh, in.count, in.sent, in_flight, out.at(written));
     hold_from(period_start(stream_segment(d_geometry, d_next).first), fresh, in.count);
     return written;
 }
@@ -236,7 +248,7 @@ std::size_t segmented_stream_decoder::submit_arrived(const void* fresh,
                                                      std::size_t count,
                                                      std::uint64_t sent,
                                                      std::size_t in_flight,
-                                                     std::uint8_t* bits)
+                                                     decided out)
 {
     const std::uint64_t received = whole_steps(sent);
     const std::int64_t run = full_run(d_geometry);
@@ -257,11 +269,11 @@ std::size_t segmented_stream_decoder::submit_arrived(const void* fresh,
         if (d_cut.empty())
             break;
         if (d_engine->submitted() >= in_flight)
-            written += d_engine->collect(bits + written, true);
+            written += collect(out.at(written), true);
         submit(fresh, count, sent, d_cut, run);
         d_next += d_cut.size();
         if (in_flight == 1)
-            written += d_engine->collect(bits + written, true);
+            written += collect(out.at(written), true);
     }
     return written;
 }
@@ -315,7 +327,8 @@ void segmented_stream_decoder::submit(const void* fresh,
                            index_for(steps),
                            d_index.size(),
                            std::int64_t(period),
-                           sent_per_period() };
+                           sent_per_period(),
+                           soft_output() };
     d_engine->submit(w, run, segments);
 }
 
@@ -381,20 +394,20 @@ std::uint64_t segmented_stream_decoder::preferred_steps() const
     return segments * std::uint64_t(d_geometry.bits);
 }
 
-std::size_t segmented_stream_decoder::wait_oldest(std::uint8_t* bits)
+std::size_t segmented_stream_decoder::wait_oldest(decided out)
 {
-    return d_engine->collect(bits, true);
+    return collect(out, true);
 }
 
-std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
+std::size_t segmented_stream_decoder::finish(decided out)
 {
     std::size_t written = 0;
     while (d_engine->submitted() > 0)
-        written += d_engine->collect(bits + written, true);
+        written += collect(out.at(written), true);
     const std::uint64_t sent = sent_before(d_origin) + d_held_count;
     // The segments whose run has arrived but that a call only gathered (all batches in
     // flight) first, on the stream's grid as any other call decides them; then the rest.
-    written += submit_arrived(nullptr, 0, sent, 1, bits + written);
+    written += submit_arrived(nullptr, 0, sent, 1, out.at(written));
     const std::uint64_t received = whole_steps(sent);
     const std::uint64_t decided = d_next * std::uint64_t(d_geometry.bits);
     if (received > decided) {
@@ -419,7 +432,7 @@ std::size_t segmented_stream_decoder::finish(std::uint8_t* bits)
             s.owned_end += std::int64_t(from);
         }
         submit(nullptr, 0, sent, d_cut, std::min(steps, full_run(d_geometry)));
-        written += d_engine->collect(bits + written, true);
+        written += collect(out.at(written), true);
     }
     restart();
     return written;

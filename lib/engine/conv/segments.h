@@ -85,6 +85,7 @@ struct stream_window
     std::size_t index_count;
     std::int64_t period;     //!< steps of the puncturing period (1 when unpunctured)
     std::size_t period_llrs; //!< the LLRs of a period
+    bool soft = false;       //!< the bits' LLRs wanted too (gives_soft())
 };
 
 //! A backend's Viterbi over segments: runs of the trellis decoded side by side.
@@ -115,9 +116,10 @@ public:
     virtual void submit(const stream_window& w,
                         std::int64_t run,
                         const std::vector<segment>& segments);
-    //! Writes the bits of the oldest batch submitted and returns how many, waiting for
-    //! it when \p wait, else only when it is done (0 when not, or when none is left).
-    virtual std::size_t collect(std::uint8_t* bits, bool wait);
+    //! Writes the bits of the oldest batch submitted (and their LLRs to \p soft, where
+    //! it was submitted with soft) and returns how many, waiting for it when \p wait,
+    //! else only when it is done (0 when not, or when none is left).
+    virtual std::size_t collect(std::uint8_t* bits, float* soft, bool wait);
     //! Batches submitted and not yet collected.
     virtual std::size_t submitted() const { return d_done.size(); }
     //! Whether the oldest of them is decoded.
@@ -126,14 +128,21 @@ public:
     virtual void discard() { d_done.clear(); }
     //! Segments a batch had best have to keep the engine busy; the default: no limit.
     virtual std::size_t preferred_segments() const { return std::size_t(-1); }
+    //! Whether a window's soft output (window::soft, stream_window::soft) is given.
+    virtual bool gives_soft() const { return false; }
 
     virtual core::backend kind() const = 0;
     virtual std::string device() const = 0;
 
 private:
     std::vector<std::uint8_t> d_joined;           // the default submit()'s joined LLRs
-    std::vector<segment> d_segments;              // its segments, in their windows
-    std::deque<std::vector<std::uint8_t>> d_done; // and its batches' bits
+    std::vector<segment> d_segments; // its segments, in their windows
+    struct done_batch                // and its batches' decisions
+    {
+        std::vector<std::uint8_t> bits;
+        std::vector<float> soft; // empty without soft
+    };
+    std::deque<done_batch> d_done;
 };
 
 //! Whether the fast BCJR of the segment engines (fast_bcjr.h, window::soft) gives soft
@@ -218,13 +227,16 @@ public:
 
     core::backend kind() const override { return d_engine->kind(); }
     std::string device() const override { return d_engine->device(); }
+    bool gives_soft() const override { return d_engine->gives_soft(); }
     std::size_t batches_pending() const override { return d_engine->submitted(); }
     bool batch_ready() const override { return d_engine->ready(); }
 
 private:
-    std::size_t advance(const sent_llrs& in, std::uint8_t* bits) override;
-    std::size_t wait_oldest(std::uint8_t* bits) override;
-    std::size_t finish(std::uint8_t* bits) override;
+    std::size_t advance(const sent_llrs& in, decided out) override;
+    std::size_t wait_oldest(decided out) override;
+    std::size_t finish(decided out) override;
+    //! The oldest batch's decisions to \p out (waiting for it when \p wait).
+    std::size_t collect(decided out, bool wait);
     void restart() override;
     std::uint64_t preferred_steps() const override;
 
@@ -243,7 +255,7 @@ private:
                                std::size_t count,
                                std::uint64_t sent,
                                std::size_t in_flight,
-                               std::uint8_t* bits);
+                               decided out);
     //! Keeps the sent LLRs from stream step \p from (a period's start) on, of the held
     //! ones and then \p count fresh ones.
     void hold_from(std::uint64_t from, const void* fresh, std::size_t count);

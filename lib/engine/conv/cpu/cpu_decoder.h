@@ -41,6 +41,11 @@ public:
                 double* owned) override;
     core::backend kind() const override { return core::backend::cpu; }
     std::string device() const override;
+    //! The fast BCJR's (gives_fast_soft()).
+    bool gives_soft() const override
+    {
+        return gives_fast_soft(d_config, core::soft_output::app);
+    }
     //! A group of lanes for every thread.
     std::size_t preferred_segments() const override
     {

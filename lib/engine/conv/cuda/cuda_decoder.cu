@@ -394,7 +394,8 @@ public:
         GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.input_read));
     }
 
-    std::size_t collect(std::uint8_t* bits, bool wait) override
+    // No soft output here (gives_soft()): soft is never asked for.
+    std::size_t collect(std::uint8_t* bits, float*, bool wait) override
     {
         if (d_slots.taken().empty() || (!wait && !ready()))
             return 0;

@@ -202,19 +202,42 @@ public:
     /*!
      * \brief Takes \p count LLRs (the engine's sign, or invert_llr; NaN is an erasure,
      * values clamped as for frames) and writes the bits it decides to \p bits: at most
-     * output_bound(count). Returns how many. Throws std::invalid_argument for a stream
-     * whose LLRs change type.
+     * output_bound(count). Returns how many. With soft output (set_soft_output()), each
+     * bit's a-posteriori LLR goes to \p soft beside it (soft[i] for bits[i]). Throws
+     * std::invalid_argument for a stream whose LLRs change type, and for \p soft given
+     * without soft output or missing with it.
      */
-    std::size_t decode(const float* llrs, std::size_t count, std::uint8_t* bits);
-    std::size_t decode(const std::int8_t* llrs, std::size_t count, std::uint8_t* bits);
+    std::size_t decode(const float* llrs,
+                       std::size_t count,
+                       std::uint8_t* bits,
+                       float* soft = nullptr);
+    std::size_t decode(const std::int8_t* llrs,
+                       std::size_t count,
+                       std::uint8_t* bits,
+                       float* soft = nullptr);
 
     //! Waits for the oldest batch in flight and writes its bits (at most
-    //! output_bound(0)); returns how many, 0 when none is in flight.
-    std::size_t wait(std::uint8_t* bits);
+    //! output_bound(0)), and their LLRs with soft output; returns how many, 0 when none
+    //! is in flight.
+    std::size_t wait(std::uint8_t* bits, float* soft = nullptr);
 
-    //! Ends the stream: writes its undecided bits (at most output_bound(0)), returns how
-    //! many, and starts a new stream. A step whose LLRs came only in part is dropped.
-    std::size_t flush(std::uint8_t* bits);
+    //! Ends the stream: writes its undecided bits (at most output_bound(0)), and their
+    //! LLRs with soft output, returns how many, and starts a new stream. A step whose
+    //! LLRs came only in part is dropped.
+    std::size_t flush(std::uint8_t* bits, float* soft = nullptr);
+
+    /*!
+     * \brief Soft output: each decided bit's a-posteriori LLR beside it, the max-log of
+     * the fast BCJR over the same segments as the bits (conv/fast_bcjr.h), in the sign
+     * of the input, within +-core::llr_limit; a value of 0 is a tie (the bit is the
+     * Viterbi's). Between streams only (std::logic_error once a stream has LLRs); throws
+     * std::invalid_argument where this decoder gives none (gives_soft()).
+     */
+    void set_soft_output(bool on);
+    bool soft_output() const { return d_soft; }
+    //! Whether this decoder gives soft output: the cpu backend, max-log, codes whose
+    //! metrics fit in int16 (conv/segments.h: gives_fast_soft()), without node_sync.
+    virtual bool gives_soft() const { return false; }
 
     //! Forgets the stream without output and starts a new one.
     void reset();
@@ -273,13 +296,22 @@ protected:
         std::uint64_t sent;
     };
 
+    //! Where decisions go: the bits, and their LLRs with soft output (else nullptr).
+    struct decided
+    {
+        std::uint8_t* bits;
+        float* soft;
+        //! The place of the decision \p n further on.
+        decided at(std::size_t n) const { return { bits + n, soft ? soft + n : nullptr }; }
+    };
+
     //! The backend's part: takes \p in, writes the bits it decides, returns how many.
-    virtual std::size_t advance(const sent_llrs& in, std::uint8_t* bits) = 0;
+    virtual std::size_t advance(const sent_llrs& in, decided out) = 0;
     //! The oldest batch in flight's bits (waiting for it), or 0 when none.
-    virtual std::size_t wait_oldest(std::uint8_t* bits) { return (void)bits, 0; }
+    virtual std::size_t wait_oldest(decided out) { return (void)out, 0; }
     //! The rest of the stream's bits (batches in flight first); then the backend starts
     //! a new stream.
-    virtual std::size_t finish(std::uint8_t* bits) = 0;
+    virtual std::size_t finish(decided out) = 0;
     //! Forgets the stream (and any batch in flight).
     virtual void restart() = 0;
     //! Steps a call had best bring (preferred_llrs()); the default: as many as come.
@@ -302,7 +334,9 @@ protected:
 
 private:
     template <class T>
-    std::size_t take(const T* llrs, std::size_t count, std::uint8_t* bits);
+    std::size_t take(const T* llrs, std::size_t count, decided out);
+    //! \p out, checked against soft output (\p what names the call in errors).
+    decided checked(std::uint8_t* bits, float* soft, const char* what) const;
 
     std::vector<std::int32_t> d_period_index;
     std::vector<std::uint32_t> d_sent_through; // [s]: sent LLRs of a period's steps 0 … s
@@ -310,6 +344,7 @@ private:
     std::size_t d_kept = 0;                     // sent LLRs per period
     bool d_int8 = false;                        // the stream's type, once it has LLRs
     bool d_start_known = true;
+    bool d_soft = false;
     int d_batches_in_flight = 1;
     std::uint64_t d_sent = 0;    // sent LLRs received
     std::uint64_t d_written = 0; // bits written
