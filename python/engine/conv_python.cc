@@ -300,9 +300,15 @@ public:
                    const std::string& llr_sign,
                    float int8_scale,
                    int threads,
-                   bool node_sync)
+                   bool node_sync,
+                   const std::string& output)
         : d_code(code), d_puncturing(puncturing), d_llr_sign(llr_sign)
     {
+        const auto soft = ::gputurbo::core::parse_output(output);
+        if (soft != ::gputurbo::core::soft_output::none &&
+            soft != ::gputurbo::core::soft_output::app)
+            throw py::value_error("output=" + output +
+                                  ": a stream gives \"bits\" or \"llr\"");
         conv::viterbi_config config;
         config.generator = code;
         config.mode = conv::termination::streaming;
@@ -312,9 +318,10 @@ public:
         config.threads = threads;
         config.node_sync = node_sync;
         d_decoder = conv::make_stream_decoder(config, backend);
+        d_decoder->set_soft_output(soft == ::gputurbo::core::soft_output::app);
     }
 
-    py::array_t<std::uint8_t> decode(const py::object& llrs)
+    py::array decode(const py::object& llrs)
     {
         py::array a = py::array::ensure(llrs);
         if (!a || a.ndim() != 1 || !(holds<float>(a) || holds<std::int8_t>(a)))
@@ -324,35 +331,20 @@ public:
                 given_text(llrs, a));
         a = in_engine_layout(a, "llrs");
         const std::size_t n = a.shape(0);
-        std::vector<std::uint8_t> bits;
-        std::size_t written = 0;
-        {
-            py::gil_scoped_release release;
-            std::lock_guard<std::mutex> guard(d_mutex);
-            bits.resize(d_decoder->output_bound(n));
-            written = holds<float>(a)
-                          ? d_decoder->decode(
-                                static_cast<const float*>(a.data()), n, bits.data())
-                          : d_decoder->decode(static_cast<const std::int8_t*>(a.data()),
-                                              n,
-                                              bits.data());
-            take_changes();
-        }
-        return py::array_t<std::uint8_t>(py::ssize_t(written), bits.data());
+        return decided([&](std::uint8_t* bits, float* soft) {
+            return holds<float>(a)
+                       ? d_decoder->decode(
+                             static_cast<const float*>(a.data()), n, bits, soft)
+                       : d_decoder->decode(
+                             static_cast<const std::int8_t*>(a.data()), n, bits, soft);
+        }, n);
     }
 
-    py::array_t<std::uint8_t> flush()
+    py::array flush()
     {
-        std::vector<std::uint8_t> bits;
-        std::size_t written = 0;
-        {
-            py::gil_scoped_release release;
-            std::lock_guard<std::mutex> guard(d_mutex);
-            bits.resize(d_decoder->output_bound(0));
-            written = d_decoder->flush(bits.data());
-            take_changes();
-        }
-        return py::array_t<std::uint8_t>(py::ssize_t(written), bits.data());
+        return decided([&](std::uint8_t* bits, float* soft) {
+            return d_decoder->flush(bits, soft);
+        }, 0);
     }
 
     void reset()
@@ -361,6 +353,8 @@ public:
         d_decoder->reset();
         d_changes.clear();
     }
+
+    std::string output() const { return d_decoder->soft_output() ? "llr" : "bits"; }
 
     py::list sync_changes()
     {
@@ -392,6 +386,28 @@ private:
     {
         for (const auto& c : d_decoder->take_sync_changes())
             d_changes.push_back(c);
+    }
+
+    //! What \p call(bits, soft) decides, the GIL released, for \p count LLRs in: the
+    //! bits (uint8), or with soft output their LLRs (float32).
+    template <class Call>
+    py::array decided(const Call& call, std::size_t count)
+    {
+        std::vector<std::uint8_t> bits;
+        std::vector<float> soft;
+        std::size_t written = 0;
+        {
+            py::gil_scoped_release release;
+            std::lock_guard<std::mutex> guard(d_mutex);
+            bits.resize(d_decoder->output_bound(count));
+            if (d_decoder->soft_output())
+                soft.resize(bits.size());
+            written = call(bits.data(), soft.empty() ? nullptr : soft.data());
+            take_changes();
+        }
+        if (!soft.empty())
+            return py::array_t<float>(py::ssize_t(written), soft.data());
+        return py::array_t<std::uint8_t>(py::ssize_t(written), bits.data());
     }
 
     conv::code d_code;
@@ -485,7 +501,7 @@ const char* viterbi_stream_doc =
     R"(Viterbi decoder of one continuous stream of a conv_code, on numpy arrays.
 
 viterbi_stream(code, puncturing="", backend="auto", llr_sign="positive-one",
-               int8_scale=8.0, threads=0, node_sync=False)
+               int8_scale=8.0, threads=0, node_sync=False, output="bits")
 
 The stream (as conv_code.encode(bits, "streaming", puncturing) sends it, from state 0)
 comes in pieces of any size, decode() after decode(); each returns the bits decided
@@ -501,6 +517,11 @@ node_sync: find the phase of the steps in the LLRs (rate 1/n: n of them; punctur
   state. Each change is in sync_changes(). A code whose generators all have odd weight
   (CCSDS, 802.11, DVB, LTE, CDMA) is transparent: an inverted stream decodes to the
   inverted bits, which no decoder can tell; a frame synchroniser or NRZ-M resolves it.
+output: "bits" (default), or "llr": decode() and flush() return, in place of the bits,
+  each one's a-posteriori LLR (float32, in the sign of llr_sign; its sign is the bit but
+  where it is 0, a tie): the max-log of the fast BCJR over the stream's segments, the
+  same however the stream is cut; the "cpu" backend without node_sync only (ValueError
+  otherwise, naming why).
 One object decodes one call at a time; the GIL is released while it decodes.)";
 
 const char* viterbi_decode_doc = R"(Decodes a batch of frames in one engine call.
@@ -676,20 +697,23 @@ void bind_conv(py::module& m)
                       const std::string&,
                       float,
                       int,
-                      bool>(),
+                      bool,
+                      const std::string&>(),
              py::arg("code"),
              py::arg("puncturing") = "",
              py::arg("backend") = "auto",
              py::arg("llr_sign") = "positive-one",
              py::arg("int8_scale") = 8.0f,
              py::arg("threads") = 0,
-             py::arg("node_sync") = false)
+             py::arg("node_sync") = false,
+             py::arg("output") = "bits")
         .def("decode",
              &viterbi_stream::decode,
              py::arg("llrs"),
              "Takes the stream's next LLRs (1-D float32 or int8, signs as llr_sign says, "
              "int8 q meaning q / int8_scale; a stream keeps its dtype) and returns the "
-             "bits decided (uint8, one a byte), in order, each once.")
+             "bits decided (uint8, one a byte), in order, each once; output=\"llr\": "
+             "their a-posteriori LLRs (float32) instead.")
         .def("flush",
              &viterbi_stream::flush,
              "Ends the stream: returns its last bits, traced back from the best state "
@@ -707,6 +731,7 @@ void bind_conv(py::module& m)
         .def_property_readonly("puncturing", &viterbi_stream::puncturing)
         .def_property_readonly("llr_sign", &viterbi_stream::llr_sign)
         .def_property_readonly("node_sync", &viterbi_stream::node_sync)
+        .def_property_readonly("output", &viterbi_stream::output, "\"bits\" or \"llr\".")
         .def_property_readonly("backend",
                                &viterbi_stream::backend,
                                "The backend in use: \"cuda\", \"cpu\" or \"reference\".")

@@ -312,6 +312,36 @@ class qa_viterbi_stream(gr_unittest.TestCase):
         self.assertEqual(dec.sync_changes(), [])
         self.assertLess(np.count_nonzero((bits ^ 1) != sent_bits), 300)  # transparent
 
+    def test_llr_output(self):
+        # output="llr" (the cpu backend): float32 LLRs in place of the bits, the same in
+        # pieces of any size, in the sign of llr_sign, their signs the bits but for ties;
+        # refused where not given, naming why.
+        rng = np.random.default_rng(33)
+        code = gputurbo.conv_code("dvb")
+        sent_bits = rng.integers(0, 2, 30000, dtype=np.uint8)
+        llrs = bpsk_llrs(code.encode(sent_bits, "streaming", "3/4"), 0.6, rng)
+        dec = gputurbo.viterbi_stream(code, "3/4", backend="cpu", output="llr")
+        self.assertEqual(dec.output, "llr")
+        whole = np.concatenate([dec.decode(llrs), dec.flush()])
+        self.assertEqual(whole.dtype, np.float32)
+        np.testing.assert_array_equal(self.decode_in_pieces(dec, llrs, rng), whole)
+        hard = gputurbo.viterbi_stream(code, "3/4", backend="cpu")
+        bits = np.concatenate([hard.decode(llrs), hard.flush()])
+        decided = whole != 0
+        self.assertGreater(np.mean(decided), 0.95)
+        np.testing.assert_array_equal((whole[decided] > 0).astype(np.uint8),
+                                      bits[decided])
+        negated = gputurbo.viterbi_stream(code, "3/4", backend="cpu", output="llr",
+                                          llr_sign="positive-zero")
+        np.testing.assert_array_equal(
+            np.concatenate([negated.decode(-llrs), negated.flush()]), -whole)
+        with self.assertRaisesRegex(ValueError, "reference backend"):
+            gputurbo.viterbi_stream(code, backend="reference", output="llr")
+        with self.assertRaisesRegex(ValueError, "node_sync"):
+            gputurbo.viterbi_stream(code, backend="cpu", node_sync=True, output="llr")
+        with self.assertRaisesRegex(ValueError, "a stream gives \"bits\" or \"llr\""):
+            gputurbo.viterbi_stream(code, backend="cpu", output="code-extrinsic")
+
     def test_bad_input(self):
         dec = gputurbo.viterbi_stream(gputurbo.conv_code("ccsds"), backend=BACKEND)
         for bad in (np.zeros((2, 4), np.float32), np.zeros(4), [1.0, 2.0]):
