@@ -31,13 +31,14 @@ constexpr auto batch_wait = std::chrono::milliseconds(5);
 
 viterbi_decoder::sptr viterbi_decoder::make(const viterbi_options& options)
 {
-    // The engine's streams give hard bits only (conv/decoder.h).
+    // A stream's soft output: its bits' LLRs (conv/decoder.h: set_soft_output()).
     if (options.decoder.mode == conv::termination::streaming &&
-        options.block.output != ::gputurbo::core::soft_output::none)
+        options.block.output != ::gputurbo::core::soft_output::none &&
+        options.block.output != ::gputurbo::core::soft_output::app)
         throw std::invalid_argument(
             std::string("output=") + ::gputurbo::core::to_string(options.block.output) +
-            ": termination streaming gives hard bits only: use output=bits, or frames "
-            "(termination terminated, truncated or tail-biting)");
+            ": termination streaming gives bits or llr: use output=bits or llr, or "
+            "frames (termination terminated, truncated or tail-biting)");
     if (options.decoder.mode != conv::termination::streaming) {
         ::gputurbo::core::check(conv::parameter("frame_bits"), options.frame_bits);
         conv::check_frame_bits(
@@ -62,6 +63,16 @@ viterbi_decoder_impl::viterbi_decoder_impl(const viterbi_options& options)
         // switches to frames later does not meet a new error.
         check_max_batch(options.block.max_batch);
         d_stream = conv::make_stream_decoder(config, backend);
+        if (options.block.output == ::gputurbo::core::soft_output::app &&
+            !d_stream->gives_soft())
+            throw std::invalid_argument(
+                "output=llr: termination streaming gives it on the cpu backend without "
+                "node_sync (this stream: " +
+                d_stream->backend() + (config.node_sync ? ", node_sync" : "") +
+                "): use output=bits, or frames");
+        d_stream->set_soft_output(options.block.output ==
+                                  ::gputurbo::core::soft_output::app);
+        d_int8_output = options.block.int8_output;
         d_stream->set_batches_in_flight(
             batches_in_flight_for(options.block.batches_in_flight, true));
         const int n = config.generator.outputs(), period = config.punctured.period();
@@ -241,15 +252,25 @@ void viterbi_decoder_impl::forecast(int, gr_vector_int& ninput_items_required)
 
 std::uint8_t* viterbi_decoder_impl::decided_room(std::size_t bits)
 {
+    const bool soft = d_stream->soft_output();
     if (d_next > 0) { // the bits before d_next are gone
         std::copy(
             d_decided.begin() + d_next, d_decided.begin() + d_end, d_decided.begin());
+        if (soft)
+            std::copy(d_soft.begin() + d_next, d_soft.begin() + d_end, d_soft.begin());
         d_end -= d_next;
         d_next = 0;
     }
     if (d_decided.size() < d_end + bits)
         d_decided.resize(d_end + bits);
+    if (soft && d_soft.size() < d_end + bits)
+        d_soft.resize(d_end + bits);
     return d_decided.data() + d_end;
+}
+
+float* viterbi_decoder_impl::soft_room()
+{
+    return d_stream->soft_output() ? d_soft.data() + d_end : nullptr;
 }
 
 void viterbi_decoder_impl::end_stream()
@@ -261,7 +282,8 @@ void viterbi_decoder_impl::end_stream()
                        partial);
         d_partial_items += partial;
     }
-    d_end += d_stream->flush(decided_room(d_stream->output_bound(0)));
+    std::uint8_t* room = decided_room(d_stream->output_bound(0));
+    d_end += d_stream->flush(room, soft_room());
     note_sync_changes();
 }
 
@@ -277,7 +299,7 @@ bool viterbi_decoder_impl::ended(int ninput_items) const
 int viterbi_decoder_impl::stream_work(int noutput_items,
                                       int ninput_items,
                                       const void* in,
-                                      std::uint8_t* out)
+                                      void* out)
 {
     // The LLRs that came, decoded into the bits waiting to go out, unless a call's worth
     // of bits waits already: the output lags the input by the decoder's delay and its
@@ -286,16 +308,20 @@ int viterbi_decoder_impl::stream_work(int noutput_items,
     if (take && ninput_items > 0) {
         std::uint8_t* room =
             decided_room(d_stream->output_bound(std::size_t(ninput_items)));
-        d_end +=
-            d_int8 ? d_stream->decode(
-                         static_cast<const std::int8_t*>(in), ninput_items, room)
-                   : d_stream->decode(static_cast<const float*>(in), ninput_items, room);
+        float* soft = soft_room();
+        d_end += d_int8 ? d_stream->decode(static_cast<const std::int8_t*>(in),
+                                           ninput_items,
+                                           room,
+                                           soft)
+                        : d_stream->decode(
+                              static_cast<const float*>(in), ninput_items, room, soft);
         consume(0, ninput_items);
         d_waiting_since.reset();
         note_sync_changes();
     } else if (take && d_stream->batch_ready()) {
         // No new LLRs (the upstream block is slow, or done): the oldest batch's bits.
-        d_end += d_stream->wait(decided_room(d_stream->output_bound(0)));
+        std::uint8_t* room = decided_room(d_stream->output_bound(0));
+        d_end += d_stream->wait(room, soft_room());
     }
     if (take && d_stream->received_llrs() > 0 && ended(ninput_items))
         end_stream(); // every item of the stream has come: its last bits
@@ -322,7 +348,15 @@ int viterbi_decoder_impl::stream_work(int noutput_items,
                      value,
                      alias_pmt());
     }
-    std::copy_n(d_decided.data() + d_next, written, out);
+    if (!d_stream->soft_output())
+        std::copy_n(d_decided.data() + d_next, written, static_cast<std::uint8_t*>(out));
+    else if (d_int8_output)
+        ::gputurbo::core::quantize_llrs(d_soft.data() + d_next,
+                                        std::size_t(written),
+                                        static_cast<std::int8_t*>(out),
+                                        d_config.int8_scale);
+    else
+        std::copy_n(d_soft.data() + d_next, written, static_cast<float*>(out));
     d_next += std::size_t(written);
     d_stream_bits += std::uint64_t(written);
     d_stream_out += std::uint64_t(written);
@@ -337,10 +371,7 @@ int viterbi_decoder_impl::general_work(int noutput_items,
     std::lock_guard<std::mutex> lock(d_mutex);
     if (!streaming())
         return d_batcher->work(noutput_items, ninput_items, input_items, output_items);
-    return stream_work(noutput_items,
-                       ninput_items[0],
-                       input_items[0],
-                       static_cast<std::uint8_t*>(output_items[0]));
+    return stream_work(noutput_items, ninput_items[0], input_items[0], output_items[0]);
 }
 
 } // namespace gputurbo

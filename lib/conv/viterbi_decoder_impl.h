@@ -38,7 +38,9 @@ private:
     // A stream.
     std::unique_ptr<::gputurbo::conv::stream_decoder> d_stream;
     std::vector<std::uint8_t> d_decided; // decided bits [d_next, d_end) not yet out
+    std::vector<float> d_soft;           // and their LLRs, with soft output
     std::size_t d_next = 0, d_end = 0;
+    bool d_int8_output = false; // the LLRs go out as int8 (int8_scale)
     std::uint64_t d_stream_bits = 0; // bits out
     std::uint64_t d_partial_items = 0;
     common::locked_input d_locked_input; // on CUDA
@@ -63,8 +65,8 @@ private:
 
     bool streaming() const { return d_stream != nullptr; }
     std::size_t waiting() const { return d_end - d_next; }
-    int
-    stream_work(int noutput_items, int ninput_items, const void* in, std::uint8_t* out);
+    //! \p out: bits, or with soft output their LLRs (float or int8).
+    int stream_work(int noutput_items, int ninput_items, const void* in, void* out);
     //! Whether the stream has ended with the \p ninput_items items of this work call.
     bool ended(int ninput_items) const;
     //! The stream has ended: its last bits to d_decided, a partial step reported.
@@ -72,6 +74,9 @@ private:
     //! Room in d_decided for \p bits more after the waiting ones (d_end moves on by
     //! those written).
     std::uint8_t* decided_room(std::size_t bits);
+    //! The room for the LLRs beside decided_room()'s bits, or nullptr without soft
+    //! output.
+    float* soft_room();
     //! Forgets the stream, reporting what it held when \p why is not empty.
     void drop_stream(const char* why);
     //! Logs the stream decoder's node synchronisation changes and keeps them to tag.

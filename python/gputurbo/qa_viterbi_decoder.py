@@ -314,8 +314,9 @@ class qa_viterbi_stream(gr_unittest.TestCase):
 
     def test_llr_output(self):
         # output="llr" (the cpu backend): float32 LLRs in place of the bits, the same in
-        # pieces of any size, in the sign of llr_sign, their signs the bits but for ties;
-        # refused where not given, naming why.
+        # pieces of any size, in the sign of llr_sign, their signs the bits but for ties,
+        # and the stream block's (float and int8 items); refused where not given, naming
+        # why.
         rng = np.random.default_rng(33)
         code = gputurbo.conv_code("dvb")
         sent_bits = rng.integers(0, 2, 30000, dtype=np.uint8)
@@ -331,6 +332,14 @@ class qa_viterbi_stream(gr_unittest.TestCase):
         self.assertGreater(np.mean(decided), 0.95)
         np.testing.assert_array_equal((whole[decided] > 0).astype(np.uint8),
                                       bits[decided])
+        block, _ = run(llrs, gputurbo.viterbi_decoder(preset="dvb", puncture="3/4",
+                                                      backend="cpu", output="llr"))
+        np.testing.assert_array_equal(block, whole)
+        q, _ = run(llrs, gputurbo.viterbi_decoder(preset="dvb", puncture="3/4",
+                                                  backend="cpu", output="llr",
+                                                  output_type="int8", int8_scale=4.0))
+        np.testing.assert_array_equal(q.view(np.int8),
+                                      gputurbo.quantize_llrs(whole, 4.0))
         negated = gputurbo.viterbi_stream(code, "3/4", backend="cpu", output="llr",
                                           llr_sign="positive-zero")
         np.testing.assert_array_equal(
@@ -773,15 +782,20 @@ class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
             self.assertIn(name, str(caught.exception), kwargs)
 
     def test_soft_output_where_it_is_not_given(self):
-        # A stream, and a backend that does not give a kind (cuda: code-extrinsic),
-        # refuse soft output at make(), naming what gives it; extrinsic and unknown
-        # outputs are refused too.
-        for output in ("llr", "code-extrinsic"):
-            with self.assertRaisesRegex(ValueError, f"output={output}: termination "
-                                        "streaming gives hard bits only: use "
-                                        "output=bits, or frames"):
-                gputurbo.viterbi_decoder(termination="streaming", backend="cpu",
-                                         output=output)
+        # A stream's code-extrinsic, its llr where its decoder does not give it
+        # (reference, node_sync), and a backend that does not give a kind (cuda:
+        # code-extrinsic), refuse soft output at make(), naming what gives it; extrinsic
+        # and unknown outputs are refused too.
+        with self.assertRaisesRegex(ValueError, "output=code-extrinsic: termination "
+                                    "streaming gives bits or llr"):
+            gputurbo.viterbi_decoder(termination="streaming", backend="cpu",
+                                     output="code-extrinsic")
+        for kwargs, why in (({"backend": "reference"}, "reference"),
+                            ({"backend": "cpu", "node_sync": True}, "cpu, node_sync")):
+            with self.assertRaisesRegex(ValueError, "output=llr: termination streaming "
+                                        "gives it on the cpu backend without node_sync "
+                                        f"\\(this stream: {why}\\)"):
+                gputurbo.viterbi_decoder(termination="streaming", output="llr", **kwargs)
         for make in (gputurbo.viterbi_decoder, gputurbo.viterbi_decoder_pdu):
             with self.assertRaisesRegex(ValueError, "unknown output 'extrinsic': use one "
                                         "of bits, llr, code-extrinsic"):

@@ -29,20 +29,22 @@ namespace gputurbo {
  * over AWGN, L = 2y / sigma^2); "positive-zero" takes L = ln P(0)/P(1). NaN is an
  * erasure (0). Output: unpacked hard bits (one byte per bit, 0 or 1).
  *
- * Soft output (\p output, frames; "bits" by default): with "llr" the output is float32,
- * frame_bits values a frame, each information bit's a-posteriori LLR by the max-log
- * BCJR algorithm over the whole frame, in the sign of \p llr_sign: its sign is the
- * exact Viterbi decoder's bit (backend "reference"; the cpu backend's bits, int16
- * metrics over segments, may differ near ties). With "code-extrinsic", one float per
+ * Soft output (\p output; "bits" by default): with "llr" the output is float32, each
+ * information bit's a-posteriori LLR in place of the bit (frame_bits values a frame), by
+ * the max-log BCJR algorithm, in the sign of \p llr_sign: its sign is the bit "bits"
+ * gives but where it is 0 (a tie); a stream's on the cpu backend without node_sync
+ * (engine/conv/decoder.h: stream_decoder::set_soft_output()). With "code-extrinsic"
+ * (frames), one float per
  * input LLR (the output runs at the input's rate): each sent code bit's a-posteriori
  * LLR less its input LLR, what an iterative receiver (turbo equalisation, iterative
  * demapping) gives back to its equaliser or demapper. With \p output_type "int8" the
  * values are int8 items instead, a byte a value instead of 4, in the units of int8
  * input: round(L * int8_scale), saturated to +-127. Tags and frame tags sit on the
- * same frames' items as with bits. The cpu and reference backends give it, at the
- * reference's speed (engine/conv/decoder.h); cuda and termination "streaming" give
- * bits only (make() raises ValueError). "extrinsic" is not offered: an information bit
- * of a convolutional code has no input LLR of its own to take away.
+ * same frames' items as with bits. "llr" comes from the fast BCJR on the cpu and cuda
+ * backends, log-MAP and "code-extrinsic" from the reference (cpu and reference
+ * backends); what a backend does not give, make() refuses (ValueError) naming why.
+ * "extrinsic" is not offered: an information bit of a convolutional code has no input
+ * LLR of its own to take away.
  *
  * termination "streaming": one endless stream from encoder state 0, the puncturing
  * pattern running on across work calls (the output of gr-fec's cc_encoder in streaming

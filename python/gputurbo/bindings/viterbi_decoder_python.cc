@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(cc210a0ee434405aff0b6bd34306610f) */
+/* BINDTOOL_HEADER_FILE_HASH(b230351c0c321c11064b20a85572fbbb) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
