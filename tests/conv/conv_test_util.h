@@ -56,6 +56,18 @@ struct code_case
 {
     code generator;
     const char* puncturing;
+
+    //! Frames of this code and puncturing, terminated as \p mode says, in the sign
+    //! \p invert says.
+    viterbi_config config(termination mode, bool invert) const
+    {
+        viterbi_config c;
+        c.generator = generator;
+        c.mode = mode;
+        c.punctured = parse_puncturing(puncturing, generator);
+        c.invert_llr = invert;
+        return c;
+    }
 };
 
 /*!

@@ -663,11 +663,7 @@ TEST(Viterbi, EveryInstructionSetDecodesAlike)
     for (const code_case& cc : codes)
         for (const termination mode : frame_modes)
             for (const bool invert : { false, true }) {
-                viterbi_config c;
-                c.generator = cc.generator;
-                c.mode = mode;
-                c.punctured = parse_puncturing(cc.puncturing, c.generator);
-                c.invert_llr = invert;
+                const viterbi_config c = cc.config(mode, invert);
                 const auto bits = random_bits(std::size_t(frame_bits) * frames, bit_rng);
                 auto llrs = noisy_llrs(c, frame_bits, bits, 2.5, rng);
                 add_special_values(llrs, invert);

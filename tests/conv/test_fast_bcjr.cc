@@ -71,11 +71,7 @@ TEST_P(FastBcjr, EqualsTheMaxLogReferenceWhereMetricsAreExact)
     for (const code_case& cc : codes)
         for (const termination mode : { termination::terminated, termination::truncated })
             for (const bool invert : { false, true }) {
-                viterbi_config c;
-                c.generator = cc.generator;
-                c.mode = mode;
-                c.punctured = parse_puncturing(cc.puncturing, c.generator);
-                c.invert_llr = invert;
+                viterbi_config c = cc.config(mode, invert);
                 c.int8_scale = 1.0f;
                 const int frame_bits = 1 + int(rng() % 400);
                 const std::size_t frames = 1 + rng() % 40;
@@ -168,11 +164,7 @@ TEST(FastBcjrBackends, InstructionSetsAndTheGpuAgreeBitForBit)
     for (const code_case& cc : codes)
         for (const termination mode : frame_modes)
             for (const bool int8 : { false, true }) {
-                viterbi_config c;
-                c.generator = cc.generator;
-                c.mode = mode;
-                c.punctured = parse_puncturing(cc.puncturing, c.generator);
-                c.invert_llr = rng() % 2;
+                viterbi_config c = cc.config(mode, rng() % 2);
                 c.geometry.depth = 30;
                 c.geometry.training = 28;
                 c.geometry.bits = 150;
