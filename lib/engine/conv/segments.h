@@ -56,9 +56,9 @@ struct window
     //! -127; no scale), and q * unit its LLR for the magnitudes
     const std::int8_t* codes = nullptr;
     float unit = 1.0f;
-    //! or nullptr: the max-log a-posteriori LLR of bit k (conv/fast_bcjr.h) goes to
-    //! soft[k - out_origin] too, in the sign of the window's values, within
-    //! +-core::llr_limit (engines that gives_soft())
+    //! nullptr, or where the max-log a-posteriori LLR of bit k (conv/fast_bcjr.h) goes
+    //! too: soft[k - out_origin], in the sign of the window's values, within
+    //! +-core::llr_limit (engines whose gives_soft() is true)
     float* soft = nullptr;
 };
 
