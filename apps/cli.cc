@@ -276,10 +276,10 @@ namespace {
 // The table's parameters the apps leave out: the channel does not invert its LLRs,
 // int8 soft output is the float values quantised on the host (output_type: the same
 // decoding), and the others are the GNU Radio blocks' own.
-const std::vector<std::string> not_offered = {
-    "invert_llr",    "max_batch", "batches_in_flight", "codeword_tags",
-    "llr_sign",      "length_tag_key", "output_type"
-};
+const std::vector<std::string> not_offered = { "invert_llr",        "max_batch",
+                                               "batches_in_flight", "codeword_tags",
+                                               "llr_sign",          "length_tag_key",
+                                               "output_type" };
 
 // Option names of earlier versions, still accepted.
 const std::map<std::string, std::vector<std::string>> aliases = {

@@ -309,12 +309,11 @@ int viterbi_decoder_impl::stream_work(int noutput_items,
         std::uint8_t* room =
             decided_room(d_stream->output_bound(std::size_t(ninput_items)));
         float* soft = soft_room();
-        d_end += d_int8 ? d_stream->decode(static_cast<const std::int8_t*>(in),
-                                           ninput_items,
-                                           room,
-                                           soft)
-                        : d_stream->decode(
-                              static_cast<const float*>(in), ninput_items, room, soft);
+        d_end += d_int8
+                     ? d_stream->decode(
+                           static_cast<const std::int8_t*>(in), ninput_items, room, soft)
+                     : d_stream->decode(
+                           static_cast<const float*>(in), ninput_items, room, soft);
         consume(0, ninput_items);
         d_waiting_since.reset();
         note_sync_changes();

@@ -40,7 +40,7 @@ private:
     std::vector<std::uint8_t> d_decided; // decided bits [d_next, d_end) not yet out
     std::vector<float> d_soft;           // and their LLRs, with soft output
     std::size_t d_next = 0, d_end = 0;
-    bool d_int8_output = false; // the LLRs go out as int8 (int8_scale)
+    bool d_int8_output = false;      // the LLRs go out as int8 (int8_scale)
     std::uint64_t d_stream_bits = 0; // bits out
     std::uint64_t d_partial_items = 0;
     common::locked_input d_locked_input; // on CUDA

@@ -331,20 +331,24 @@ public:
                 given_text(llrs, a));
         a = in_engine_layout(a, "llrs");
         const std::size_t n = a.shape(0);
-        return decided([&](std::uint8_t* bits, float* soft) {
-            return holds<float>(a)
-                       ? d_decoder->decode(
-                             static_cast<const float*>(a.data()), n, bits, soft)
-                       : d_decoder->decode(
-                             static_cast<const std::int8_t*>(a.data()), n, bits, soft);
-        }, n);
+        return decided(
+            [&](std::uint8_t* bits, float* soft) {
+                return holds<float>(a)
+                           ? d_decoder->decode(
+                                 static_cast<const float*>(a.data()), n, bits, soft)
+                           : d_decoder->decode(static_cast<const std::int8_t*>(a.data()),
+                                               n,
+                                               bits,
+                                               soft);
+            },
+            n);
     }
 
     py::array flush()
     {
-        return decided([&](std::uint8_t* bits, float* soft) {
-            return d_decoder->flush(bits, soft);
-        }, 0);
+        return decided(
+            [&](std::uint8_t* bits, float* soft) { return d_decoder->flush(bits, soft); },
+            0);
     }
 
     void reset()

@@ -135,9 +135,9 @@ public:
     virtual std::string device() const = 0;
 
 private:
-    std::vector<std::uint8_t> d_joined;           // the default submit()'s joined LLRs
-    std::vector<segment> d_segments; // its segments, in their windows
-    struct done_batch                // and its batches' decisions
+    std::vector<std::uint8_t> d_joined; // the default submit()'s joined LLRs
+    std::vector<segment> d_segments;    // its segments, in their windows
+    struct done_batch                   // and its batches' decisions
     {
         std::vector<std::uint8_t> bits;
         std::vector<float> soft; // empty without soft

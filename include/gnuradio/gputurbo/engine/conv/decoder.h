@@ -302,7 +302,10 @@ protected:
         std::uint8_t* bits;
         float* soft;
         //! The place of the decision \p n further on.
-        decided at(std::size_t n) const { return { bits + n, soft ? soft + n : nullptr }; }
+        decided at(std::size_t n) const
+        {
+            return { bits + n, soft ? soft + n : nullptr };
+        }
     };
 
     //! The backend's part: takes \p in, writes the bits it decides, returns how many.
