@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -225,6 +226,49 @@ TEST_P(FastBcjr, WhatItCannotGiveGoesToTheReferenceOrIsRefused)
             EXPECT_EQ(soft_of(*dec, frame_bits, llrs.data(), false, 1), want)
                 << (wide ? "K = 9, four outputs" : "log-map");
         }
+    }
+}
+
+TEST_P(FastBcjr, FramesThatFailDoNotPassWithSoftOutput)
+{
+    // decode_soft()'s status is decode()'s where frames are wrong: a terminated frame
+    // whose last K-1 bits are not the zero tail (cut from the wrong place of a stream),
+    // and frames without information (zeros, NaN), do not pass; the one sent right
+    // does. Noiseless, frames of one segment and of several.
+    std::mt19937 rng(13);
+    viterbi_config c;
+    c.generator = preset("ccsds");
+    const int memory = c.generator.constraint - 1;
+    const auto dec = make_viterbi_decoder(c, GetParam());
+    for (const int frame_bits : { 30, 7000 }) {
+        // Sent as truncated frames of frame_bits + memory bits: frame 0 with the zero
+        // tail, frame 1 with another; frames 2 and 3 zeros and NaN.
+        viterbi_config sent = c;
+        sent.mode = termination::truncated;
+        const int length = frame_bits + memory;
+        auto bits = random_bits(2 * std::size_t(length), rng);
+        for (int i = 0; i < memory; ++i) {
+            bits[std::size_t(frame_bits) + i] = 0;
+            bits[std::size_t(length) + frame_bits + i] = i == 0;
+        }
+        auto llrs = noiseless_llrs(sent, length, bits, rng);
+        const std::size_t n = dec->input_length(frame_bits);
+        ASSERT_EQ(llrs.size(), 2 * n);
+        llrs.resize(3 * n, 0.0f);
+        llrs.resize(4 * n, std::numeric_limits<float>::quiet_NaN());
+        std::vector<float> values(4 * std::size_t(frame_bits));
+        std::vector<std::uint8_t> out(values.size());
+        std::vector<core::codeword_status> status(4);
+        dec->decode_soft(frame_bits,
+                         llrs.data(),
+                         4,
+                         { values.data(), core::soft_output::app },
+                         out.data(),
+                         status.data());
+        for (int f = 0; f < 4; ++f)
+            EXPECT_EQ(status[f].passed, f == 0)
+                << "frame_bits=" << frame_bits << " frame " << f;
+        EXPECT_TRUE(std::equal(out.begin(), out.begin() + frame_bits, bits.begin()));
     }
 }
 
