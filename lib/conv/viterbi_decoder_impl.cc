@@ -66,10 +66,10 @@ viterbi_decoder_impl::viterbi_decoder_impl(const viterbi_options& options)
         if (options.block.output == ::gputurbo::core::soft_output::app &&
             !d_stream->gives_soft())
             throw std::invalid_argument(
-                "output=llr: termination streaming gives it on the cpu backend without "
-                "node_sync (this stream: " +
-                d_stream->backend() + (config.node_sync ? ", node_sync" : "") +
-                "): use output=bits, or frames");
+                "output=llr: termination streaming gives it on the cpu and cuda "
+                "backends with soft_algorithm max-log, for every code but K = 9 with four "
+                "outputs (this stream: " +
+                d_stream->backend() + " backend): use output=bits, or frames");
         d_stream->set_soft_output(options.block.output ==
                                   ::gputurbo::core::soft_output::app);
         d_int8_output = options.block.int8_output;

@@ -524,8 +524,8 @@ node_sync: find the phase of the steps in the LLRs (rate 1/n: n of them; punctur
 output: "bits" (default), or "llr": decode() and flush() return, in place of the bits,
   each one's a-posteriori LLR (float32, in the sign of llr_sign; its sign is the bit but
   where it is 0, a tie): the max-log of the fast BCJR over the stream's segments, the
-  same however the stream is cut; the "cpu" backend without node_sync only (ValueError
-  otherwise, naming why).
+  same however the stream is cut; the "cpu" and "cuda" backends, node_sync too
+  (ValueError on "reference", naming why).
 One object decodes one call at a time; the GIL is released while it decodes.)";
 
 const char* viterbi_decode_doc = R"(Decodes a batch of frames in one engine call.

@@ -250,6 +250,24 @@ class qa_viterbi_decoder_node_sync(gr_unittest.TestCase):
                     self.assertLess(abs(errors - aligned_errors),
                                     12 + 3 * np.sqrt(aligned_errors), what)
 
+    def test_llr_output_in_the_streams_sign(self):
+        # output="llr" with node_sync: each bit's LLR in the sign of the stream's LLRs
+        # (llr_sign) where the phase found is inverted too: its sign is the bit but for
+        # ties, the tag where it was.
+        sent_bits, llrs = self.stream("gsm", 20000, 0.75, seed=23)
+        received = np.concatenate([np.full(1, 0.5, np.float32), -llrs])
+        bits, _ = self.decode("gsm", received)
+        soft, tags = run(received, gputurbo.viterbi_decoder(
+            preset="gsm", backend=BACKEND, node_sync=True, output="llr"))
+        self.assertEqual(node_sync_tags(tags), [(0, 1, True)])
+        self.assertEqual(soft.dtype, np.float32)
+        self.assertEqual(soft.size, bits.size)
+        decided = soft != 0
+        self.assertGreater(np.mean(decided), 0.95)
+        np.testing.assert_array_equal((soft[decided] > 0).astype(np.uint8),
+                                      bits[decided])
+        self.assertLess(np.count_nonzero(bits != sent_bits), sent_bits.size // 50)
+
     def test_a_slip_is_followed(self):
         # One LLR lost at step 40000: the check at step 65536 finds the new phase, and
         # the bits after it are the aligned stream's; those between are out of phase.
@@ -346,8 +364,6 @@ class qa_viterbi_stream(gr_unittest.TestCase):
             np.concatenate([negated.decode(-llrs), negated.flush()]), -whole)
         with self.assertRaisesRegex(ValueError, "reference backend"):
             gputurbo.viterbi_stream(code, backend="reference", output="llr")
-        with self.assertRaisesRegex(ValueError, "node_sync"):
-            gputurbo.viterbi_stream(code, backend="cpu", node_sync=True, output="llr")
         with self.assertRaisesRegex(ValueError, "a stream gives \"bits\" or \"llr\""):
             gputurbo.viterbi_stream(code, backend="cpu", output="code-extrinsic")
 
@@ -493,7 +509,8 @@ class qa_viterbi_decoder_frames(gr_unittest.TestCase):
                     app, gputurbo.viterbi_engine(code, termination, backend=BACKEND)
                     .decode(llrs, frame_bits, output="llr")[0].ravel())
                 decided = app != 0  # max-log signs: the Viterbi's, but for ties
-                self.assertGreater(np.mean(decided), 0.95)  # ties: a few in 100 here
+                # ties: 1 in 100 here on average, 6 in 100 in 1 of 300 seeds
+                self.assertGreater(np.mean(decided), 0.9)
                 np.testing.assert_array_equal((app[decided] > 0).astype(np.uint8),
                                               hard[decided])
                 self.assertEqual(tag_list(app_tags), tag_list(hard_tags))
@@ -783,19 +800,20 @@ class qa_viterbi_decoder_parameters(gr_unittest.TestCase):
 
     def test_soft_output_where_it_is_not_given(self):
         # A stream's code-extrinsic, its llr where its decoder does not give it
-        # (reference, node_sync), and a backend that does not give a kind (cuda:
+        # (reference), and a backend that does not give a kind (cuda:
         # code-extrinsic), refuse soft output at make(), naming what gives it; extrinsic
         # and unknown outputs are refused too.
         with self.assertRaisesRegex(ValueError, "output=code-extrinsic: termination "
                                     "streaming gives bits or llr"):
             gputurbo.viterbi_decoder(termination="streaming", backend="cpu",
                                      output="code-extrinsic")
-        for kwargs, why in (({"backend": "reference"}, "reference"),
-                            ({"backend": "cpu", "node_sync": True}, "cpu, node_sync")):
-            with self.assertRaisesRegex(ValueError, "output=llr: termination streaming "
-                                        "gives it on the cpu backend without node_sync "
-                                        f"\\(this stream: {why}\\)"):
-                gputurbo.viterbi_decoder(termination="streaming", output="llr", **kwargs)
+        with self.assertRaisesRegex(ValueError, "output=llr: termination streaming "
+                                    "gives it on the cpu and cuda backends with "
+                                    "soft_algorithm max-log, for every code but K = 9 "
+                                    "with four outputs \\(this stream: reference "
+                                    "backend\\)"):
+            gputurbo.viterbi_decoder(termination="streaming", output="llr",
+                                     backend="reference")
         for make in (gputurbo.viterbi_decoder, gputurbo.viterbi_decoder_pdu):
             with self.assertRaisesRegex(ValueError, "unknown output 'extrinsic': use one "
                                         "of bits, llr, code-extrinsic"):

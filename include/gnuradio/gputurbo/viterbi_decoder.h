@@ -32,10 +32,9 @@ namespace gputurbo {
  * Soft output (\p output; "bits" by default): with "llr" the output is float32, each
  * information bit's a-posteriori LLR in place of the bit (frame_bits values a frame), by
  * the max-log BCJR algorithm, in the sign of \p llr_sign: its sign is the bit "bits"
- * gives but where it is 0 (a tie); a stream's on the cpu backend without node_sync
+ * gives but where it is 0 (a tie); a stream's too, node_sync or not
  * (engine/conv/decoder.h: stream_decoder::set_soft_output()). With "code-extrinsic"
- * (frames), one float per
- * input LLR (the output runs at the input's rate): each sent code bit's a-posteriori
+ * (frames), one float per input LLR (the output runs at the input's rate): each sent code bit's a-posteriori
  * LLR less its input LLR, what an iterative receiver (turbo equalisation, iterative
  * demapping) gives back to its equaliser or demapper. With \p output_type "int8" the
  * values are int8 items instead, a byte a value instead of 4, in the units of int8

@@ -232,7 +232,8 @@ void stream_decoder::set_soft_output(bool on)
         throw std::invalid_argument(
             "stream_decoder: soft output is not given by this decoder (" + backend() +
             " backend" + (d_config.node_sync ? ", node_sync" : "") +
-            "): the cpu backend gives it, with soft_algorithm max-log");
+            "): the cpu and cuda backends give it, with soft_algorithm max-log, for "
+            "every code but K = 9 with four outputs");
     if (d_sent > 0)
         throw std::logic_error(
             "stream_decoder::set_soft_output: between streams only (flush() or reset() "

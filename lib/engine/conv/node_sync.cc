@@ -174,6 +174,25 @@ void node_sync_decoder::make_inner(bool inverted)
     d_inner->set_start_known(false);
     d_inner->reset(); // a stream from any state
     d_inverted = inverted;
+    if (soft_output())
+        d_inner->set_soft_output(true);
+}
+
+stream_decoder::decided node_sync_decoder::inner_out(decided out)
+{
+    // Soft output is set between streams, where the inner decoder is between streams too.
+    if (d_inner->soft_output() != soft_output())
+        d_inner->set_soft_output(soft_output());
+    return out;
+}
+
+std::size_t node_sync_decoder::in_outer_sign(std::size_t n, float* soft) const
+{
+    // The inner decoder's LLRs are in its own sign, the other one where it is inverted.
+    if (soft && d_inverted)
+        for (std::size_t i = 0; i < n; ++i)
+            soft[i] = -soft[i];
+    return n;
 }
 
 std::uint64_t node_sync_decoder::preferred_steps() const
@@ -214,7 +233,7 @@ std::vector<sync_change> node_sync_decoder::take_sync_changes()
     return std::exchange(d_changes, {});
 }
 
-std::size_t node_sync_decoder::feed(const span& s, std::uint64_t to, std::uint8_t* bits)
+std::size_t node_sync_decoder::feed(const span& s, std::uint64_t to, decided out)
 {
     const std::size_t size = int8_stream() ? 1 : sizeof(float);
     std::size_t written = 0;
@@ -225,12 +244,14 @@ std::size_t node_sync_decoder::feed(const span& s, std::uint64_t to, std::uint8_
         const std::uint8_t* llrs = held ? s.held + (d_fed - d_held_start) * size
                                         : s.fresh + (d_fed - s.fresh_from) * size;
         const std::size_t count = std::size_t(end - d_fed);
-        written += int8_stream()
-                       ? d_inner->decode(reinterpret_cast<const std::int8_t*>(llrs),
-                                         count,
-                                         bits + written)
-                       : d_inner->decode(
-                             reinterpret_cast<const float*>(llrs), count, bits + written);
+        const decided at = inner_out(out.at(written));
+        written += in_outer_sign(
+            int8_stream()
+                ? d_inner->decode(
+                      reinterpret_cast<const std::int8_t*>(llrs), count, at.bits, at.soft)
+                : d_inner->decode(
+                      reinterpret_cast<const float*>(llrs), count, at.bits, at.soft),
+            at.soft);
         d_fed = end;
     }
     return written;
@@ -268,11 +289,13 @@ std::size_t node_sync_decoder::weigh(const span& s, std::int64_t steps) const
     return keep;
 }
 
-std::size_t node_sync_decoder::change(std::size_t to, std::uint8_t* bits)
+std::size_t node_sync_decoder::change(std::size_t to, decided out)
 {
     // The stream so far ends at the check (its LLRs all given); another starts at the
     // new phase's first LLR.
-    std::size_t written = d_acquired ? d_inner->flush(bits) : 0;
+    const decided at = inner_out(out);
+    const std::size_t written =
+        d_acquired ? in_outer_sign(d_inner->flush(at.bits, at.soft), at.soft) : 0;
     const sync_hypothesis& h = d_hypotheses[to];
     if (h.inverted != d_inverted)
         make_inner(h.inverted);
@@ -286,7 +309,6 @@ std::size_t node_sync_decoder::change(std::size_t to, std::uint8_t* bits)
 
 std::size_t node_sync_decoder::advance(const sent_llrs& in, decided out)
 {
-    std::uint8_t* const bits = out.bits; // no soft output (gives_soft())
     const span s{ d_held.data(),
                   in.codes ? reinterpret_cast<const std::uint8_t*>(in.codes)
                            : reinterpret_cast<const std::uint8_t*>(in.values),
@@ -302,12 +324,12 @@ std::size_t node_sync_decoder::advance(const sent_llrs& in, decided out)
         if (to == keep)
             continue;
         if (d_acquired)
-            written += feed(s, d_check, bits + written);
+            written += feed(s, d_check, out.at(written));
         d_first_bit = written_bits() + written;
-        written += change(to, bits + written);
+        written += change(to, out.at(written));
     }
     if (d_acquired)
-        written += feed(s, std::min(in.sent, d_check), bits + written);
+        written += feed(s, std::min(in.sent, d_check), out.at(written));
     hold(s, in.sent);
     return written;
 }
@@ -335,22 +357,22 @@ void node_sync_decoder::hold(const span& s, std::uint64_t total)
 
 std::size_t node_sync_decoder::wait_oldest(decided out)
 {
-    return d_inner->wait(out.bits);
+    return in_outer_sign(d_inner->wait(out.bits, out.soft), out.soft);
 }
 
 std::size_t node_sync_decoder::finish(decided out)
 {
-    std::uint8_t* const bits = out.bits;
     const std::uint64_t total = received_llrs();
     const span s{ d_held.data(), nullptr, total };
     std::size_t written = 0;
     if (!d_acquired && total > 0) {
         d_first_bit = written_bits();
-        written += change(weigh_short(), bits);
+        written += change(weigh_short(), out);
     }
     if (d_acquired)
-        written += feed(s, total, bits + written);
-    written += d_inner->flush(bits + written);
+        written += feed(s, total, out.at(written));
+    const decided at = inner_out(out.at(written));
+    written += in_outer_sign(d_inner->flush(at.bits, at.soft), at.soft);
     forget();
     return written;
 }

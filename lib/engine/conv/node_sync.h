@@ -66,6 +66,8 @@ public:
     std::uint64_t pending_bits() const override;
     std::uint64_t partial_llrs() const override;
     std::vector<sync_change> take_sync_changes() override;
+    //! The inner decoder's.
+    bool gives_soft() const override { return d_inner->gives_soft(); }
 
     //! The hypotheses it weighs: every offset, and inverted unless transparent().
     const std::vector<sync_hypothesis>& hypotheses() const { return d_hypotheses; }
@@ -85,7 +87,7 @@ private:
         std::uint64_t fresh_from; // the stream index of fresh[0]
     };
     //! Passes LLRs [d_fed, to) to the inner decoder; returns the bits it writes.
-    std::size_t feed(const span& s, std::uint64_t to, std::uint8_t* bits);
+    std::size_t feed(const span& s, std::uint64_t to, decided out);
     //! "No change", from weigh().
     static constexpr std::size_t keep = std::size_t(-1);
     //! Weighs the hypotheses over \p steps steps from LLR d_check: the one to take, or
@@ -95,7 +97,12 @@ private:
     std::size_t weigh_short() const;
     //! Ends the inner stream (its LLRs given up to d_check) and starts another of
     //! hypothesis \p to at d_check; returns the bits written.
-    std::size_t change(std::size_t to, std::uint8_t* bits);
+    std::size_t change(std::size_t to, decided out);
+    //! \p out for the inner decoder, whose soft output follows this one's.
+    decided inner_out(decided out);
+    //! \p n, the first n of \p soft (or nullptr) from the inner decoder's sign into
+    //! this one's.
+    std::size_t in_outer_sign(std::size_t n, float* soft) const;
     //! Keeps the LLRs from d_fed on, of the held ones and then the fresh ones.
     void hold(const span& s, std::uint64_t total);
     //! A decoder of streams from any state, of LLRs negated when \p inverted.

@@ -261,10 +261,11 @@ void with_bcjr_kernel(const trellis& t, const Use& use)
     });
 }
 
-// Threads of t's BCJR grid: what the current GPU holds at once.
-std::size_t grid_threads(const trellis& t)
+// Blocks of t's BCJR grid for \p pairs: one a pair's thread, at most what the current
+// GPU holds at once.
+std::size_t grid_blocks(const trellis& t, std::size_t pairs)
 {
-    std::size_t threads = 0;
+    std::size_t most = 0;
     with_bcjr_kernel(t, [&](auto kernel, std::size_t shared, int) {
         int device = 0, sms = 0, per_sm = 0;
         GPUTURBO_CUDA_TRY(cudaGetDevice(&device));
@@ -272,20 +273,21 @@ std::size_t grid_threads(const trellis& t)
             cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         GPUTURBO_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &per_sm, kernel, bcjr_threads, shared));
-        threads = std::size_t(std::max(per_sm, 1)) * sms * bcjr_threads;
+        most = std::size_t(std::max(per_sm, 1)) * sms;
     });
-    return threads;
+    return std::min((pairs + bcjr_threads - 1) / bcjr_threads, most);
 }
 
 } // namespace
 
-std::size_t bcjr_checkpoint_bytes(const trellis& t, int run)
+std::size_t bcjr_checkpoint_bytes(const trellis& t, const viterbi_job& job)
 {
+    const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     std::size_t bytes = 0;
     with_bcjr_kernel(t, [&](auto, std::size_t, int window) {
-        const std::size_t checkpoints = std::size_t((run + window - 1) / window);
-        bytes =
-            grid_threads(t) * checkpoints * (std::size_t(1) << (t.constraint - 1)) * 4;
+        const std::size_t checkpoints = std::size_t((job.run + window - 1) / window);
+        bytes = grid_blocks(t, pairs) * bcjr_threads * checkpoints *
+                (std::size_t(1) << (t.constraint - 1)) * 4;
     });
     return bytes;
 }
@@ -298,12 +300,10 @@ void launch_bcjr(const trellis& t,
     const std::size_t pairs = segment_pairs(std::size_t(job.per_window) * job.windows);
     if (pairs == 0)
         return;
-    const std::size_t most = grid_threads(t);
+    const unsigned blocks = unsigned(grid_blocks(t, pairs));
     const uint4* prepared = prepared_metrics(t, job);
     with_bcjr_kernel(t, [&](auto kernel, std::size_t shared, int) {
-        const std::size_t blocks =
-            (std::min(pairs, most) + bcjr_threads - 1) / bcjr_threads;
-        kernel<<<unsigned(blocks), bcjr_threads, shared, s>>>(t, job, soft, prepared);
+        kernel<<<blocks, bcjr_threads, shared, s>>>(t, job, soft, prepared);
         GPUTURBO_CUDA_CHECK_LAUNCH();
     });
 }

@@ -27,8 +27,8 @@ struct soft_job
     unsigned char* checkpoints;
 };
 
-//! Bytes of soft_job::checkpoints for runs of \p run steps.
-std::size_t bcjr_checkpoint_bytes(const trellis& t, int run);
+//! Bytes of soft_job::checkpoints for \p job (its segments and their run).
+std::size_t bcjr_checkpoint_bytes(const trellis& t, const viterbi_job& job);
 
 /*!
  * \brief Enqueues the BCJR of \p job's segments on \p s, after launch_viterbi() of the

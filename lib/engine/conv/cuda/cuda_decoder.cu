@@ -230,7 +230,7 @@ private:
                         soft_job{ b.soft,
                                   d_config.invert_llr,
                                   d_checkpoints.reserve(
-                                      bcjr_checkpoint_bytes(d_trellis, p.run)) },
+                                      bcjr_checkpoint_bytes(d_trellis, job)) },
                         s);
         launch_frame_status(
             owned, p.per_frame, int(n), job.window_stride, b.iterations, b.passed, s);
@@ -299,7 +299,7 @@ class gpu_segment_engine final : public segment_engine
 {
 public:
     gpu_segment_engine(const viterbi_config& config, int device)
-        : d_trellis(make_trellis(config.generator)), d_device(device)
+        : d_config(config), d_trellis(make_trellis(config.generator)), d_device(device)
     {
         const std::string why = core::cuda::cannot_run_reason(device);
         if (!why.empty())
@@ -383,25 +383,43 @@ public:
         job.threads = d_threads;
         job.scratch = sl.workspace.reserve(layout.bytes);
         job.owned = nullptr;
+        sl.soft = w.soft;
+        if (w.soft)
+            job.scales = reinterpret_cast<float*>(job.scratch + layout.scales_offset);
         launch_viterbi(d_trellis, job, s);
+        if (w.soft) // each slot's own checkpoints: the slots' kernels run side by side
+            launch_bcjr(d_trellis,
+                        job,
+                        soft_job{ sl.soft_values.reserve(sl.count),
+                                  w.invert,
+                                  sl.checkpoints.reserve(
+                                      bcjr_checkpoint_bytes(d_trellis, job)) },
+                        s);
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.staged_out.reserve(sl.count),
                                           job.bits,
                                           sl.count,
                                           cudaMemcpyDeviceToHost,
                                           s));
+        if (w.soft)
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.staged_soft.reserve(sl.count),
+                                              sl.soft_values.get(),
+                                              sl.count * sizeof(float),
+                                              cudaMemcpyDeviceToHost,
+                                              s));
         GPUTURBO_CUDA_TRY(cudaEventRecord(sl.done, s));
         // The caller may reuse its LLRs once the copies have read them.
         GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.input_read));
     }
 
-    // No soft output here (gives_soft()): soft is never asked for.
-    std::size_t collect(std::uint8_t* bits, float*, bool wait) override
+    std::size_t collect(std::uint8_t* bits, float* soft, bool wait) override
     {
         if (d_slots.taken().empty() || (!wait && !ready()))
             return 0;
         segment_slot& sl = *d_slots.taken().front();
         GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.done));
         std::memcpy(bits, sl.staged_out.get(), sl.count);
+        if (soft && sl.soft)
+            std::memcpy(soft, sl.staged_soft.get(), sl.count * sizeof(float));
         d_slots.give_back(sl);
         return sl.count;
     }
@@ -430,6 +448,12 @@ public:
         }
     }
 
+    //! The fast BCJR's (bcjr_kernel.cuh).
+    bool gives_soft() const override
+    {
+        return gives_fast_soft(d_config, core::soft_output::app);
+    }
+
     core::backend kind() const override { return core::backend::cuda; }
     std::string device() const override
     {
@@ -446,8 +470,13 @@ private:
         core::cuda::device_array<unsigned char> workspace;
         core::cuda::device_array<std::uint8_t> bits;
         std::size_t count = 0; // bits of its batch
+        bool soft = false;     // and their LLRs, in staged_soft
+        core::cuda::device_array<float> soft_values;
+        core::cuda::device_array<unsigned char> checkpoints; // the BCJR's
+        core::cuda::pinned_array<float> staged_soft;
     };
 
+    const viterbi_config d_config;
     const trellis d_trellis;
     const int d_device;
     cudaDeviceProp d_prop{};

@@ -235,8 +235,8 @@ public:
      */
     void set_soft_output(bool on);
     bool soft_output() const { return d_soft; }
-    //! Whether this decoder gives soft output: the cpu backend, max-log, codes whose
-    //! metrics fit in int16 (conv/segments.h: gives_fast_soft()), without node_sync.
+    //! Whether this decoder gives soft output: the cpu and cuda backends, max-log, codes
+    //! whose metrics fit in int16 (conv/segments.h: gives_fast_soft()).
     virtual bool gives_soft() const { return false; }
 
     //! Forgets the stream without output and starts a new one.
