@@ -86,6 +86,18 @@ inline std::string data_dir(const char* env, const char* in_repository)
     return given && *given ? given : in_repository;
 }
 
+//! The first n bits of hex digits, MSB first (the test vectors' notation).
+inline std::vector<std::uint8_t> hex_bits(const std::string& hex, std::size_t n)
+{
+    std::vector<std::uint8_t> bits;
+    for (const char c : hex)
+        for (int i = 3; i >= 0; --i)
+            bits.push_back(
+                std::uint8_t((std::stoi(std::string(1, c), nullptr, 16) >> i) & 1));
+    bits.resize(n);
+    return bits;
+}
+
 //! The seed of a test that draws fresh random inputs on every run: the environment
 //! variable GPUTURBO_TEST_SEED when it is set, else a new one. Printed (and recorded as
 //! the test's "seed" property), so that a failure can be replayed:

@@ -46,18 +46,6 @@ std::string vectors_dir()
     return test::data_dir("GPUTURBO_DLSCH_VECTORS_DIR", GPUTURBO_DLSCH_VECTORS_DIR);
 }
 
-// The first n bits of hex digits, MSB first.
-std::vector<std::uint8_t> hex_bits(const std::string& hex, std::size_t n)
-{
-    std::vector<std::uint8_t> bits;
-    for (const char c : hex)
-        for (int i = 3; i >= 0; --i)
-            bits.push_back(
-                std::uint8_t((std::stoi(std::string(1, c), nullptr, 16) >> i) & 1));
-    bits.resize(n);
-    return bits;
-}
-
 // Each case of dlsch.txt: its fields, data (TBS bits) and e (G bits).
 struct vector_case
 {
@@ -80,8 +68,8 @@ std::vector<vector_case> read_cases()
             c.f[word] = value;
         std::getline(in, data);
         std::getline(in, e);
-        c.data = hex_bits(data.substr(5), std::size_t(c.f.at("tbs")));
-        c.e = hex_bits(e.substr(2), std::size_t(c.f.at("G")));
+        c.data = test::hex_bits(data.substr(5), std::size_t(c.f.at("tbs")));
+        c.e = test::hex_bits(e.substr(2), std::size_t(c.f.at("G")));
         cases.push_back(std::move(c));
     }
     return cases;

@@ -11,7 +11,9 @@
 // parameter tables' choices read the same spelling.
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -38,6 +40,21 @@ std::vector<std::string> names_of(const name_table<T, N>& names)
     for (const auto& n : names)
         out.emplace_back(n.first);
     return out;
+}
+
+//! The value named \p text in \p names; std::invalid_argument naming \p what and the
+//! names else.
+template <class T, std::size_t N>
+T value_of(std::string_view text, const name_table<T, N>& names, const char* what)
+{
+    for (const auto& [name, value] : names)
+        if (text == name)
+            return value;
+    std::string choices;
+    for (const auto& n : names)
+        choices += std::string(choices.empty() ? "" : ", ") + n.first;
+    throw std::invalid_argument("unknown " + std::string(what) + " '" +
+                                std::string(text) + "': use " + choices);
 }
 
 } // namespace gputurbo::core

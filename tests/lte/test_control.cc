@@ -1,0 +1,389 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The control channels' coding (36.212 §5.3.1, §5.3.3): the independent DCI and BCH
+// vectors encode bit for bit and decode from noiseless LLRs on every backend, the RNTI
+// or the port count read from the CRC; rate matching for convolutional codes (the
+// interleaver of Table 5.1.4-2, repetition adding up, puncturing leaving erasures);
+// the masked CRC; bad arguments.
+
+#include "conv/conv_test_util.h"
+#include "test_util.h"
+
+#include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/lte/control.h>
+#include <gnuradio/gputurbo/engine/lte/crc.h>
+#include <gnuradio/gputurbo/engine/lte/rate_matching.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace gputurbo;
+
+namespace {
+
+std::string vectors_dir()
+{
+    return test::data_dir("GPUTURBO_DCI_VECTORS_DIR", GPUTURBO_DCI_VECTORS_DIR);
+}
+
+// Each case of vectors.txt: a DCI or a MIB, its mask (the "rnti" field), E, the
+// payload and the E bits sent.
+struct control_case
+{
+    int number = 0;
+    bool bch = false;
+    int A = 0, E = 0;
+    long mask = 0;
+    std::vector<std::uint8_t> data, e;
+};
+
+std::vector<control_case> read_cases()
+{
+    std::ifstream in(vectors_dir() + "/vectors.txt");
+    std::vector<control_case> cases;
+    for (std::string line, data, e; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string word, kind;
+        control_case c;
+        if (!(words >> word) || word != "case")
+            continue;
+        words >> c.number >> word >> kind >> word >> c.A >> word >> c.mask >> word >> c.E;
+        c.bch = kind == "bch";
+        std::getline(in, data);
+        std::getline(in, e);
+        c.data = test::hex_bits(data.substr(5), std::size_t(c.A));
+        c.e = test::hex_bits(e.substr(2), std::size_t(c.E));
+        cases.push_back(std::move(c));
+    }
+    return cases;
+}
+
+// GNU Radio's sign: positive means 1.
+std::vector<float> noiseless_llrs(const std::vector<std::uint8_t>& bits)
+{
+    std::vector<float> llrs(bits.size());
+    for (std::size_t i = 0; i < bits.size(); ++i)
+        llrs[i] = bits[i] ? 4.0f : -4.0f;
+    return llrs;
+}
+
+std::vector<std::uint8_t>
+encoded(const std::vector<std::uint8_t>& payload, long mask, int E)
+{
+    std::vector<std::uint8_t> e(E);
+    lte::control_encode(int(payload.size()), payload.data(), mask, E, e.data());
+    return e;
+}
+
+// Table 5.1.4-2 as the specification prints it.
+const int spec_permutation[32] = { 1,  17, 9,  25, 5,  21, 13, 29, 3,  19, 11,
+                                   27, 7,  23, 15, 31, 0,  16, 8,  24, 4,  20,
+                                   12, 28, 2,  18, 10, 26, 6,  22, 14, 30 };
+
+// One stream of D bits through §5.1.4.2.1 as written: a matrix of R rows of 32, filled
+// row by row with the dummies (-1) first and then d_0 ... d_(D-1), its columns read
+// out in the table's order.
+std::vector<int> interleaved_stream(int D)
+{
+    const int R = (D + 31) / 32;
+    std::vector<std::vector<int>> matrix(R, std::vector<int>(32));
+    for (int y = 0; y < 32 * R; ++y)
+        matrix[y / 32][y % 32] = y - (32 * R - D);
+    std::vector<int> v;
+    for (const int column : spec_permutation)
+        for (int row = 0; row < R; ++row)
+            v.push_back(matrix[row][column] < 0 ? -1 : matrix[row][column]);
+    return v;
+}
+
+// w's positions that hold coded bits (not NULL), in order.
+std::vector<std::int32_t> sent_order(int D)
+{
+    std::vector<std::int32_t> order;
+    for (const std::int32_t at : lte::conv_circular_buffer(D))
+        if (at != lte::null_bit)
+            order.push_back(at);
+    return order;
+}
+
+} // namespace
+
+TEST(LteControl, EncodesEveryVectorBitForBit)
+{
+    const auto cases = read_cases();
+    ASSERT_EQ(cases.size(), 54u) << "read from " << vectors_dir();
+    for (const control_case& c : cases)
+        EXPECT_EQ(encoded(c.data, c.mask, c.E), c.e) << "case " << c.number;
+}
+
+TEST(LteControlRateMatching, TheInterleaverFollowsTable5_1_4_2)
+{
+    // D = 32: one row, no dummies; 40: two rows after 24 dummies (the MIB's A + 16);
+    // 1 and 33: 31 dummies.
+    for (const int D : { 1, 24, 32, 33, 40, 63, 64, 76, 100 }) {
+        const auto w = lte::conv_circular_buffer(D);
+        const auto v = interleaved_stream(D);
+        ASSERT_EQ(w.size(), 3 * v.size()) << "D " << D;
+        for (std::size_t s = 0; s < 3; ++s)
+            for (std::size_t k = 0; k < v.size(); ++k)
+                ASSERT_EQ(w[s * v.size() + k],
+                          v[k] < 0 ? lte::null_bit : 3 * v[k] + int(s))
+                    << "D " << D << " stream " << s << " position " << k;
+    }
+}
+
+TEST(LteControlRateMatching, EveryCodedBitOnceWhateverD)
+{
+    for (int D = 1; D <= 200; ++D) {
+        auto order = sent_order(D);
+        ASSERT_EQ(order.size(), 3u * D) << "D " << D;
+        std::sort(order.begin(), order.end());
+        for (int i = 0; i < 3 * D; ++i)
+            ASSERT_EQ(order[i], i) << "D " << D;
+    }
+}
+
+TEST(LteControlRateMatching, RepeatedLlrsAddUp)
+{
+    // E = 1728 of D = 40 (the MIB with the extended cyclic prefix): each coded bit sent
+    // 14 or 15 times, its LLR the sum of the LLRs that conv_select_bits() sends from it.
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> value(-3.0f, 3.0f);
+    for (const auto [D, E] :
+         { std::pair{ 40, 1728 }, std::pair{ 37, 576 }, std::pair{ 24, 73 } }) {
+        const auto w = lte::conv_circular_buffer(D);
+        std::vector<float> llrs(E), coded(3 * D, 99.0f);
+        for (float& x : llrs)
+            x = value(rng);
+        lte::conv_combine_bits(w, llrs.data(), E, coded.data());
+        for (int i = 0; i < 3 * D; ++i) {
+            std::vector<std::uint8_t> one_hot(3 * D, 0), e(E);
+            one_hot[i] = 1;
+            lte::conv_select_bits(w, one_hot.data(), E, e.data());
+            float sum = 0.0f;
+            int times = 0;
+            for (int k = 0; k < E; ++k)
+                if (e[k]) {
+                    sum += llrs[k];
+                    ++times;
+                }
+            EXPECT_GE(times, E / (3 * D)) << "D " << D << " E " << E << " bit " << i;
+            EXPECT_LE(times, E / (3 * D) + 1) << "D " << D << " E " << E << " bit " << i;
+            EXPECT_FLOAT_EQ(coded[i], sum) << "D " << D << " E " << E << " bit " << i;
+        }
+    }
+}
+
+TEST(LteControlRateMatching, PuncturedBitsAreErasures)
+{
+    // The bit collection holds stream 0, then 1, then 2: E = 2 D sends streams 0 and 1
+    // (rate 1/2) and E = D stream 0; the bits not sent are 0, those sent their LLR.
+    for (const int D : { 24, 40, 45 }) {
+        const auto w = lte::conv_circular_buffer(D);
+        for (const int streams_sent : { 1, 2 }) {
+            const int E = streams_sent * D;
+            const std::vector<float> ones(E, 1.0f);
+            std::vector<float> coded(3 * D, 99.0f);
+            lte::conv_combine_bits(w, ones.data(), E, coded.data());
+            for (int i = 0; i < 3 * D; ++i)
+                EXPECT_EQ(coded[i], i % 3 < streams_sent ? 1.0f : 0.0f)
+                    << "D " << D << " E " << E << " bit " << i;
+        }
+        // Any E < 3 D: E bits sent once, the others erased.
+        const int E = 3 * D - 11;
+        const std::vector<float> ones(E, 1.0f);
+        std::vector<float> coded(3 * D, 99.0f);
+        lte::conv_combine_bits(w, ones.data(), E, coded.data());
+        EXPECT_EQ(std::count(coded.begin(), coded.end(), 1.0f), E) << "D " << D;
+        EXPECT_EQ(std::count(coded.begin(), coded.end(), 0.0f), 11) << "D " << D;
+    }
+}
+
+TEST(LteControlCrc, TheMaskComesBackAndNoMaskIsThePlainCrc)
+{
+    std::mt19937 rng(11);
+    for (const int A : { 1, 8, 24, 27, 60 }) {
+        std::vector<std::uint8_t> plain(A + 16), masked(A + 16);
+        for (int i = 0; i < A; ++i)
+            plain[i] = masked[i] = rng() & 1;
+        lte::attach_crc(lte::crc::crc16, plain.data(), plain.size());
+        lte::attach_masked_crc(A, 0, masked.data());
+        EXPECT_EQ(masked, plain) << "A " << A;
+        EXPECT_EQ(lte::crc_mask(A, plain.data()), 0) << "A " << A;
+        for (const long mask :
+             { 0x0001L, 0x8000L, 0xFFFEL, 0xFFFFL, long(rng() & 0xFFFF) }) {
+            lte::attach_masked_crc(A, mask, masked.data());
+            EXPECT_EQ(lte::crc_mask(A, masked.data()), mask) << "A " << A;
+            // The mask's MSB meets the first CRC bit.
+            for (int i = 0; i < 16; ++i)
+                EXPECT_EQ(masked[A + i] ^ plain[A + i], (mask >> (15 - i)) & 1);
+        }
+    }
+}
+
+TEST(LteControlCrc, BchPortsAndTheirMasks)
+{
+    const std::map<int, std::uint16_t> masks = { { 1, 0x0000 },
+                                                 { 2, 0xFFFF },
+                                                 { 4, 0x5555 } };
+    for (const auto& [ports, mask] : masks) {
+        EXPECT_EQ(lte::bch_mask(ports), mask);
+        EXPECT_EQ(lte::bch_ports(mask), ports);
+    }
+    for (const std::uint16_t other : { 0x0001, 0x5554, 0xAAAA, 0x1234 })
+        EXPECT_EQ(lte::bch_ports(other), 0) << other;
+}
+
+TEST(LteControl, BadArgumentsAreRefusedNamingThem)
+{
+    const std::vector<std::uint8_t> payload(27, 0);
+    std::vector<std::uint8_t> e(72);
+    auto encode = [&](int A, long mask, int E) {
+        return test::invalid_argument_message(
+            [&] { lte::control_encode(A, payload.data(), mask, E, e.data()); });
+    };
+    EXPECT_EQ(encode(27, 0x1234, 0), "E=0 is out of range: use 1 or more");
+    EXPECT_EQ(encode(27, 0x1234, -5), "E=-5 is out of range: use 1 or more");
+    EXPECT_EQ(encode(0, 0x1234, 72), "A=0 is out of range: use 1 or more");
+    EXPECT_EQ(encode(27, 0x10000, 72),
+              "mask=65536 is out of range: use 0 ... 65535 (16 bits)");
+    EXPECT_EQ(encode(27, -1, 72), "mask=-1 is out of range: use 0 ... 65535 (16 bits)");
+    EXPECT_EQ(test::invalid_argument_message([] { lte::bch_mask(3); }),
+              "ports=3 is not an antenna port count of the BCH: use 1, 2 or 4");
+    EXPECT_EQ(test::invalid_argument_message([] { lte::conv_circular_buffer(0); }),
+              "D=0 is out of range: use 1 or more");
+
+    // A decoder of another termination or rate reads another number of LLRs a frame.
+    std::vector<float> llrs(72);
+    std::vector<std::uint16_t> masks(1);
+    auto decode_with = [&](const conv::viterbi_config& c, int A, int E) {
+        const auto dec = conv::make_viterbi_decoder(c, "cpu");
+        return test::invalid_argument_message([&] {
+            lte::control_decode(*dec, A, E, llrs.data(), 1, e.data(), masks.data());
+        });
+    };
+    conv::viterbi_config terminated = lte::control_decoder_config();
+    terminated.mode = conv::termination::terminated;
+    EXPECT_EQ(decode_with(terminated, 27, 72),
+              "control_decode: the decoder reads 147 LLRs a frame of A + 16 = 43 bits, a "
+              "control block 129: use a decoder of the \"lte\" code, tail-biting "
+              "(control_decoder_config())");
+    conv::viterbi_config half_rate = lte::control_decoder_config();
+    half_rate.generator = conv::preset("802.11");
+    EXPECT_NE(decode_with(half_rate, 27, 72).find("reads 86 LLRs"), std::string::npos);
+    EXPECT_EQ(decode_with(lte::control_decoder_config(), 27, 0),
+              "E=0 is out of range: use 1 or more");
+    EXPECT_EQ(decode_with(lte::control_decoder_config(), 0, 72),
+              "A=0 is out of range: use 1 or more");
+}
+
+namespace {
+
+class LteControlDecoder : public conv_test::backend_test
+{
+protected:
+    std::unique_ptr<core::batch_decoder> decoder() const
+    {
+        return conv::make_viterbi_decoder(lte::control_decoder_config(), GetParam());
+    }
+};
+
+} // namespace
+
+TEST_P(LteControlDecoder, EveryVectorFromNoiselessLlrs)
+{
+    const auto cases = read_cases();
+    ASSERT_EQ(cases.size(), 54u) << "read from " << vectors_dir();
+    const auto dec = decoder();
+    int ambiguous = 0;
+    for (const control_case& c : cases) {
+        const auto llrs = noiseless_llrs(c.e);
+        std::vector<std::uint8_t> payload(c.A);
+        std::uint16_t mask = 0;
+        core::codeword_status status;
+        lte::control_decode(
+            *dec, c.A, c.E, llrs.data(), 1, payload.data(), &mask, &status);
+        if (c.E < c.A + lte::control_crc_bits) {
+            // Fewer bits sent than the block has (a code rate above 1: 57 and 60 bits at
+            // aggregation level 1): other blocks are sent as the same E bits. The exact
+            // decoder finds one of them; the wrap-around Viterbi of the others needn't
+            // meet a tail-biting path with two thirds of the code erased.
+            ++ambiguous;
+            if (GetParam() == std::string("reference"))
+                EXPECT_EQ(encoded(payload, mask, c.E), c.e) << "case " << c.number;
+            continue;
+        }
+        EXPECT_EQ(payload, c.data) << "case " << c.number;
+        EXPECT_TRUE(status.passed) << "case " << c.number;
+        if (c.bch)
+            EXPECT_EQ(lte::bch_ports(mask),
+                      c.mask == 0        ? 1
+                      : c.mask == 0xFFFF ? 2
+                                         : 4)
+                << "case " << c.number;
+        else
+            EXPECT_EQ(mask, c.mask) << "case " << c.number;
+    }
+    EXPECT_EQ(ambiguous, 2);
+}
+
+TEST_P(LteControlDecoder, ManyCandidatesInOneCall)
+{
+    // Blind decoding's shape: candidates of one size and E, each to its own RNTI, in
+    // one call; an erased candidate among them carries no information.
+    std::mt19937 rng(19);
+    const auto dec = decoder();
+    for (const int A : { 8, 27, 44 })
+        for (const int E : { 72, 144, 576 }) {
+            const std::size_t n = 300, erased = 123;
+            std::vector<std::uint8_t> sent(n * A);
+            std::vector<std::uint16_t> rntis(n);
+            std::vector<float> llrs(n * E);
+            for (std::size_t i = 0; i < n; ++i) {
+                for (int b = 0; b < A; ++b)
+                    sent[i * A + b] = rng() & 1;
+                rntis[i] = std::uint16_t(rng());
+                const std::vector<std::uint8_t> payload(sent.begin() + i * A,
+                                                        sent.begin() + (i + 1) * A);
+                const auto l = noiseless_llrs(encoded(payload, rntis[i], E));
+                std::copy(l.begin(), l.end(), llrs.begin() + i * E);
+            }
+            std::fill(llrs.begin() + erased * E, llrs.begin() + (erased + 1) * E, 0.0f);
+            std::vector<std::uint8_t> payload(n * A);
+            std::vector<std::uint16_t> masks(n);
+            std::vector<core::codeword_status> status(n);
+            lte::control_decode(
+                *dec, A, E, llrs.data(), n, payload.data(), masks.data(), status.data());
+            for (std::size_t i = 0; i < n; ++i) {
+                if (i == erased) {
+                    EXPECT_FALSE(status[i].passed);
+                    continue;
+                }
+                EXPECT_TRUE(status[i].passed) << "A " << A << " E " << E << " #" << i;
+                EXPECT_EQ(masks[i], rntis[i]) << "A " << A << " E " << E << " #" << i;
+                EXPECT_TRUE(std::equal(payload.begin() + i * A,
+                                       payload.begin() + (i + 1) * A,
+                                       sent.begin() + i * A))
+                    << "A " << A << " E " << E << " #" << i;
+            }
+        }
+    // No candidates: nothing read or written.
+    lte::control_decode(*dec, 27, 72, nullptr, 0, nullptr, nullptr);
+}
+
+INSTANTIATE_TEST_SUITE_P(ConvBackends,
+                         LteControlDecoder,
+                         ::testing::Values("reference", "cpu", "cuda"),
+                         [](const auto& info) { return std::string(info.param); });
