@@ -152,6 +152,99 @@ TEST_P(FastBcjr, SignsAreTheViterbiDecisions)
     std::printf("signs against the decisions: %zu bits, %zu ties\n", compared, ties);
 }
 
+TEST_P(FastBcjr, BitsAndStatusesAreDecodesOnEveryCodeWithTies)
+{
+    // decode_soft()'s bits and statuses are decode()'s (on CUDA the BCJR traces the
+    // Viterbi's paths itself), where ties abound too: codes of every kernel form
+    // (symmetric presets, any code, K = 9, four outputs, punctured), every termination,
+    // one segment and several, float and int8 frames of noisy codewords and of noise
+    // (whose terminated frames miss their end state: they fail).
+    std::mt19937_64 rng(test::test_seed());
+    std::mt19937 bit_rng{ unsigned(rng()) };
+    const code_case codes[] = {
+        { preset("ccsds"), "3/4" },         { preset("lte"), "none" },
+        { preset("gsm"), "none" },          { preset("cdma-r2"), "none" },
+        { parse_code(5, "23,12"), "none" }, { parse_code(4, "15,17,13,11"), "none" }
+    };
+    std::size_t compared = 0, ties = 0, failed = 0;
+    for (const code_case& cc : codes)
+        for (const termination mode : frame_modes)
+            for (const bool segmented : { false, true }) {
+                viterbi_config c = cc.config(mode, rng() % 2);
+                if (segmented) {
+                    c.geometry.depth = 26;
+                    c.geometry.training = 22;
+                    c.geometry.bits = 90;
+                }
+                const int frame_bits = 10 + int(rng() % 500);
+                const std::size_t frames = 2 + rng() % 30;
+                const auto bits = random_bits(frames * frame_bits, bit_rng);
+                auto llrs = noisy_llrs(c, frame_bits, bits, 0.5 + 0.5 * (rng() % 4), rng);
+                const std::size_t sent = llrs.size() / frames;
+                for (std::size_t i = 0; i < sent; ++i) // frame 0: noise
+                    llrs[i] = float(int(rng() % 9) - 4);
+                std::vector<std::int8_t> q(llrs.size());
+                core::quantize_llrs(llrs.data(), llrs.size(), q.data(), 1.0f);
+                const auto dec = make_viterbi_decoder(c, GetParam());
+                for (const bool int8 : { false, true }) {
+                    std::vector<std::uint8_t> hard(bits.size()), soft_bits(bits.size());
+                    std::vector<core::codeword_status> hard_status(frames),
+                        soft_status(frames);
+                    std::vector<float> values(bits.size());
+                    const core::soft_values out{ values.data(), core::soft_output::app };
+                    if (int8) {
+                        dec->decode(frame_bits,
+                                    q.data(),
+                                    frames,
+                                    hard.data(),
+                                    hard_status.data());
+                        dec->decode_soft(frame_bits,
+                                         q.data(),
+                                         frames,
+                                         out,
+                                         soft_bits.data(),
+                                         soft_status.data());
+                    } else {
+                        dec->decode(frame_bits,
+                                    llrs.data(),
+                                    frames,
+                                    hard.data(),
+                                    hard_status.data());
+                        dec->decode_soft(frame_bits,
+                                         llrs.data(),
+                                         frames,
+                                         out,
+                                         soft_bits.data(),
+                                         soft_status.data());
+                    }
+                    const std::string what = cc.generator.text() + " " + cc.puncturing +
+                                             " " + to_string(mode) +
+                                             (segmented ? " segmented" : "") +
+                                             (int8 ? " int8" : " float") +
+                                             " frame_bits=" + std::to_string(frame_bits);
+                    ASSERT_EQ(soft_bits, hard) << what;
+                    for (std::size_t f = 0; f < frames; ++f) {
+                        ASSERT_EQ(soft_status[f].passed, hard_status[f].passed)
+                            << what << " frame " << f;
+                        failed += !hard_status[f].passed;
+                    }
+                    for (std::size_t i = 0; i < values.size(); ++i) {
+                        ties += values[i] == 0.0f;
+                        if (values[i] != 0.0f)
+                            ASSERT_EQ(values[i] < 0.0f != c.invert_llr, hard[i] == 1)
+                                << what << " bit " << i;
+                    }
+                    compared += values.size();
+                }
+            }
+    std::printf("bits against decode(): %zu bits, %zu ties, %zu frames failed\n",
+                compared,
+                ties,
+                failed);
+    EXPECT_GT(ties, compared / 1000);
+    EXPECT_GT(failed, 0u);
+}
+
 TEST(FastBcjrBackends, InstructionSetsAndTheGpuAgreeBitForBit)
 {
     // The same values from every CPU kernel (generic, AVX2, AVX-512) and, where there is

@@ -117,11 +117,11 @@ struct viterbi_job
     //! of segments one after another)
     std::size_t threads;
     unsigned char* scratch; //!< scratch_bytes() bytes, 16-byte aligned
-    long long* owned;       //!< [windows * per_window] fixed-point |L| sums of the
-                            //!< owned steps (conv/quantize.h), missed_end_state where
-                            //!< an end_zero segment's best end state is not 0; or
-    //!< nullptr    //! [windows * per_window] out, or nullptr: each
-    //!< segment's scale, the metric of an
+    //! [windows * per_window] fixed-point |L| sums of the owned steps
+    //! (conv/quantize.h), missed_end_state where an end_zero segment's best end state
+    //! is not 0; or nullptr
+    long long* owned;
+    //! [windows * per_window] out, or nullptr: each segment's scale, the metric of an
     //! LLR of 1 (conv/quantize.h; int8: int8_scale). Set, the decoding kernel reads
     //! prepared metrics, which launch_bcjr() reads after it (prepared_metrics()).
     float* scales = nullptr;
