@@ -1,0 +1,598 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gnuradio/gputurbo/engine/lte/pdcch.h>
+
+#include "core/names.h"
+
+#include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/core/llr.h>
+#include <gnuradio/gputurbo/engine/lte/control.h>
+#include <gnuradio/gputurbo/engine/lte/rate_matching.h>
+#include <gnuradio/gputurbo/engine/lte/scrambling.h>
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace gputurbo::lte {
+namespace {
+
+const core::name_table<pdcch_space, 3> space_names = {
+    { "common", pdcch_space::common },
+    { "ue-specific", pdcch_space::ue_specific },
+    { "exhaustive", pdcch_space::exhaustive },
+};
+
+const core::name_table<pdcch_search_mode, 2> mode_names = {
+    { "ue", pdcch_search_mode::ue },
+    { "exhaustive", pdcch_search_mode::exhaustive },
+};
+
+std::string out_of_range(const std::string& name, long value, const std::string& range)
+{
+    return name + "=" + std::to_string(value) + " is out of range: use " + range;
+}
+
+bool is_broadcast_rnti(int rnti)
+{
+    return rnti == si_rnti || rnti == p_rnti ||
+           (rnti >= min_ra_rnti && rnti <= max_ra_rnti);
+}
+
+// 36.321 Table 7.1-1 reserves these values: no RNTI.
+bool is_rnti(int mask) { return mask != 0 && !(mask >= 0xFFF4 && mask <= 0xFFFC); }
+
+// A candidate holds a DCI all over when each of its halves correlates with it at
+// least this share of the best detection of the DCI: one around a DCI holds it only
+// in part (its other half, noise, zeros or another DCI, correlates about 0).
+constexpr float half_share = 0.5f;
+
+// The sum of term(0) … term(n - 1) in 8 partial sums: floating-point sums in one
+// order would keep the compiler from vectorising them.
+template <class Term>
+float sum_in_lanes(int n, Term term)
+{
+    constexpr int lanes = 8;
+    float part[lanes] = {};
+    int i = 0;
+    for (; i + lanes <= n; i += lanes)
+        for (int l = 0; l < lanes; ++l)
+            part[l] += term(i + l);
+    float total = 0.0f;
+    for (; i < n; ++i)
+        total += term(i);
+    for (const float p : part)
+        total += p;
+    return total;
+}
+
+void sort_unique(std::vector<int>& v)
+{
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+} // namespace
+
+const char* to_string(pdcch_space s) { return core::name_of(s, space_names); }
+const char* to_string(pdcch_search_mode m) { return core::name_of(m, mode_names); }
+
+long pdcch_c_init(int subframe, int cell_id)
+{
+    if (subframe < 0 || subframe > 9)
+        throw std::invalid_argument(out_of_range("subframe", subframe, "0 ... 9"));
+    if (cell_id < 0 || cell_id > max_cell_id)
+        throw std::invalid_argument(
+            out_of_range("cell_id", cell_id, "0 ... " + std::to_string(max_cell_id)));
+    return long(subframe) * 512 + cell_id;
+}
+
+void descramble_pdcch(int subframe, int cell_id, float* llrs, std::size_t n)
+{
+    std::vector<std::uint8_t> c(n);
+    scrambling_sequence(pdcch_c_init(subframe, cell_id), n, c.data());
+    for (std::size_t i = 0; i < n; ++i)
+        if (c[i])
+            llrs[i] = -llrs[i];
+}
+
+std::vector<int> default_dci_sizes(const dci_config& cell)
+{
+    std::vector<dci_format> formats = { dci_format::f1a,
+                                        dci_format::f1c,
+                                        dci_format::f1 };
+    if (cell.antenna_ports != 1)
+        formats.push_back(dci_format::f2a);
+    std::vector<int> sizes;
+    for (const dci_format f : formats) {
+        const int A = dci_size(f, cell);
+        if (std::find(sizes.begin(), sizes.end(), A) == sizes.end())
+            sizes.push_back(A);
+    }
+    return sizes;
+}
+
+namespace {
+
+// The checks of one subframe's arguments, each message naming the subframe.
+class subframe_checker
+{
+public:
+    explicit subframe_checker(std::size_t index)
+        : d_prefix("subframe " + std::to_string(index) + ": ")
+    {
+    }
+
+    [[noreturn]] void fail(const std::string& what) const
+    {
+        throw std::invalid_argument(d_prefix + what);
+    }
+
+    //! f()'s result, its std::invalid_argument named after the subframe.
+    template <class F>
+    auto named(F f) const
+    {
+        try {
+            return f();
+        } catch (const std::invalid_argument& e) {
+            fail(e.what());
+        }
+    }
+
+private:
+    std::string d_prefix;
+};
+
+void check_options(const pdcch_search_options& options)
+{
+    if (options.mode != pdcch_search_mode::ue &&
+        options.mode != pdcch_search_mode::exhaustive)
+        throw std::invalid_argument(
+            out_of_range("mode", long(options.mode), "ue or exhaustive"));
+    if (!(options.min_correlation >= -1.0 && options.min_correlation <= 1.0))
+        throw std::invalid_argument(
+            "min_correlation=" + std::to_string(options.min_correlation) +
+            " is out of range: use -1 ... 1");
+}
+
+/*!
+ * Whether each half of the candidate of detection \p d carries its DCI: the
+ * correlation of the half's LLRs with the DCI's bits sent there (control_encode()) is
+ * positive and at least \p least. A candidate of one CCE has no halves: it does.
+ */
+bool both_halves_carry(const pdcch_detection& d, const float* llrs, float least)
+{
+    const int E = cce_llrs * d.candidate.level, half = E / 2;
+    if (d.candidate.level == 1)
+        return true;
+    std::vector<std::uint8_t> e(static_cast<std::size_t>(E));
+    control_encode(d.size, d.payload.data(), d.rnti, E, e.data());
+    llrs += std::size_t(cce_llrs) * std::size_t(d.candidate.first_cce);
+    for (const int from : { 0, half }) {
+        float agreement = 0.0f, magnitude = 0.0f;
+        for (int k = from; k < from + half; ++k) {
+            const float L = core::sanitize_llr(llrs[k], false);
+            agreement += e[std::size_t(k)] ? L : -L;
+            magnitude += std::fabs(L);
+        }
+        if (!(agreement > 0.0f && agreement >= least * magnitude))
+            return false;
+    }
+    return true;
+}
+
+/*!
+ * One DCI found at overlapping candidates (the same subframe, RNTI, size and payload)
+ * is reported once: at the highest level of them whose halves both carry it (the
+ * lower ones within it send its first bits; the higher ones around it hold it in part),
+ * or, where none does, the one of the best correlation. Ordered as search() says.
+ */
+std::vector<pdcch_detection> merge_duplicates(std::vector<pdcch_detection> found,
+                                              const pdcch_subframe* subframes)
+{
+    // Each DCI's detections one after another, the outermost of nested candidates
+    // first (CCE-aligned candidates are nested or apart).
+    auto dci = [](const pdcch_detection& d) {
+        return std::make_tuple(d.subframe, d.rnti, d.size, std::cref(d.payload));
+    };
+    auto place = [](const pdcch_detection& d) {
+        return std::make_tuple(d.candidate.first_cce, -d.candidate.level);
+    };
+    std::sort(found.begin(),
+              found.end(),
+              [&](const pdcch_detection& a, const pdcch_detection& b) {
+                  return std::tuple_cat(dci(a), place(a)) <
+                         std::tuple_cat(dci(b), place(b));
+              });
+    std::vector<pdcch_detection> out;
+    for (std::size_t i = 0; i < found.size();) {
+        // found[i … j): one DCI's detections on CCEs that overlap in a chain.
+        int end = found[i].candidate.first_cce + found[i].candidate.level;
+        std::size_t j = i + 1, best = i;
+        for (; j < found.size() && dci(found[j]) == dci(found[i]) &&
+               found[j].candidate.first_cce < end;
+             ++j) {
+            end = std::max(end, found[j].candidate.first_cce + found[j].candidate.level);
+            if (found[j].correlation > found[best].correlation)
+                best = j;
+        }
+        std::size_t keep = best;
+        if (j - i > 1) {
+            const float least = half_share * found[best].correlation;
+            std::size_t highest = j;
+            for (std::size_t k = i; k < j; ++k)
+                if ((highest == j ||
+                     found[k].candidate.level > found[highest].candidate.level) &&
+                    both_halves_carry(found[k], subframes[found[k].subframe].llrs, least))
+                    highest = k;
+            if (highest != j)
+                keep = highest;
+        }
+        out.push_back(std::move(found[keep]));
+        i = j;
+    }
+    std::sort(
+        out.begin(), out.end(), [](const pdcch_detection& a, const pdcch_detection& b) {
+            return std::tie(
+                       a.subframe, a.candidate.first_cce, a.candidate.level, a.size) <
+                   std::tie(b.subframe, b.candidate.first_cce, b.candidate.level, b.size);
+        });
+    return out;
+}
+
+} // namespace
+
+/*
+ * A search's work, its buffers kept from call to call:
+ * - each subframe's plan: its distinct candidates (the union of its spaces), which are
+ *   the common space's, the (candidate, RNTI) pairs of the UE-specific spaces;
+ * - each size's batch: every subframe's candidates of that size, de-rate-matched into
+ *   the decoder's frames, decoded in one call.
+ */
+struct pdcch_searcher::workspace
+{
+    struct plan
+    {
+        int n_cce = 0;
+        std::vector<pdcch_candidate> candidates;
+        std::vector<std::uint8_t> common;             // per candidate
+        std::vector<std::pair<int, int>> ue_specific; // (candidate, RNTI), sorted
+        std::vector<int> rntis;                       // sorted, each once
+        std::vector<int> sizes;                       // sorted, each once
+    };
+
+    //! A candidate of a subframe, decoded for one size.
+    struct block
+    {
+        std::uint32_t subframe;
+        std::uint32_t candidate;
+        float magnitude; //!< sum |L| of its LLRs
+    };
+
+    //! One size's blocks and the decoder's answer.
+    struct size_batch
+    {
+        int A = 0;
+        std::vector<block> blocks;
+        std::vector<float> coded;       // 3 (A + 16) a block, the decoder's input order
+        std::vector<std::uint8_t> bits; // A + 16 a block
+        std::vector<core::codeword_status> status;
+        core::batch_decoder::ticket ticket = 0;
+    };
+
+    std::vector<plan> plans;
+    std::map<int, size_batch> batches;
+    std::map<int, std::vector<std::int32_t>> sent_orders;
+    std::vector<std::tuple<int, int, int>> spaces; // (level, first CCE, RNTI or 0)
+    std::vector<float> received, sums; // one block's LLRs, sanitised; added up
+    //! The control code's coded bits of each register (conv::code::coded_bits())
+    std::vector<std::uint8_t> code_outputs;
+
+    workspace()
+    {
+        const conv::code code = control_decoder_config().generator;
+        for (unsigned reg = 0; reg < 1u << code.constraint; ++reg)
+            code_outputs.push_back(std::uint8_t(code.coded_bits(reg)));
+    }
+
+    /*!
+     * The sum of the \p coded LLRs (3 \p D, GNU Radio's sign), each with the sign of
+     * its bit in the codeword of the \p D \p decoded bits (the decoded payload and the
+     * CRC received: the payload's CRC masked by the RNTI): 1 plus, 0 minus. The
+     * tail-biting encoder of conv::encode(), fused with the sum: the register starts
+     * with the frame's last K - 1 bits.
+     */
+    float
+    reencoded_agreement(const std::uint8_t* decoded, int D, const float* coded) const
+    {
+        constexpr int memory = 6; // of the "lte" code, K = 7
+        unsigned state = 0;
+        for (int i = D - memory; i < D; ++i)
+            state = (state >> 1) | (unsigned(decoded[i]) << (memory - 1));
+        float sum[3] = {};
+        for (int k = 0; k < D; ++k) {
+            const unsigned reg = (unsigned(decoded[k]) << memory) | state;
+            const unsigned bits = code_outputs[reg];
+            for (int o = 0; o < 3; ++o) // a product: a branch would be mispredicted
+                sum[o] += float(int((bits >> o) & 1u) * 2 - 1) * coded[3 * k + o];
+            state = reg >> 1;
+        }
+        return sum[0] + sum[1] + sum[2];
+    }
+
+    /*!
+     * For A + 16 = \p D bits: the coded bit (in the decoder's input order) of each of
+     * the first 3 D bits sent. Rate matching reads the circular buffer round from its
+     * start, skipping its NULL bits (conv_select_bits()): a round sends every coded
+     * bit once, so sent bit e is coded bit order[e mod 3 D].
+     */
+    const std::vector<std::int32_t>& sent_order(int D)
+    {
+        auto& order = sent_orders[D];
+        if (order.empty())
+            for (const std::int32_t at : conv_circular_buffer(D))
+                if (at != null_bit)
+                    order.push_back(at);
+        return order;
+    }
+
+    //! Checks subframe \p index and plans its candidates and sizes.
+    void plan_subframe(const pdcch_subframe& sf,
+                       std::size_t index,
+                       pdcch_search_mode mode,
+                       core::batch_decoder& decoder)
+    {
+        const subframe_checker check(index);
+        plan& p = plans[index];
+        p.n_cce = check.named([&] { return cce_count(sf.region); });
+        const std::size_t least = std::size_t(cce_llrs) * std::size_t(p.n_cce),
+                          most = 8 * std::size_t(pdcch_regs(sf.region));
+        if (sf.llr_count < least || sf.llr_count > most)
+            check.fail("llr_count=" + std::to_string(sf.llr_count) +
+                       " does not fit the control region: use " + std::to_string(least) +
+                       " (72 N_CCE) ... " + std::to_string(most) + " (8 N_REG)");
+        if (!sf.llrs && sf.llr_count > 0)
+            check.fail("llrs is null");
+        if (sf.subframe < 0 || sf.subframe > 9)
+            check.fail(out_of_range("subframe", sf.subframe, "0 ... 9"));
+        for (std::size_t i = 0; i < sf.rntis.size(); ++i)
+            if (sf.rntis[i] < 1 || sf.rntis[i] > 65535)
+                check.fail(out_of_range(
+                    "rntis[" + std::to_string(i) + "]", sf.rntis[i], "1 ... 65535"));
+        p.sizes = sf.dci_sizes;
+        if (p.sizes.empty())
+            p.sizes = check.named([&] {
+                return default_dci_sizes(
+                    { sf.region.n_prb, sf.duplex, sf.region.antenna_ports });
+            });
+        for (std::size_t i = 0; i < p.sizes.size(); ++i) {
+            if (p.sizes[i] < 1)
+                check.fail(out_of_range(
+                    "dci_sizes[" + std::to_string(i) + "]", p.sizes[i], "1 or more"));
+            // control_decode() of no blocks checks that the decoder takes the size.
+            check.named([&] {
+                control_decode(
+                    decoder, p.sizes[i], cce_llrs, nullptr, 0, nullptr, nullptr);
+                return 0;
+            });
+        }
+        sort_unique(p.sizes);
+        p.rntis = sf.rntis;
+        sort_unique(p.rntis);
+
+        p.ue_specific.clear();
+        if (mode == pdcch_search_mode::exhaustive) {
+            p.candidates = every_candidate(p.n_cce);
+            p.common.assign(p.candidates.size(), 0);
+        } else {
+            // The union of the spaces, each candidate once, with the spaces it is in.
+            spaces.clear();
+            for (const pdcch_candidate& c : common_search_space(p.n_cce))
+                spaces.emplace_back(c.level, c.first_cce, 0);
+            for (const int rnti : p.rntis)
+                for (const pdcch_candidate& c :
+                     ue_search_space(p.n_cce, rnti, sf.subframe))
+                    spaces.emplace_back(c.level, c.first_cce, rnti);
+            std::sort(spaces.begin(), spaces.end());
+            p.candidates.clear();
+            p.common.clear();
+            for (const auto& [level, first, rnti] : spaces) {
+                if (p.candidates.empty() ||
+                    !(p.candidates.back() == pdcch_candidate{ first, level })) {
+                    p.candidates.push_back({ first, level });
+                    p.common.push_back(0);
+                }
+                const int c = int(p.candidates.size()) - 1;
+                if (rnti == 0)
+                    p.common[c] = 1;
+                else
+                    p.ue_specific.emplace_back(c, rnti);
+            }
+        }
+        for (const int A : p.sizes) {
+            auto& blocks = batches[A].blocks;
+            for (std::size_t c = 0; c < p.candidates.size(); ++c)
+                blocks.push_back({ std::uint32_t(index), std::uint32_t(c), 0.0f });
+        }
+    }
+
+    /*!
+     * De-rate-matches each block of \p b into its frame of the decoder's input (the
+     * LLRs of each coded bit added up, 0 where none was sent, as conv_combine_bits()
+     * does) and keeps the blocks whose LLRs carry information.
+     */
+    void combine(size_batch& b, const pdcch_subframe* subframes)
+    {
+        const int D = b.A + control_crc_bits, K = 3 * D;
+        const auto& order = sent_order(D);
+        b.coded.resize(b.blocks.size() * std::size_t(K));
+        sums.resize(std::size_t(K));
+        received.resize(std::size_t(cce_llrs) * 8);
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < b.blocks.size(); ++i) {
+            block k = b.blocks[i];
+            const pdcch_candidate& c = plans[k.subframe].candidates[k.candidate];
+            const float* llrs = subframes[k.subframe].llrs +
+                                std::size_t(cce_llrs) * std::size_t(c.first_cce);
+            // The E LLRs added up round by round of the circular buffer, in the order
+            // sent: contiguous sums the compiler vectorises.
+            const int E = cce_llrs * c.level, first_round = std::min(E, K);
+            for (int e = 0; e < E; ++e)
+                received[e] = core::sanitize_llr(llrs[e], false);
+            const float magnitude =
+                sum_in_lanes(E, [&](int e) { return std::fabs(received[e]); });
+            std::copy_n(received.data(), first_round, sums.data());
+            for (int from = K; from < E; from += K)
+                for (int j = 0, n = std::min(K, E - from); j < n; ++j)
+                    sums[j] += received[from + j];
+            // An erased candidate (all 0, a CCE the caller left empty) decodes to
+            // nothing: it is not decoded.
+            if (magnitude < core::information_floor * float(E))
+                continue;
+            float* coded = b.coded.data() + kept * std::size_t(K);
+            if (E < K)
+                std::fill(coded, coded + K, 0.0f);
+            for (int j = 0; j < first_round; ++j)
+                coded[order[j]] = sums[j];
+            k.magnitude = magnitude;
+            b.blocks[kept++] = k;
+        }
+        b.blocks.resize(kept);
+        b.coded.resize(kept * std::size_t(K));
+    }
+
+    /*!
+     * The space where a block of candidate \p c of plan \p p whose CRC mask is \p
+     * mask is a DCI by the rule of \p mode (pdcch_search_mode), or none.
+     */
+    static std::optional<pdcch_space>
+    space_of(const plan& p, std::uint32_t c, int mask, pdcch_search_mode mode)
+    {
+        const bool listed = std::binary_search(p.rntis.begin(), p.rntis.end(), mask);
+        if (mode == pdcch_search_mode::exhaustive) {
+            if (is_rnti(mask) && (p.rntis.empty() || listed || is_broadcast_rnti(mask)))
+                return pdcch_space::exhaustive;
+            return std::nullopt;
+        }
+        if (p.common[c] && (listed || is_broadcast_rnti(mask)))
+            return pdcch_space::common;
+        if (std::binary_search(
+                p.ue_specific.begin(), p.ue_specific.end(), std::pair{ int(c), mask }))
+            return pdcch_space::ue_specific;
+        return std::nullopt;
+    }
+
+    /*!
+     * Takes the decoder's answer for \p b and adds to \p found its blocks that the
+     * mode's CRC rule and the re-encoding check pass.
+     */
+    void find_dcis(size_batch& b,
+                   core::batch_decoder& decoder,
+                   const pdcch_search_options& options,
+                   std::vector<pdcch_detection>& found) const
+    {
+        const int A = b.A, D = A + control_crc_bits, K = 3 * D;
+        decoder.collect(b.ticket, b.bits.data(), b.status.data());
+        for (std::size_t i = 0; i < b.blocks.size(); ++i) {
+            if (!b.status[i].passed)
+                continue;
+            const block& k = b.blocks[i];
+            const std::uint8_t* decoded = b.bits.data() + i * std::size_t(D);
+            const int mask = crc_mask(A, decoded);
+            const auto space =
+                space_of(plans[k.subframe], k.candidate, mask, options.mode);
+            if (!space)
+                continue;
+            // The re-encoding check, against the frame's combined LLRs: sent bit e
+            // carries coded bit order[e mod 3 D], so sum_e L_e (2 c_e - 1) is that of
+            // the coded bits.
+            const float correlation =
+                reencoded_agreement(decoded, D, b.coded.data() + i * std::size_t(K)) /
+                k.magnitude;
+            if (correlation < options.min_correlation)
+                continue;
+            found.push_back({ k.subframe,
+                              plans[k.subframe].candidates[k.candidate],
+                              A,
+                              std::vector<std::uint8_t>(decoded, decoded + A),
+                              mask,
+                              *space,
+                              correlation });
+        }
+    }
+};
+
+pdcch_searcher::pdcch_searcher(std::unique_ptr<core::batch_decoder> decoder)
+    : d_decoder(std::move(decoder)), d_work(std::make_unique<workspace>())
+{
+    if (!d_decoder)
+        throw std::invalid_argument(
+            "pdcch_searcher: the decoder is null: use "
+            "conv::make_viterbi_decoder(control_decoder_config(), "
+            "backend)");
+}
+
+pdcch_searcher::~pdcch_searcher() = default;
+
+std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subframes,
+                                                    std::size_t n,
+                                                    const pdcch_search_options& options)
+{
+    d_decoded = 0;
+    check_options(options);
+    if (n > 0 && !subframes)
+        throw std::invalid_argument("subframes is null for n=" + std::to_string(n));
+    workspace& w = *d_work;
+    w.plans.resize(n);
+    for (auto& [A, batch] : w.batches)
+        batch.blocks.clear();
+    for (std::size_t s = 0; s < n; ++s)
+        w.plan_subframe(subframes[s], s, options.mode, *d_decoder);
+
+    // Each size's blocks of every subframe in one batch, up to max_in_flight batches
+    // decoding at once (a GPU decodes one while the CPU combines the next).
+    std::vector<pdcch_detection> found;
+    std::deque<workspace::size_batch*> in_flight;
+    try {
+        for (auto& [A, batch] : w.batches) {
+            batch.A = A;
+            w.combine(batch, subframes);
+            if (batch.blocks.empty())
+                continue;
+            if (in_flight.size() == std::size_t(core::batch_decoder::max_in_flight)) {
+                w.find_dcis(*in_flight.front(), *d_decoder, options, found);
+                in_flight.pop_front();
+            }
+            batch.bits.resize(batch.blocks.size() * std::size_t(A + control_crc_bits));
+            batch.status.resize(batch.blocks.size());
+            batch.ticket = d_decoder->submit(
+                A + control_crc_bits, batch.coded.data(), batch.blocks.size());
+            in_flight.push_back(&batch);
+            d_decoded += batch.blocks.size();
+        }
+        for (; !in_flight.empty(); in_flight.pop_front())
+            w.find_dcis(*in_flight.front(), *d_decoder, options, found);
+    } catch (...) {
+        // The decoder forgets the batches it was decoding.
+        for (workspace::size_batch* batch : in_flight)
+            try {
+                d_decoder->collect(
+                    batch->ticket, batch->bits.data(), batch->status.data());
+            } catch (...) {
+            }
+        throw;
+    }
+    return merge_duplicates(std::move(found), subframes);
+}
+
+} // namespace gputurbo::lte
