@@ -7,34 +7,28 @@
 // gputurbo-dlsch: one LTE DL-SCH transport block through the engine's transmit chain
 // (encode) or receiver (decode, with a HARQ soft buffer kept in a file between runs).
 
-#include "cli.h"
+#include "commands.h"
 
 #include <gnuradio/gputurbo/engine/lte/scrambling.h>
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <climits>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace {
 
 using namespace gputurbo;
+using cli::read_bits;
+using cli::read_file;
+using cli::read_values;
+using cli::refuse_options_of;
+using cli::required;
+using cli::required_option;
+using cli::to_int;
+using cli::write_values;
 
 const char* const program = "gputurbo-dlsch";
-
-//! An option the command cannot do without.
-cli::option required_option(const std::string& name,
-                            const std::string& metavar,
-                            const std::string& help)
-{
-    cli::option o{ name, metavar, "", help };
-    o.required = true;
-    return o;
-}
 
 // The transport block's format, and --out: both commands.
 std::vector<cli::option> transport_options()
@@ -127,31 +121,6 @@ std::vector<cli::option> all_options()
     return o;
 }
 
-//! A usage error for an option of the other command given.
-void refuse_options_of(const cli::args& a,
-                       const std::vector<cli::option>& others,
-                       const std::string& command)
-{
-    for (const auto& o : others)
-        if (!o.name.empty() && a.given(o.name))
-            throw cli::usage_error("--" + o.name + " is no option of " + command);
-}
-
-std::string required(const cli::args& a, const std::string& name)
-{
-    if (!a.given(name))
-        throw cli::usage_error("--" + name + " is required");
-    return a.get(name);
-}
-
-int to_int(const std::string& flag, const std::string& text)
-{
-    const std::uint64_t v = cli::to_count(flag, text);
-    if (v > std::uint64_t(INT_MAX))
-        throw cli::usage_error("--" + flag + ": '" + text + "' is too large");
-    return int(v);
-}
-
 lte::transport_format format_from(const cli::args& a)
 {
     lte::transport_format f;
@@ -172,54 +141,6 @@ lte::transport_format format_from(const cli::args& a)
     }
     f.validate(); // the engine's message: "Qm=3 is not a modulation order of LTE: ..."
     return f;
-}
-
-//! The first \p most bytes of a file, or all of a shorter one: what a command needs
-//! and one more shows a file too long, without reading a large one (or /dev/zero).
-std::vector<char>
-read_file(const std::string& flag, const std::string& path, std::size_t most)
-{
-    std::ifstream file(path, std::ios::binary);
-    std::vector<char> bytes(most);
-    if (file)
-        file.read(bytes.data(), std::streamsize(most));
-    if (!file && !file.eof())
-        throw std::runtime_error("--" + flag + ": cannot read '" + path +
-                                 "': " + std::strerror(errno));
-    bytes.resize(std::size_t(file.gcount()));
-    return bytes;
-}
-
-//! "holds 1001 bytes": the size of a file of which \p read bytes were read, \p
-//! expected wanted (a device's or a pipe's: "more than").
-std::string holds(const std::string& path, std::size_t read, std::size_t expected)
-{
-    std::error_code ec;
-    if (read > expected && std::filesystem::is_regular_file(path, ec)) {
-        const std::uintmax_t size = std::filesystem::file_size(path, ec);
-        if (!ec)
-            return "holds " + std::to_string(size) + " bytes";
-    }
-    return read > expected ? "holds more than " + std::to_string(expected) + " bytes"
-                           : "holds " + std::to_string(read) + " bytes";
-}
-
-//! A file of \p count values of \p value_bytes bytes each; std::invalid_argument (a bad
-//! input, exit status 2) for another length.
-std::vector<char> read_values(const std::string& flag,
-                              const std::string& path,
-                              std::size_t count,
-                              std::size_t value_bytes,
-                              const std::string& what)
-{
-    const std::size_t expected = count * value_bytes;
-    std::vector<char> bytes = read_file(flag, path, expected + 1);
-    if (bytes.size() != expected)
-        throw std::invalid_argument("--" + flag + ": '" + path + "' " +
-                                    holds(path, bytes.size(), expected) + ", but " +
-                                    std::to_string(count) + " " + what + " take " +
-                                    std::to_string(expected));
-    return bytes;
 }
 
 // A soft buffer's file (--harq-out, --harq-in): a header of four little-endian 32-bit
@@ -281,36 +202,11 @@ std::vector<std::int8_t> read_soft_buffer(const std::string& path, int tbs)
                " values, but the soft buffer of tbs=" + std::to_string(tbs) + " has " +
                std::to_string(length));
     if (bytes.size() != harq_header_bytes + length)
-        refuse(holds(path, bytes.size(), harq_header_bytes + length) +
+        refuse(cli::file_holds(path, bytes.size(), harq_header_bytes + length) +
                ", but the header and the " + std::to_string(length) +
                " values of tbs=" + std::to_string(tbs) + " take " +
                std::to_string(harq_header_bytes + length));
     return { bytes.begin() + harq_header_bytes, bytes.end() };
-}
-
-//! A file of \p count bits, one byte each, 0 or 1.
-std::vector<std::uint8_t> read_bits(const std::string& flag,
-                                    const std::string& path,
-                                    std::size_t count,
-                                    const std::string& what)
-{
-    const std::vector<char> bytes = read_values(flag, path, count, 1, what);
-    const auto bad = std::find_if(bytes.begin(), bytes.end(), [](char b) {
-        return static_cast<unsigned char>(b) > 1;
-    });
-    if (bad != bytes.end())
-        throw std::invalid_argument(
-            "--" + flag + ": byte " + std::to_string(bad - bytes.begin()) + " of '" +
-            path + "' is " + std::to_string(int(static_cast<unsigned char>(*bad))) +
-            ": one byte per bit, 0 or 1");
-    return { bytes.begin(), bytes.end() };
-}
-
-template <class T>
-void write_values(const std::string& path, const T* values, std::size_t count)
-{
-    cli::write_text_file(
-        path, std::string(reinterpret_cast<const char*>(values), count * sizeof(T)));
 }
 
 int encode(const cli::args& a)

@@ -42,6 +42,7 @@ LABELS = {
     "termination": "Termination", "decision_depth": "Decision Depth",
     "training_depth": "Training Depth", "segment_bits": "Segment Bits",
     "node_sync": "Node Sync", "output": "Output", "output_type": "Output Type",
+    "mode": "Search Mode", "min_correlation": "Min Correlation",
 }
 OPTION_LABELS = {
     "algorithm": {"scaled-max-log": "Scaled Max-Log-MAP", "max-log": "Max-Log-MAP",

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+#include <variant>
 
 namespace gr {
 namespace gputurbo {
@@ -79,6 +80,9 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
     const std::vector<const std::vector<core::parameter>*> dlsch_table = {
         &lte::transport_parameters(), &turbo::parameters()
     };
+    const std::vector<const std::vector<core::parameter>*> pdcch_table = {
+        &lte::control_parameters(), &conv::parameters()
+    };
     std::map<std::string, std::vector<block_argument>> s;
     // clang-format off
     s["turbo_decoder"] = arguments(turbo_table, {
@@ -109,6 +113,10 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
         "early_stop", "llr_sign", "int8_scale", "Qm", "layers", "rv", "soft_buffer",
         "c_init", "backend", "max_batch", "threads", "arithmetic", "devices",
         "max_harq_processes" });
+    s["pdcch_decoder_pdu"] = arguments(pdcch_table, {
+        "mode", "min_correlation", "n_prb", "cfi", "antenna_ports", "ng", "phich_mi",
+        "duplex", "cell_id", "descramble", "backend", "max_batch", "threads",
+        "devices" });
     // clang-format on
     argument(s["turbo_decoder"], "K").required = true;
     argument(s["turbo_decoder_fec"], "K").name = "frame_size";
@@ -136,6 +144,9 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
     argument(s["dlsch_decoder_pdu"], "int8_scale").parameter.help =
         "the soft buffers' unit: an LLR L is held as round(L * int8_scale), saturated "
         "to +-127; an s8vector's value q is the LLR q / int8_scale";
+    argument(s["pdcch_decoder_pdu"], "max_batch").parameter.help =
+        "most subframes searched together, in one decoder call per DCI size "
+        "(automatic: 1024 on CUDA, 64 on the CPU)";
     return s;
 }
 
@@ -226,6 +237,21 @@ std::string text(const core::parameter& p, const core::value& v)
     return core::text_of(p, v);
 }
 
+// A real parameter's value as a double (an integer too), checked against its range:
+// real_of()'s float would make 0.6 0.6000000238.
+double checked_real(const core::parameter& p, const core::value& v)
+{
+    double x = 0.0;
+    if (const auto* d = std::get_if<double>(&v))
+        x = *d;
+    else if (const auto* i = std::get_if<long long>(&v))
+        x = double(*i);
+    else
+        x = core::real_of(p, v); // throws, naming the parameter
+    core::check(p, x);
+    return x;
+}
+
 } // namespace
 
 const std::vector<std::string>& option_blocks()
@@ -311,6 +337,45 @@ dlsch_options dlsch_options_from(const std::string& block, const block_values& v
                                        { "soft_buffer", d.soft_buffer },
                                        { "c_init", d.c_init } })
         lte::check_transport_value(name, value);
+    return o;
+}
+
+pdcch_options pdcch_options_from(const std::string& block, const block_values& values)
+{
+    pdcch_options o;
+    pdcch_defaults& d = o.defaults;
+    for_each_value(block, values, [&](const core::parameter& p, const core::value& v) {
+        const std::string_view name = p.name;
+        if (set_block_option(o.block, p, v))
+            return;
+        if (p.kind == core::parameter_kind::choice) {
+            const std::string& text = core::text_of(p, v);
+            const std::size_t index = core::choice_index(p, text); // checks the name
+            if (name == "mode") // the table lists the modes in the enum's order
+                o.search.mode = lte::pdcch_search_mode(index);
+            else if (name == "ng")
+                d.region.ng = lte::parse_phich_resource(text);
+            else
+                d.duplex = lte::parse_duplex_mode(text);
+        } else if (name == "min_correlation")
+            o.search.min_correlation = checked_real(p, v);
+        else if (name == "descramble")
+            d.descramble = core::flag_of(p, v);
+        else if (name == "threads")
+            o.decoder.threads = core::integer_of<int>(p, v);
+        else if (name == "devices")
+            o.decoder.devices = core::text_of(p, v);
+        else {
+            const int value = core::integer_of<int>(p, v);
+            lte::check_control_value(name, value);
+            (name == "n_prb"           ? d.region.n_prb
+             : name == "cfi"           ? d.region.cfi
+             : name == "antenna_ports" ? d.region.antenna_ports
+             : name == "phich_mi"      ? d.region.phich_mi
+                                       : d.cell_id) = value;
+        }
+    });
+    o.decoder.validate(); // threads, devices
     return o;
 }
 

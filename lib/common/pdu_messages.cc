@@ -66,6 +66,47 @@ std::optional<long> exact_long(const pmt::pmt_t& value)
     }
     return std::nullopt;
 }
+// Item i of a uniform vector of integers as a long; none for another PMT (a u64vector's
+// items may not fit).
+using vector_ref = long (*)(const pmt::pmt_t&, std::size_t);
+vector_ref integer_vector_ref(const pmt::pmt_t& v)
+{
+    static const std::pair<bool (*)(pmt::pmt_t), vector_ref> kinds[] = {
+        { pmt::is_u8vector,
+          [](const pmt::pmt_t& v, std::size_t i) -> long {
+              return pmt::u8vector_ref(v, i);
+          } },
+        { pmt::is_s8vector,
+          [](const pmt::pmt_t& v, std::size_t i) -> long {
+              return pmt::s8vector_ref(v, i);
+          } },
+        { pmt::is_u16vector,
+          [](const pmt::pmt_t& v, std::size_t i) -> long {
+              return pmt::u16vector_ref(v, i);
+          } },
+        { pmt::is_s16vector,
+          [](const pmt::pmt_t& v, std::size_t i) -> long {
+              return pmt::s16vector_ref(v, i);
+          } },
+        { pmt::is_u32vector,
+          [](const pmt::pmt_t& v, std::size_t i) -> long {
+              return pmt::u32vector_ref(v, i);
+          } },
+        { pmt::is_s32vector,
+          [](const pmt::pmt_t& v, std::size_t i) -> long {
+              return pmt::s32vector_ref(v, i);
+          } },
+        { pmt::is_s64vector,
+          [](const pmt::pmt_t& v, std::size_t i) -> long {
+              return long(pmt::s64vector_ref(v, i));
+          } },
+    };
+    for (const auto& [is, ref] : kinds)
+        if (is(v))
+            return ref;
+    return nullptr;
+}
+
 } // namespace
 
 const pmt::pmt_t& pdus_port()
@@ -120,6 +161,59 @@ metadata_integer(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& err
                     "an integer",
                     "use a long, or a uint64 or a double of a whole value within a "
                     "long's range");
+    return std::nullopt;
+}
+
+std::optional<std::vector<long>>
+metadata_integers(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error)
+{
+    if (!pmt::dict_has_key(meta, key))
+        return std::nullopt;
+    const pmt::pmt_t value = pmt::dict_ref(meta, key, pmt::PMT_NIL);
+    const std::string wanted = "use a list of integers (a PMT vector or list of longs, "
+                               "or a uniform vector of integers)";
+    std::vector<long> out;
+    // Each item as metadata_integer() reads it; false for one that is no integer.
+    auto add = [&](const pmt::pmt_t& item) {
+        const auto v = exact_long(item);
+        if (v)
+            out.push_back(*v);
+        else
+            error = "metadata " + pmt::symbol_to_string(key) + " holds " +
+                    value_text(item) + ", which is not an integer but " +
+                    type_name(item) + ": " + wanted;
+        return bool(v);
+    };
+    if (pmt::is_vector(value) || pmt::is_tuple(value)) {
+        for (std::size_t i = 0; i < pmt::length(value); ++i)
+            if (!add(pmt::is_vector(value) ? pmt::vector_ref(value, i)
+                                           : pmt::tuple_ref(value, i)))
+                return std::nullopt;
+    } else if (pmt::is_pair(value) || pmt::is_null(value)) {
+        for (pmt::pmt_t rest = value; pmt::is_pair(rest); rest = pmt::cdr(rest))
+            if (!add(pmt::car(rest)))
+                return std::nullopt;
+    } else if (const auto ref = integer_vector_ref(value)) {
+        for (std::size_t i = 0; i < pmt::length(value); ++i)
+            out.push_back(ref(value, i));
+    } else {
+        error = refusal(key, value, "a list of integers", wanted);
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::optional<std::string> metadata_text(const pmt::pmt_t& meta,
+                                         const pmt::pmt_t& key,
+                                         const std::string& wanted,
+                                         std::string& error)
+{
+    if (!pmt::dict_has_key(meta, key))
+        return std::nullopt;
+    const pmt::pmt_t value = pmt::dict_ref(meta, key, pmt::PMT_NIL);
+    if (pmt::is_symbol(value))
+        return pmt::symbol_to_string(value);
+    error = refusal(key, value, "a string", wanted);
     return std::nullopt;
 }
 

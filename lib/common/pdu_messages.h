@@ -20,6 +20,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace gputurbo {
@@ -54,6 +55,26 @@ bool split_pdu(const pmt::pmt_t& msg,
  */
 std::optional<long>
 metadata_integer(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error);
+
+/*!
+ * \brief A list of integers of the metadata: a PMT vector, tuple or list whose items
+ * are integers as metadata_integer() reads them (what pmt.to_pmt makes of a Python list
+ * or tuple), or a uniform vector of integers (s32vector, u16vector, …: a NumPy integer
+ * array): nullopt when \p key is absent, or, with the reason in \p error, when its value
+ * is no such list.
+ */
+std::optional<std::vector<long>>
+metadata_integers(const pmt::pmt_t& meta, const pmt::pmt_t& key, std::string& error);
+
+/*!
+ * \brief A text of the metadata (a PMT symbol, what pmt.to_pmt makes of a Python str):
+ * nullopt when \p key is absent, or, with the reason in \p error (\p wanted says what to
+ * give), when its value is no symbol.
+ */
+std::optional<std::string> metadata_text(const pmt::pmt_t& meta,
+                                         const pmt::pmt_t& key,
+                                         const std::string& wanted,
+                                         std::string& error);
 
 /*!
  * \brief A flag of the metadata (a PMT bool, or 0 or 1 as metadata_integer() reads

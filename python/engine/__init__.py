@@ -10,9 +10,12 @@ LTE turbo code (3GPP TS 36.212): turbo_engine (decode() and encode() of whole ba
 decode() below, lte_block_sizes(), qpp_interleaver(), crc(), crc24a(), crc24b(),
 crc_ok() and quantize_llrs(); LTE transport blocks: transport_encode(),
 transport_engine (decode() and decode_batch() with HARQ soft buffers), transport_block,
-soft_buffer_length() and transport_parameters(); convolutional codes: conv_code
-(encode(), depuncture()), viterbi_engine, viterbi_stream, conv_presets() and
-pack_int4().
+soft_buffer_length() and transport_parameters(); the LTE control channels:
+control_engine (DCI and MIB blocks encoded and decoded, the PDCCH's blind search, the
+PBCH), dci_size(), parse_dci(), pack_dci(), default_dci_sizes(), cce_count(),
+common_search_space(), ue_search_space(), every_candidate(), descramble_pdcch() and
+control_parameters(); convolutional codes: conv_code (encode(), depuncture()),
+viterbi_engine, viterbi_stream, conv_presets() and pack_int4().
 '''
 
 from .engine_python import *

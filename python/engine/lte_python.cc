@@ -492,7 +492,7 @@ auto decode_made(transport_block (*make)(Args...))
     return [make](transport_engine& e, Args... args) { return e.decode(make(args...)); };
 }
 
-void bind_transport_parameters(py::module& m)
+void bind_parameter_tables(py::module& m)
 {
     m.def(
         "transport_parameters",
@@ -506,6 +506,17 @@ void bind_transport_parameters(py::module& m)
         "layers, rv, soft_buffer, c_init, early_stop), each a dict of name, kind, "
         "default, help and range (and min, max, zero_means, values where they apply), "
         "as gputurbo-bench --parameters-json writes the turbo code's.");
+    m.def(
+        "control_parameters",
+        [] {
+            py::list out;
+            for (const auto& p : ::gputurbo::lte::control_parameters())
+                out.append(parameter_dict(p));
+            return out;
+        },
+        "The LTE control channel's parameters (engine/lte/parameters.h: mode, "
+        "min_correlation, n_prb, cfi, antenna_ports, ng, phich_mi, duplex, subframe, "
+        "cell_id, descramble), each a dict as transport_parameters() gives them.");
 }
 
 void bind_transport_encode(py::module& m)
@@ -690,7 +701,7 @@ void bind_soft_buffer_length(py::module& m)
 
 void bind_lte(py::module& m)
 {
-    bind_transport_parameters(m);
+    bind_parameter_tables(m);
     bind_transport_encode(m);
     bind_transport_block(m);
     bind_transport_engine(m);

@@ -16,11 +16,13 @@ namespace py = pybind11;
 void bind_engine(py::module& m);
 void bind_conv(py::module& m);
 void bind_lte(py::module& m);
+void bind_control(py::module& m);
 
 PYBIND11_MODULE(engine_python, m)
 {
     bind_engine(m);
     bind_conv(m);
     bind_lte(m);
+    bind_control(m);
     m.attr("__version__") = ::gputurbo::core::version();
 }

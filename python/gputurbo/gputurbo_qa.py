@@ -4,8 +4,8 @@
 #
 """What the QA modules (qa_*.py) share: the backend under test and the skip of a module
 whose backend this build or machine lacks, the test vectors' folders, PDUs through a
-block, the check that a call releases the GIL, a test case of seeded random bits and a
-generator of fresh ones (seed printed). The
+block, the check that a call releases the GIL, 36.211's scrambling sequence, a test case
+of seeded random bits and a generator of fresh ones (seed printed). The
 QA imports it from its own folder (each qa_*.py runs as a script there: ctest,
 scripts/device-gnuradio)."""
 
@@ -27,13 +27,16 @@ SKIP_RETURN_CODE = 77  # ctest's SKIP_RETURN_CODE for these tests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 USAGE_MD = os.path.join(HERE, "..", "..", "docs", "usage.md")
-# Encoder vectors made with srsRAN_4G's encoder, and the DL-SCH vectors, kept in this
-# repository (tests/data/lte-turbo and lte-dlsch, format: their README.md);
-# GPUTURBO_VECTORS_DIR and GPUTURBO_DLSCH_VECTORS_DIR name other copies.
+# Encoder vectors made with srsRAN_4G's encoder, the DL-SCH vectors and the control
+# channels' (DCI and BCH), kept in this repository (tests/data/lte-turbo, lte-dlsch and
+# lte-dci, format: their README.md); GPUTURBO_VECTORS_DIR, GPUTURBO_DLSCH_VECTORS_DIR
+# and GPUTURBO_DCI_VECTORS_DIR name other copies.
 TURBO_VECTORS_DIR = os.environ.get("GPUTURBO_VECTORS_DIR") or os.path.join(
     HERE, "..", "..", "tests", "data", "lte-turbo")
 DLSCH_VECTORS_DIR = os.environ.get("GPUTURBO_DLSCH_VECTORS_DIR") or os.path.join(
     HERE, "..", "..", "tests", "data", "lte-dlsch")
+DCI_VECTORS_DIR = os.environ.get("GPUTURBO_DCI_VECTORS_DIR") or os.path.join(
+    HERE, "..", "..", "tests", "data", "lte-dci")
 
 PDU_PORT = pmt.intern("pdus")
 
@@ -98,6 +101,20 @@ def run_usage_example(heading):
         section = f.read().split(heading, 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     exec(compile(code, "docs/usage.md", "exec"), {"__name__": "usage_example"})
+
+
+def gold_sequence(c_init, n):
+    """c(0) ... c(n-1) of 36.211 §7.2 for c_init: the scrambling sequence, written here
+    from the specification for the QA's transmitters."""
+    nc = 1600
+    x1 = np.zeros(nc + n + 31, dtype=np.uint8)
+    x2 = np.zeros(nc + n + 31, dtype=np.uint8)
+    x1[0] = 1
+    x2[:31] = [(c_init >> i) & 1 for i in range(31)]
+    for k in range(nc + n):
+        x1[k + 31] = x1[k + 3] ^ x1[k]
+        x2[k + 31] = x2[k + 3] ^ x2[k + 2] ^ x2[k + 1] ^ x2[k]
+    return x1[nc:nc + n] ^ x2[nc:nc + n]
 
 
 def run_fec_pdus(block, pdus, expected, unread=0):

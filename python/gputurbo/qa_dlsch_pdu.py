@@ -17,7 +17,7 @@ from gnuradio import gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-from gputurbo_qa import BACKEND, DLSCH_VECTORS_DIR, require_backend
+from gputurbo_qa import BACKEND, DLSCH_VECTORS_DIR, gold_sequence, require_backend
 import gputurbo_qa
 
 
@@ -39,19 +39,6 @@ def read_vectors():
         cases.append((fields, hex_bits(data[1], fields["tbs"]),
                       hex_bits(e[1], fields["G"])))
     return cases
-
-
-def gold_sequence(c_init, n):
-    """c(0) ... c(n-1) of 36.211 §7.2 for c_init."""
-    nc = 1600
-    x1 = np.zeros(nc + n + 31, dtype=np.uint8)
-    x2 = np.zeros(nc + n + 31, dtype=np.uint8)
-    x1[0] = 1
-    x2[:31] = [(c_init >> i) & 1 for i in range(31)]
-    for k in range(nc + n):
-        x1[k + 31] = x1[k + 3] ^ x1[k]
-        x2[k + 31] = x2[k + 3] ^ x2[k + 2] ^ x2[k + 1] ^ x2[k]
-    return x1[nc:nc + n] ^ x2[nc:nc + n]
 
 
 def to_pmt(value):

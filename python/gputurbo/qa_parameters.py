@@ -7,7 +7,8 @@
 
 Each code family's table comes from the C++ code itself (gputurbo-bench --code FAMILY
 --parameters-json); the DL-SCH blocks take the turbo code's and, over it, the transport
-channel's own (gputurbo.transport_parameters() of the built module). For every GRC block
+channel's own (gputurbo.transport_parameters() of the built module), the PDCCH block the
+convolutional code's and, over it, the control channel's (gputurbo.control_parameters()). For every GRC block
 of a family: each parameter is the table's or a known block-only one, its default and
 choices are the table's, and the asserts accept exactly what the table accepts at the
 edges of each range (every K of 0 ... 6200 against the LTE sizes). The Python bindings'
@@ -53,6 +54,7 @@ DECODER_BLOCKS = {
     "conv": ["gputurbo_viterbi_decoder", "gputurbo_viterbi_decoder_pdu",
              "gputurbo_conv_encoder"],
     "dlsch": ["gputurbo_dlsch_decoder_pdu", "gputurbo_dlsch_encoder_pdu"],
+    "pdcch": ["gputurbo_pdcch_decoder_pdu"],
 }
 # Each decoder block's GRC YAML and the Python class whose make() it calls.
 GRC_MAKES = {"gputurbo_turbo_decoder": "turbo_decoder",
@@ -60,7 +62,8 @@ GRC_MAKES = {"gputurbo_turbo_decoder": "turbo_decoder",
              "variable_gputurbo_turbo_decoder_def": "turbo_decoder_fec",
              "gputurbo_viterbi_decoder": "viterbi_decoder",
              "gputurbo_viterbi_decoder_pdu": "viterbi_decoder_pdu",
-             "gputurbo_dlsch_decoder_pdu": "dlsch_decoder_pdu"}
+             "gputurbo_dlsch_decoder_pdu": "dlsch_decoder_pdu",
+             "gputurbo_pdcch_decoder_pdu": "pdcch_decoder_pdu"}
 # GRC parameters of a FECAPI definition block, not of make(): the objects' array shape.
 GRC_ONLY = {"ndim", "dim1", "dim2"}
 # GRC ids and Python argument names of table parameters that differ from the table's.
@@ -95,6 +98,13 @@ def load_table(family):
         from gnuradio import gputurbo
         table = load_table("turbo")
         table.update({p["name"]: p for p in gputurbo.transport_parameters()})
+        return table
+    if family == "pdcch":
+        # The Viterbi decoder's parameters (threads, devices, max_batch), and the
+        # control channel's own.
+        from gnuradio import gputurbo
+        table = load_table("conv")
+        table.update({p["name"]: p for p in gputurbo.control_parameters()})
         return table
     out = subprocess.run([BENCH, "--code", family, "--parameters-json"], check=True,
                          capture_output=True, text=True).stdout
@@ -242,7 +252,8 @@ class qa_parameters(unittest.TestCase):
                      ("conv", "viterbi_decoder_pdu", gputurbo.viterbi_decoder_pdu.__init__),
                      ("conv", "conv_encoder", gputurbo.conv_encoder.__init__),
                      ("dlsch", "dlsch_decoder_pdu", gputurbo.dlsch_decoder_pdu.__init__),
-                     ("dlsch", "dlsch_encoder_pdu", gputurbo.dlsch_encoder_pdu.__init__))
+                     ("dlsch", "dlsch_encoder_pdu", gputurbo.dlsch_encoder_pdu.__init__),
+                     ("pdcch", "pdcch_decoder_pdu", gputurbo.pdcch_decoder_pdu.__init__))
         for family, label, function in functions:
             self.table = self.tables[family]
             signature = function.__doc__.splitlines()[0]

@@ -6,11 +6,17 @@
 
 // The transport channel's parameter table (lte/parameters.h): its defaults are
 // transport_format's and transport_config's, and it accepts exactly what
-// transport_format::validate() and make_transport_decoder() accept.
+// transport_format::validate() and make_transport_decoder() accept. The control
+// channel's: its defaults are control_region's, pdcch_subframe's and
+// pdcch_search_options', and it accepts what cce_count(), pdcch_c_init() and
+// pdcch_searcher::search() accept.
 
 #include "test_util.h"
 
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/lte/control.h>
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
+#include <gnuradio/gputurbo/engine/lte/pdcch.h>
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 
 #include <gtest/gtest.h>
@@ -102,4 +108,84 @@ TEST(LteParameters, TheTableAcceptsWhatValidateAccepts)
     }
     EXPECT_EQ(invalid_argument_message([] { lte::check_transport_value("rv", 4); }),
               "rv=4 is out of range: use 0 ... 3");
+}
+
+TEST(LteControlParameters, DefaultsAreThoseOfTheRegionSubframeAndSearch)
+{
+    const lte::control_region r;
+    const lte::pdcch_subframe sf;
+    const lte::pdcch_search_options o;
+    auto text = [](const char* name) {
+        return std::string(lte::control_parameter(name).default_value);
+    };
+    EXPECT_EQ(text("n_prb"), std::to_string(r.n_prb));
+    EXPECT_EQ(text("cfi"), std::to_string(r.cfi));
+    EXPECT_EQ(text("antenna_ports"), std::to_string(r.antenna_ports));
+    EXPECT_EQ(text("ng"), lte::to_string(r.ng));
+    EXPECT_EQ(text("phich_mi"), std::to_string(r.phich_mi));
+    EXPECT_EQ(text("duplex"), lte::to_string(sf.duplex));
+    EXPECT_EQ(text("subframe"), std::to_string(sf.subframe));
+    EXPECT_EQ(text("mode"), lte::to_string(o.mode));
+    EXPECT_EQ(std::stod(text("min_correlation")), o.min_correlation);
+    EXPECT_EQ(text("cell_id"), "0");
+    EXPECT_EQ(text("descramble"), "false");
+    // The choices name every value of their enums, in the enums' order.
+    EXPECT_EQ(lte::control_parameter("mode").choices,
+              (std::vector<std::string>{ "ue", "exhaustive" }));
+    for (std::size_t i = 0; i < lte::control_parameter("ng").choices.size(); ++i)
+        EXPECT_EQ(lte::control_parameter("ng").choices[i],
+                  lte::to_string(lte::phich_resource(i)));
+    EXPECT_THROW(lte::control_parameter("rnti"), std::logic_error);
+}
+
+TEST(LteControlParameters, TheTableAcceptsWhatTheEngineAccepts)
+{
+    lte::pdcch_searcher searcher(
+        conv::make_viterbi_decoder(lte::control_decoder_config(), "reference"));
+    for (const auto& p : lte::control_parameters()) {
+        if (p.kind != core::parameter_kind::integer)
+            continue;
+        const std::string name = p.name;
+        for (const double v : { p.min - 2,
+                                p.min - 1,
+                                p.min,
+                                p.min + 1,
+                                3.0,
+                                p.max - 1,
+                                p.max,
+                                p.max + 1 }) {
+            const int value = int(v);
+            const bool table = invalid_argument_message([&] {
+                                   lte::check_control_value(name, value);
+                               }) == "(accepted)";
+            const std::string engine = invalid_argument_message([&] {
+                lte::control_region r;
+                if (name == "subframe")
+                    lte::pdcch_c_init(value, 0);
+                else if (name == "cell_id")
+                    lte::pdcch_c_init(0, value);
+                else {
+                    (name == "n_prb"           ? r.n_prb
+                     : name == "cfi"           ? r.cfi
+                     : name == "antenna_ports" ? r.antenna_ports
+                                               : r.phich_mi) = value;
+                    lte::cce_count(r);
+                }
+            });
+            EXPECT_EQ(table, engine == "(accepted)") << name << "=" << value;
+            if (!table) // the same words
+                EXPECT_EQ(invalid_argument_message(
+                              [&] { lte::check_control_value(name, value); }),
+                          engine);
+        }
+    }
+    const core::parameter& c = lte::control_parameter("min_correlation");
+    for (const double v : { -1.5, -1.0, 0.0, 0.6, 1.0, 1.0001 }) {
+        lte::pdcch_search_options o;
+        o.min_correlation = v;
+        EXPECT_EQ(core::in_range(c, v), invalid_argument_message([&] {
+                                            searcher.search(nullptr, 0, o);
+                                        }) == "(accepted)")
+            << v;
+    }
 }

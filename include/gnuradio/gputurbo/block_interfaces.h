@@ -27,8 +27,8 @@ class GPUTURBO_API engine_status
 public:
     virtual ~engine_status() = default;
 
-    //! The engine backend in use: "cpu" or "cuda" (dlsch_decoder_pdu: also
-    //! "reference").
+    //! The engine backend in use: "cpu" or "cuda" (dlsch_decoder_pdu,
+    //! pdcch_decoder_pdu: also "reference").
     virtual std::string backend() const = 0;
 
     //! A description of the device the backend runs on.
@@ -54,7 +54,7 @@ public:
 
 /*!
  * \brief What the PDU decoder blocks (turbo_decoder_pdu, viterbi_decoder_pdu,
- * dlsch_decoder_pdu) count of the PDUs they answer.
+ * dlsch_decoder_pdu, pdcch_decoder_pdu) count of the PDUs they answer.
  * \ingroup gputurbo
  */
 class GPUTURBO_API pdu_decoder_status : public engine_status
@@ -70,7 +70,8 @@ public:
     virtual std::uint64_t failed_pdus() const = 0;
 
     //! Batches since the block was made: PDUs decoded together, each batch one engine
-    //! call (turbo_decoder_pdu, viterbi_decoder_pdu: one per block size among them).
+    //! call (turbo_decoder_pdu, viterbi_decoder_pdu: one per block size among them;
+    //! pdcch_decoder_pdu: one search, a decoder call per DCI size).
     virtual std::uint64_t batches() const = 0;
 };
 

@@ -27,6 +27,8 @@
 #include <gnuradio/gputurbo/api.h>
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
 #include <gnuradio/gputurbo/engine/core/parameters.h>
+#include <gnuradio/gputurbo/engine/lte/control.h>
+#include <gnuradio/gputurbo/engine/lte/pdcch.h>
 #include <gnuradio/gputurbo/engine/lte/transport.h>
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 
@@ -95,6 +97,27 @@ struct dlsch_options
     block_options block;
 };
 
+//! What a PDCCH subframe's metadata may leave out: its cell, and whether its LLRs come
+//! scrambled.
+struct pdcch_defaults
+{
+    ::gputurbo::lte::control_region region; //!< n_prb, cfi, antenna_ports, ng, phich_mi
+    ::gputurbo::lte::duplex_mode duplex = ::gputurbo::lte::duplex_mode::fdd;
+    int cell_id = 0;         //!< N_ID^cell, for descrambling
+    bool descramble = false; //!< the LLRs come scrambled: descramble_pdcch() first
+};
+
+//! The options of pdcch_decoder_pdu: the control channel's Viterbi decoder
+//! (control_decoder_config(); its threads and devices are the block's), the search, the
+//! cell's defaults.
+struct pdcch_options
+{
+    ::gputurbo::conv::viterbi_config decoder = ::gputurbo::lte::control_decoder_config();
+    ::gputurbo::lte::pdcch_search_options search;
+    pdcch_defaults defaults;
+    block_options block;
+};
+
 //! One argument of a block's make() as Python and GRC name it.
 struct block_argument
 {
@@ -126,6 +149,8 @@ GPUTURBO_API turbo_options turbo_options_from(const std::string& block,
 GPUTURBO_API viterbi_options viterbi_options_from(const std::string& block,
                                                   const block_values& values = {});
 GPUTURBO_API dlsch_options dlsch_options_from(const std::string& block,
+                                              const block_values& values = {});
+GPUTURBO_API pdcch_options pdcch_options_from(const std::string& block,
                                               const block_values& values = {});
 
 } // namespace gputurbo

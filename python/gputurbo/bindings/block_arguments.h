@@ -50,8 +50,10 @@ options_from(const std::string& block, const py::args& args, const py::kwargs& k
         return gr::gputurbo::turbo_options_from(block, values);
     else if constexpr (std::is_same_v<Options, gr::gputurbo::viterbi_options>)
         return gr::gputurbo::viterbi_options_from(block, values);
-    else
+    else if constexpr (std::is_same_v<Options, gr::gputurbo::dlsch_options>)
         return gr::gputurbo::dlsch_options_from(block, values);
+    else
+        return gr::gputurbo::pdcch_options_from(block, values);
 }
 
 //! Binds make(options) for the block of \p cls's name: a block's as its constructor; a

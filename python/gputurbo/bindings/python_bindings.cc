@@ -33,6 +33,7 @@ void bind_viterbi_decoder_pdu(py::module& m);
 void bind_viterbi_decoder_fec(py::module& m);
 void bind_dlsch_encoder_pdu(py::module& m);
 void bind_dlsch_decoder_pdu(py::module& m);
+void bind_pdcch_decoder_pdu(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 // import_array() is a macro that returns NULL on failure, so it needs a function of
@@ -73,6 +74,7 @@ PYBIND11_MODULE(gputurbo_python, m)
     bind_viterbi_decoder_fec(m);
     bind_dlsch_encoder_pdu(m);
     bind_dlsch_decoder_pdu(m);
+    bind_pdcch_decoder_pdu(m);
     // ) END BINDING_FUNCTION_CALLS
 
     m.attr("__version__") = ::gputurbo::core::version();

@@ -24,6 +24,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+#include <gnuradio/gputurbo/engine/lte/scrambling.h> // max_cell_id
 #include <gnuradio/gputurbo/engine/lte/search_space.h>
 
 #include <array>
@@ -36,9 +37,6 @@ namespace gputurbo::lte {
 
 //! Bits of the MIB.
 constexpr int mib_bits = 24;
-
-//! The largest physical cell identity N_cell_ID (36.211 §6.11).
-constexpr int max_cell_id = 503;
 
 //! The radio frames a BCH block is sent over (40 ms), each with one part of its E bits.
 constexpr int pbch_parts = 4;

@@ -23,6 +23,7 @@
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 #include <gnuradio/gputurbo/engine/lte/dci.h>
+#include <gnuradio/gputurbo/engine/lte/scrambling.h> // max_cell_id
 #include <gnuradio/gputurbo/engine/lte/search_space.h>
 
 #include <cstddef>
@@ -34,9 +35,6 @@ namespace gputurbo::lte {
 
 //! LLRs a CCE carries: 9 REGs of 4 QPSK symbols, 2 bits each.
 constexpr int cce_llrs = 72;
-
-//! The largest physical cell identity N_ID^cell (36.211 §6.11).
-constexpr int max_cell_id = 503;
 
 //! The RNTIs of the common search space's broadcasts (36.321 Table 7.1-1): system
 //! information, paging, and the random-access responses' 1 … 60.

@@ -21,6 +21,10 @@ namespace gputurbo::lte {
 //! The largest c_init (31 bits).
 constexpr long max_c_init = (1L << 31) - 1;
 
+//! The largest physical cell identity N_ID^cell (36.211 §6.11), which seeds the
+//! sequences of the PBCH and the PDCCH (pbch.h, pdcch.h).
+constexpr int max_cell_id = 503;
+
 /*!
  * \brief c(0) … c(n-1) of the sequence of \p c_init (0 … max_c_init), one bit per byte:
  * c(k) = x1(k + 1600) + x2(k + 1600) mod 2, x1 started at 1, x2 at c_init.
