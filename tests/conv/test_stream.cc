@@ -881,6 +881,9 @@ TEST_P(StreamSoftBackend, NodeSyncGivesTheLlrsOfItsBitsInTheStreamsSign)
     const auto dec = make_stream_decoder(c, GetParam());
     ASSERT_TRUE(dec->gives_soft());
     dec->set_soft_output(true);
+    std::vector<std::uint8_t> none(dec->output_bound(0));
+    std::vector<float> no_values(none.size());
+    EXPECT_EQ(dec->wait(none.data(), no_values.data()), 0u); // nothing in flight yet
     std::vector<float> soft;
     const auto bits = decode_in_pieces(*dec, received, 5000, rng, &soft);
     EXPECT_EQ(bits, decode_in_pieces(*hard, received, 5000, rng));

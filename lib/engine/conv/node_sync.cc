@@ -357,7 +357,8 @@ void node_sync_decoder::hold(const span& s, std::uint64_t total)
 
 std::size_t node_sync_decoder::wait_oldest(decided out)
 {
-    return in_outer_sign(d_inner->wait(out.bits, out.soft), out.soft);
+    const decided at = inner_out(out);
+    return in_outer_sign(d_inner->wait(at.bits, at.soft), at.soft);
 }
 
 std::size_t node_sync_decoder::finish(decided out)
