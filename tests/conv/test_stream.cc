@@ -145,6 +145,18 @@ class StreamBackend : public backend_test
 {
 };
 
+// Noisy streams of several codes (K = 7 and 9, two and three outputs, punctured) on
+// which CUDA and the CPU are compared.
+const struct
+{
+    const char* preset;
+    const char* puncture;
+    double ebn0;
+} cuda_stream_cases[] = { { "802.11", "", 2.0 },
+                          { "ccsds", "3/4", 3.0 },
+                          { "lte", "", 1.0 },
+                          { "cdma-r2", "", 1.5 } };
+
 } // namespace
 
 TEST(ViterbiSegments, DerivedGeometry)
@@ -521,16 +533,7 @@ TEST(ViterbiStream, CudaDecidesAsTheCpuBitForBit)
     if (!have_cuda())
         GTEST_SKIP() << "backend 'cuda' is not available on this machine";
     std::mt19937_64 rng(test::test_seed());
-    const struct
-    {
-        const char* preset;
-        const char* puncture;
-        double ebn0;
-    } cases[] = { { "802.11", "", 2.0 },
-                  { "ccsds", "3/4", 3.0 },
-                  { "lte", "", 1.0 },
-                  { "cdma-r2", "", 1.5 } };
-    for (const auto& k : cases) {
+    for (const auto& k : cuda_stream_cases) {
         viterbi_config c = streaming(k.preset, k.puncture);
         const stream s = make_stream(c, 30000, k.ebn0, rng);
         std::vector<std::int8_t> q(s.llrs.size());
@@ -822,16 +825,7 @@ TEST(ViterbiStreamSoft, CudaGivesTheCpusLlrsBitForBit)
     if (!have_cuda())
         GTEST_SKIP() << "backend 'cuda' is not available on this machine";
     std::mt19937_64 rng(test::test_seed());
-    const struct
-    {
-        const char* preset;
-        const char* puncture;
-        double ebn0;
-    } cases[] = { { "802.11", "", 2.0 },
-                  { "ccsds", "3/4", 3.0 },
-                  { "lte", "", 1.0 },
-                  { "cdma-r2", "", 1.5 } };
-    for (const auto& k : cases) {
+    for (const auto& k : cuda_stream_cases) {
         viterbi_config c = streaming(k.preset, k.puncture);
         const stream s = make_stream(c, 30000, k.ebn0, rng);
         std::vector<std::int8_t> q(s.llrs.size());
