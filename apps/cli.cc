@@ -311,9 +311,10 @@ std::string code_family(int argc, char** argv, bool transport)
         else if (word.rfind("--code=", 0) == 0)
             code = word.substr(7);
     }
-    if (code != "turbo" && code != "conv" && !(transport && code == "lte"))
+    if (code != "turbo" && code != "conv" &&
+        !(transport && (code == "lte" || code == "pdcch")))
         throw usage_error("--code: unknown code '" + code + "': use turbo or conv" +
-                          (transport ? " or lte" : ""));
+                          (transport ? ", lte or pdcch" : ""));
     return code;
 }
 

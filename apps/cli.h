@@ -113,9 +113,20 @@ std::pair<std::uint64_t, double> time_calls(double seconds, const Decode& decode
 //! "a,b,c" or "START:STOP:STEP" (STOP included).
 std::vector<double> to_range(const std::string& flag, const std::string& text);
 
+//! \p parse(a.get(flag)), its std::invalid_argument a usage error naming --\p flag.
+template <class Parse>
+auto parsed(const args& a, const std::string& flag, Parse parse)
+{
+    try {
+        return parse(a.get(flag));
+    } catch (const std::invalid_argument& e) {
+        throw usage_error("--" + flag + ": " + e.what());
+    }
+}
+
 //! --code: the code family, "turbo" (the default) or "conv", or "lte" (transport blocks)
-//! where \p transport, looked up before the options are parsed (they depend on it); a
-//! usage_error for another.
+//! and "pdcch" (the PDCCH's blind search) where \p transport, looked up before the
+//! options are parsed (they depend on it); a usage_error for another.
 std::string code_family(int argc, char** argv, bool transport = false);
 
 //! The --code option of both apps.

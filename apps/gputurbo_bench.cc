@@ -7,6 +7,7 @@
 // gputurbo-bench: decoder throughput in information bits per second over the cartesian
 // product of the K, batch, iterations, algorithm, subblocks and guard axes.
 
+#include "bench_pdcch.h"
 #include "bench_transport.h"
 #include "cli.h"
 #include "record.h"
@@ -814,8 +815,11 @@ int bench_main(int argc, char** argv)
         "that CRC.\nWith --code conv: one configuration of a Viterbi decoder, frame_bits "
         "* batch * calls /\nelapsed.\nWith --code lte: transport blocks through the "
         "whole "
-        "receiver, and the turbo decoder\nalone on the same code blocks.",
-        code == "lte" ? cli::transport_options() : options(code));
+        "receiver, and the turbo decoder\nalone on the same code blocks.\nWith --code "
+        "pdcch: the PDCCH's blind search of LTE subframes, subframes per second.",
+        code == "lte"     ? cli::transport_options()
+        : code == "pdcch" ? cli::pdcch_options()
+                          : options(code));
     a.parse(argc, argv);
     if (a.print_info())
         return 0;
@@ -823,6 +827,8 @@ int bench_main(int argc, char** argv)
         return conv_bench(a);
     if (code == "lte")
         return cli::transport_bench(a);
+    if (code == "pdcch")
+        return cli::pdcch_bench(a);
     return turbo_bench(a);
 }
 

@@ -27,6 +27,7 @@
 namespace {
 
 using namespace gputurbo;
+using cli::parsed;
 using cli::read_bits;
 using cli::read_values;
 using cli::refuse_options_of;
@@ -186,17 +187,6 @@ long to_mask(const std::string& flag, const std::string& text)
         throw cli::usage_error("--" + flag + ": '" + text +
                                "' is out of range: use 0 ... 65535 (0xffff)");
     return long(v);
-}
-
-//! \p parse(a.get(flag)), its std::invalid_argument a usage error naming --\p flag.
-template <class Parse>
-auto parsed(const cli::args& a, const std::string& flag, Parse parse)
-{
-    try {
-        return parse(a.get(flag));
-    } catch (const std::invalid_argument& e) {
-        throw cli::usage_error("--" + flag + ": " + e.what());
-    }
 }
 
 //! The payload bits: --bits, or a MIB's 24 with --bch.
