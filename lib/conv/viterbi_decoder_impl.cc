@@ -67,8 +67,8 @@ viterbi_decoder_impl::viterbi_decoder_impl(const viterbi_options& options)
             !d_stream->gives_soft())
             throw std::invalid_argument(
                 "output=llr: termination streaming gives it on the cpu and cuda "
-                "backends with soft_algorithm max-log, for every code but K = 9 with four "
-                "outputs (this stream: " +
+                "backends with soft_algorithm max-log, for every code but K = 9 with "
+                "four outputs (this stream: " +
                 d_stream->backend() + " backend): use output=bits, or frames");
         d_stream->set_soft_output(options.block.output ==
                                   ::gputurbo::core::soft_output::app);

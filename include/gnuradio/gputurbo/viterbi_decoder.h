@@ -34,13 +34,13 @@ namespace gputurbo {
  * the max-log BCJR algorithm, in the sign of \p llr_sign: its sign is the bit "bits"
  * gives but where it is 0 (a tie); a stream's too, node_sync or not
  * (engine/conv/decoder.h: stream_decoder::set_soft_output()). With "code-extrinsic"
- * (frames), one float per input LLR (the output runs at the input's rate): each sent code bit's a-posteriori
- * LLR less its input LLR, what an iterative receiver (turbo equalisation, iterative
- * demapping) gives back to its equaliser or demapper. With \p output_type "int8" the
- * values are int8 items instead, a byte a value instead of 4, in the units of int8
- * input: round(L * int8_scale), saturated to +-127. Tags and frame tags sit on the
- * same frames' items as with bits. "llr" comes from the fast BCJR on the cpu and cuda
- * backends, log-MAP and "code-extrinsic" from the reference (cpu and reference
+ * (frames), one float per input LLR (the output runs at the input's rate): each sent
+ * code bit's a-posteriori LLR less its input LLR, what an iterative receiver (turbo
+ * equalisation, iterative demapping) gives back to its equaliser or demapper. With \p
+ * output_type "int8" the values are int8 items instead, a byte a value instead of 4, in
+ * the units of int8 input: round(L * int8_scale), saturated to +-127. Tags and frame tags
+ * sit on the same frames' items as with bits. "llr" comes from the fast BCJR on the cpu
+ * and cuda backends, log-MAP and "code-extrinsic" from the reference (cpu and reference
  * backends); what a backend does not give, make() refuses (ValueError) naming why.
  * "extrinsic" is not offered: an information bit of a convolutional code has no input
  * LLR of its own to take away.

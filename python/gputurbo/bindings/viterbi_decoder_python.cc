@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(viterbi_decoder.h) */
-/* BINDTOOL_HEADER_FILE_HASH(fd2f04b6e5f2bd763dbefa8026821594) */
+/* BINDTOOL_HEADER_FILE_HASH(ef5d0fea2a51b27b527db1d1497b3036) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -225,13 +225,13 @@ private:
         launch_viterbi(d_trellis, job, s);
         if (b.soft) // the pipeline runs one batch's kernels at a time: one buffer of
                     // checkpoints serves every batch
-            launch_bcjr(d_trellis,
-                        job,
-                        soft_job{ b.soft,
-                                  d_config.invert_llr,
-                                  d_checkpoints.reserve(
-                                      bcjr_checkpoint_bytes(d_trellis, job)) },
-                        s);
+            launch_bcjr(
+                d_trellis,
+                job,
+                soft_job{ b.soft,
+                          d_config.invert_llr,
+                          d_checkpoints.reserve(bcjr_checkpoint_bytes(d_trellis, job)) },
+                s);
         launch_frame_status(
             owned, p.per_frame, int(n), job.window_stride, b.iterations, b.passed, s);
     }
@@ -388,13 +388,13 @@ public:
             job.scales = reinterpret_cast<float*>(job.scratch + layout.scales_offset);
         launch_viterbi(d_trellis, job, s);
         if (w.soft) // each slot's own checkpoints: the slots' kernels run side by side
-            launch_bcjr(d_trellis,
-                        job,
-                        soft_job{ sl.soft_values.reserve(sl.count),
-                                  w.invert,
-                                  sl.checkpoints.reserve(
-                                      bcjr_checkpoint_bytes(d_trellis, job)) },
-                        s);
+            launch_bcjr(
+                d_trellis,
+                job,
+                soft_job{ sl.soft_values.reserve(sl.count),
+                          w.invert,
+                          sl.checkpoints.reserve(bcjr_checkpoint_bytes(d_trellis, job)) },
+                s);
         GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.staged_out.reserve(sl.count),
                                           job.bits,
                                           sl.count,
