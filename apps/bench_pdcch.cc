@@ -66,7 +66,11 @@ std::vector<option> pdcch_options()
           "auto",
           "auto (cuda where it can run, else cpu), cpu, cuda, or reference (the exact "
           "float Viterbi)" },
-        { "threads", "N", "0", "CPU worker threads of the decoder, 0 = all cores" },
+        { "threads",
+          "N",
+          "0",
+          "CPU worker threads of the decoder and of the search's own work, 0 = all "
+          "cores" },
         { "devices", "LIST", "0", "CUDA devices: 0, 0,1 or all" },
         section("Subframes: random DCIs through QPSK/AWGN"),
         parameter_option(control("n_prb")),
@@ -373,6 +377,7 @@ pdcch_measurement time_search(lte::pdcch_searcher& searcher,
     lte::pdcch_search_options options;
     options.mode = mode;
     options.min_correlation = s.min_correlation;
+    options.threads = s.config.threads;
     pdcch_measurement m;
     m.mode = mode;
     m.subframes = n;

@@ -9,8 +9,9 @@
 // ones in the common space, the other CCEs noise or zeros. Noiseless, every DCI is found
 // where it was sent and nothing else; through QPSK/AWGN the detection rate; the
 // exhaustive search finds them too; many subframes in one call are as many calls of
-// one. The re-encoding check's correlation against its definition, the false alarms on
-// noise with and without it, the descrambling, the default sizes and bad arguments.
+// one, and any threads find what one does. The re-encoding check's correlation
+// against its definition, the false alarms on noise with and without it, the
+// descrambling, the default sizes and bad arguments.
 
 #include "conv/conv_test_util.h"
 #include "test_util.h"
@@ -396,6 +397,41 @@ TEST_P(LtePdcch, ManySubframesInOneCallAreAsManyCallsOfOne)
     }
 }
 
+TEST_P(LtePdcch, AnyThreadsFindWhatOneDoes)
+{
+    // Noisy subframes, some with CCEs left empty, enough of them for many pieces of
+    // each phase; mode exhaustive with no RNTI listed (many detections to merge). The
+    // threads are the search's own, whatever the decoder: the exact one, slow, is left
+    // out.
+    if (std::string(GetParam()) == "reference")
+        GTEST_SKIP() << "the search's threads do not depend on the decoder";
+    subframes s(29, qpsk_channel{ 0.0 });
+    for (int k = 0; k < 20; ++k)
+        s.add(k % 10, 6, k % 2 == 0, k % 5 != 4);
+    auto searcher = make_searcher(GetParam());
+    for (const auto mode : { pdcch_search_mode::ue, pdcch_search_mode::exhaustive }) {
+        auto input = s.input();
+        if (mode == pdcch_search_mode::exhaustive)
+            for (auto& sf : input)
+                sf.rntis.clear();
+        auto o = options(mode, -1.0);
+        o.threads = 1;
+        const auto one = searcher->search(input, o);
+        const std::size_t decoded = searcher->decoded_candidates();
+        ASSERT_GT(one.size(), s.sent().size() / 2) << lte::to_string(mode);
+        for (const int threads : { 2, 3, 8, 0 }) {
+            o.threads = threads;
+            const auto many = searcher->search(input, o);
+            EXPECT_EQ(searcher->decoded_candidates(), decoded);
+            ASSERT_EQ(many.size(), one.size()) << lte::to_string(mode) << " " << threads;
+            for (std::size_t i = 0; i < one.size(); ++i) {
+                EXPECT_EQ(key(many[i]), key(one[i])) << describe(one[i]);
+                EXPECT_EQ(many[i].correlation, one[i].correlation);
+            }
+        }
+    }
+}
+
 TEST_P(LtePdcch, NoisyDetectionRateAndTheCheckLosesNone)
 {
     // Es/N0 = 0 dB: formats 0/1A and 1C at levels 2, 4 and 8 (the code rates 0.31 …
@@ -462,6 +498,10 @@ TEST_P(LtePdcch, BadArgumentsAreRefusedNamingThem)
               "min_correlation=nan is out of range: use -1 ... 1");
     EXPECT_EQ(refused(identity, options(pdcch_search_mode(7))),
               "mode=7 is out of range: use ue or exhaustive");
+    auto negative = options(pdcch_search_mode::ue);
+    negative.threads = -1;
+    EXPECT_EQ(refused(identity, negative),
+              "threads=-1 is out of range: use 0 (one per core) or more");
     EXPECT_EQ(test::invalid_argument_message([&] { searcher->search(nullptr, 2); }),
               "subframes is null for n=2");
     EXPECT_EQ(test::invalid_argument_message([] { lte::pdcch_searcher(nullptr); }),

@@ -7,6 +7,7 @@
 #include <gnuradio/gputurbo/engine/lte/pdcch.h>
 
 #include "core/names.h"
+#include "core/thread_pool.h"
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
@@ -15,8 +16,10 @@
 #include <gnuradio/gputurbo/engine/lte/scrambling.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <deque>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -81,6 +84,35 @@ void sort_unique(std::vector<int>& v)
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
 }
+
+// Pieces of [0, n) of grain items (the last may be shorter).
+std::size_t piece_count(std::size_t n, std::size_t grain)
+{
+    return (n + grain - 1) / grain;
+}
+
+/*!
+ * Calls body(worker, piece, begin, end) for each piece of [0, n) (piece_count()) on
+ * up to \p threads workers of the shared pool, each worker taking the next piece left.
+ * What a piece writes to its own place is the same whatever the threads; a call of
+ * one piece runs on the calling thread alone.
+ */
+template <class Body>
+void for_each_piece(int threads, std::size_t n, std::size_t grain, const Body& body)
+{
+    const std::size_t pieces = piece_count(n, grain);
+    const int workers = int(std::min<std::size_t>(std::size_t(threads), pieces));
+    std::atomic<std::size_t> next{ 0 };
+    core::thread_pool::shared().run(workers, [&](int worker) {
+        for (std::size_t p; (p = next.fetch_add(1)) < pieces;)
+            body(worker, p, p * grain, std::min(n, (p + 1) * grain));
+    });
+}
+
+// Items of a piece: each worth a wake-up of the pool's threads (tens of microseconds),
+// by what one costs (a subframe's plan or merge; a candidate's frame or check).
+constexpr std::size_t subframe_grain = 8;
+constexpr std::size_t block_grain = 512;
 
 } // namespace
 
@@ -163,6 +195,9 @@ void check_options(const pdcch_search_options& options)
         throw std::invalid_argument(
             "min_correlation=" + std::to_string(options.min_correlation) +
             " is out of range: use -1 ... 1");
+    if (options.threads < 0)
+        throw std::invalid_argument(
+            out_of_range("threads", options.threads, "0 (one per core) or more"));
 }
 
 /*!
@@ -255,9 +290,13 @@ std::vector<pdcch_detection> merge_duplicates(std::vector<pdcch_detection> found
 /*
  * A search's work, its buffers kept from call to call:
  * - each subframe's plan: its distinct candidates (the union of its spaces), which are
- *   the common space's, the (candidate, RNTI) pairs of the UE-specific spaces;
- * - each size's batch: every subframe's candidates of that size, de-rate-matched into
- *   the decoder's frames, decoded in one call.
+ *   the common space's, the (candidate, RNTI) pairs of the UE-specific spaces, and
+ *   those whose LLRs carry information (the others are not decoded);
+ * - each size's batch: every subframe's live candidates of that size, de-rate-matched
+ *   into the decoder's frames, decoded in one call.
+ * The subframes' plans, the frames and the checks of the decoded frames are shared over
+ * the threads in pieces; each piece writes its own place, so the result is the same
+ * with any threads.
  */
 struct pdcch_searcher::workspace
 {
@@ -266,6 +305,8 @@ struct pdcch_searcher::workspace
         int n_cce = 0;
         std::vector<pdcch_candidate> candidates;
         std::vector<std::uint8_t> common;             // per candidate
+        std::vector<float> magnitudes;                // per candidate: sum |L|
+        std::vector<std::uint32_t> live;              // candidates not erased
         std::vector<std::pair<int, int>> ue_specific; // (candidate, RNTI), sorted
         std::vector<int> rntis;                       // sorted, each once
         std::vector<int> sizes;                       // sorted, each once
@@ -276,7 +317,6 @@ struct pdcch_searcher::workspace
     {
         std::uint32_t subframe;
         std::uint32_t candidate;
-        float magnitude; //!< sum |L| of its LLRs
     };
 
     //! One size's blocks and the decoder's answer.
@@ -290,11 +330,18 @@ struct pdcch_searcher::workspace
         core::batch_decoder::ticket ticket = 0;
     };
 
+    //! A worker's scratch.
+    struct scratch
+    {
+        std::vector<std::tuple<int, int, int>> spaces; // (level, first CCE, RNTI or 0)
+        std::vector<float> sums;                       // a frame's LLRs added up
+    };
+
     std::vector<plan> plans;
     std::map<int, size_batch> batches;
     std::map<int, std::vector<std::int32_t>> sent_orders;
-    std::vector<std::tuple<int, int, int>> spaces; // (level, first CCE, RNTI or 0)
-    std::vector<float> received, sums; // one block's LLRs, sanitised; added up
+    std::vector<scratch> scratches;                   // a worker's
+    std::vector<std::vector<pdcch_detection>> pieces; // a piece's detections
     //! The control code's coded bits of each register (conv::code::coded_bits())
     std::vector<std::uint8_t> code_outputs;
 
@@ -346,11 +393,10 @@ struct pdcch_searcher::workspace
         return order;
     }
 
-    //! Checks subframe \p index and plans its candidates and sizes.
-    void plan_subframe(const pdcch_subframe& sf,
-                       std::size_t index,
-                       pdcch_search_mode mode,
-                       core::batch_decoder& decoder)
+    //! Checks subframe \p index: its N_CCE, sizes and RNTIs into its plan.
+    void check_subframe(const pdcch_subframe& sf,
+                        std::size_t index,
+                        core::batch_decoder& decoder)
     {
         const subframe_checker check(index);
         plan& p = plans[index];
@@ -389,13 +435,22 @@ struct pdcch_searcher::workspace
         sort_unique(p.sizes);
         p.rntis = sf.rntis;
         sort_unique(p.rntis);
+    }
 
+    /*!
+     * The candidates of a checked subframe \p sf (its plan \p p), with the spaces each
+     * is in, its LLRs' magnitude and whether they carry information.
+     */
+    static void
+    plan_candidates(const pdcch_subframe& sf, pdcch_search_mode mode, plan& p, scratch& s)
+    {
         p.ue_specific.clear();
         if (mode == pdcch_search_mode::exhaustive) {
             p.candidates = every_candidate(p.n_cce);
             p.common.assign(p.candidates.size(), 0);
         } else {
             // The union of the spaces, each candidate once, with the spaces it is in.
+            auto& spaces = s.spaces;
             spaces.clear();
             for (const pdcch_candidate& c : common_search_space(p.n_cce))
                 spaces.emplace_back(c.level, c.first_cce, 0);
@@ -419,56 +474,74 @@ struct pdcch_searcher::workspace
                     p.ue_specific.emplace_back(c, rnti);
             }
         }
-        for (const int A : p.sizes) {
-            auto& blocks = batches[A].blocks;
-            for (std::size_t c = 0; c < p.candidates.size(); ++c)
-                blocks.push_back({ std::uint32_t(index), std::uint32_t(c), 0.0f });
+        p.magnitudes.resize(p.candidates.size());
+        p.live.clear();
+        for (std::size_t c = 0; c < p.candidates.size(); ++c) {
+            const pdcch_candidate& candidate = p.candidates[c];
+            const float* llrs =
+                sf.llrs + std::size_t(cce_llrs) * std::size_t(candidate.first_cce);
+            const int E = cce_llrs * candidate.level;
+            p.magnitudes[c] = sum_in_lanes(
+                E, [&](int e) { return std::fabs(core::sanitize_llr(llrs[e], false)); });
+            // An erased candidate (all 0, a CCE the caller left empty) decodes to
+            // nothing: it is not decoded.
+            if (p.magnitudes[c] >= core::information_floor * float(E))
+                p.live.push_back(std::uint32_t(c));
         }
     }
 
+    //! Each size's blocks: the live candidates of the subframes that try it, in order.
+    void list_blocks(std::size_t n)
+    {
+        for (auto& [A, batch] : batches) {
+            batch.A = A;
+            batch.blocks.clear();
+        }
+        for (std::size_t s = 0; s < n; ++s)
+            for (const int A : plans[s].sizes) {
+                auto& blocks = batches[A].blocks;
+                batches[A].A = A;
+                for (const std::uint32_t c : plans[s].live)
+                    blocks.push_back({ std::uint32_t(s), c });
+            }
+    }
+
     /*!
-     * De-rate-matches each block of \p b into its frame of the decoder's input (the
-     * LLRs of each coded bit added up, 0 where none was sent, as conv_combine_bits()
-     * does) and keeps the blocks whose LLRs carry information.
+     * De-rate-matches each block of \p b into its frame of the decoder's input: the
+     * LLRs of each coded bit added up, 0 where none was sent (conv_combine_bits()).
      */
-    void combine(size_batch& b, const pdcch_subframe* subframes)
+    void combine(size_batch& b, const pdcch_subframe* subframes, int threads)
     {
         const int D = b.A + control_crc_bits, K = 3 * D;
         const auto& order = sent_order(D);
         b.coded.resize(b.blocks.size() * std::size_t(K));
-        sums.resize(std::size_t(K));
-        received.resize(std::size_t(cce_llrs) * 8);
-        std::size_t kept = 0;
-        for (std::size_t i = 0; i < b.blocks.size(); ++i) {
-            block k = b.blocks[i];
-            const pdcch_candidate& c = plans[k.subframe].candidates[k.candidate];
-            const float* llrs = subframes[k.subframe].llrs +
-                                std::size_t(cce_llrs) * std::size_t(c.first_cce);
-            // The E LLRs added up round by round of the circular buffer, in the order
-            // sent: contiguous sums the compiler vectorises.
-            const int E = cce_llrs * c.level, first_round = std::min(E, K);
-            for (int e = 0; e < E; ++e)
-                received[e] = core::sanitize_llr(llrs[e], false);
-            const float magnitude =
-                sum_in_lanes(E, [&](int e) { return std::fabs(received[e]); });
-            std::copy_n(received.data(), first_round, sums.data());
-            for (int from = K; from < E; from += K)
-                for (int j = 0, n = std::min(K, E - from); j < n; ++j)
-                    sums[j] += received[from + j];
-            // An erased candidate (all 0, a CCE the caller left empty) decodes to
-            // nothing: it is not decoded.
-            if (magnitude < core::information_floor * float(E))
-                continue;
-            float* coded = b.coded.data() + kept * std::size_t(K);
-            if (E < K)
-                std::fill(coded, coded + K, 0.0f);
-            for (int j = 0; j < first_round; ++j)
-                coded[order[j]] = sums[j];
-            k.magnitude = magnitude;
-            b.blocks[kept++] = k;
-        }
-        b.blocks.resize(kept);
-        b.coded.resize(kept * std::size_t(K));
+        for_each_piece(
+            threads,
+            b.blocks.size(),
+            block_grain,
+            [&](int worker, std::size_t, std::size_t begin, std::size_t end) {
+                std::vector<float>& sums = scratches[std::size_t(worker)].sums;
+                sums.resize(std::size_t(K));
+                for (std::size_t i = begin; i < end; ++i) {
+                    const block& k = b.blocks[i];
+                    const pdcch_candidate& c = plans[k.subframe].candidates[k.candidate];
+                    const float* llrs = subframes[k.subframe].llrs +
+                                        std::size_t(cce_llrs) * std::size_t(c.first_cce);
+                    // The E LLRs added up round by round of the circular buffer, in
+                    // the order sent: contiguous sums the compiler vectorises.
+                    const int E = cce_llrs * c.level, first_round = std::min(E, K);
+                    for (int j = 0; j < first_round; ++j)
+                        sums[j] = core::sanitize_llr(llrs[j], false);
+                    for (int from = K; from < E; from += K)
+                        for (int j = 0, n = std::min(K, E - from); j < n; ++j)
+                            sums[j] += core::sanitize_llr(llrs[from + j], false);
+                    float* coded = b.coded.data() + i * std::size_t(K);
+                    if (E < K)
+                        std::fill(coded, coded + K, 0.0f);
+                    for (int j = 0; j < first_round; ++j)
+                        coded[order[j]] = sums[j];
+                }
+            });
     }
 
     /*!
@@ -494,41 +567,82 @@ struct pdcch_searcher::workspace
 
     /*!
      * Takes the decoder's answer for \p b and adds to \p found its blocks that the
-     * mode's CRC rule and the re-encoding check pass.
+     * mode's CRC rule and the re-encoding check pass, in the blocks' order (pieces of
+     * blocks checked on \p threads).
      */
     void find_dcis(size_batch& b,
                    core::batch_decoder& decoder,
                    const pdcch_search_options& options,
-                   std::vector<pdcch_detection>& found) const
+                   int threads,
+                   std::vector<pdcch_detection>& found)
     {
         const int A = b.A, D = A + control_crc_bits, K = 3 * D;
         decoder.collect(b.ticket, b.bits.data(), b.status.data());
-        for (std::size_t i = 0; i < b.blocks.size(); ++i) {
-            if (!b.status[i].passed)
-                continue;
-            const block& k = b.blocks[i];
-            const std::uint8_t* decoded = b.bits.data() + i * std::size_t(D);
-            const int mask = crc_mask(A, decoded);
-            const auto space =
-                space_of(plans[k.subframe], k.candidate, mask, options.mode);
-            if (!space)
-                continue;
-            // The re-encoding check, against the frame's combined LLRs: sent bit e
-            // carries coded bit order[e mod 3 D], so sum_e L_e (2 c_e - 1) is that of
-            // the coded bits.
-            const float correlation =
-                reencoded_agreement(decoded, D, b.coded.data() + i * std::size_t(K)) /
-                k.magnitude;
-            if (correlation < options.min_correlation)
-                continue;
-            found.push_back({ k.subframe,
-                              plans[k.subframe].candidates[k.candidate],
-                              A,
-                              std::vector<std::uint8_t>(decoded, decoded + A),
-                              mask,
-                              *space,
-                              correlation });
-        }
+        pieces.resize(piece_count(b.blocks.size(), block_grain));
+        for_each_piece(
+            threads,
+            b.blocks.size(),
+            block_grain,
+            [&](int, std::size_t piece, std::size_t begin, std::size_t end) {
+                std::vector<pdcch_detection>& out = pieces[piece];
+                out.clear();
+                for (std::size_t i = begin; i < end; ++i) {
+                    if (!b.status[i].passed)
+                        continue;
+                    const block& k = b.blocks[i];
+                    const plan& p = plans[k.subframe];
+                    const std::uint8_t* decoded = b.bits.data() + i * std::size_t(D);
+                    const int mask = crc_mask(A, decoded);
+                    const auto space = space_of(p, k.candidate, mask, options.mode);
+                    if (!space)
+                        continue;
+                    // The re-encoding check, against the frame's combined LLRs: sent
+                    // bit e carries coded bit order[e mod 3 D], so sum_e L_e (2 c_e -
+                    // 1) is that of the coded bits.
+                    const float correlation =
+                        reencoded_agreement(
+                            decoded, D, b.coded.data() + i * std::size_t(K)) /
+                        p.magnitudes[k.candidate];
+                    if (correlation < options.min_correlation)
+                        continue;
+                    out.push_back({ k.subframe,
+                                    p.candidates[k.candidate],
+                                    A,
+                                    std::vector<std::uint8_t>(decoded, decoded + A),
+                                    mask,
+                                    *space,
+                                    correlation });
+                }
+            });
+        for (auto& piece : pieces)
+            std::move(piece.begin(), piece.end(), std::back_inserter(found));
+    }
+
+    /*!
+     * merge_duplicates() of \p found, subframes apart (a DCI's detections are all of
+     * its subframe): pieces of subframes merged at once, put together in their order.
+     */
+    std::vector<pdcch_detection> merge(std::vector<pdcch_detection> found,
+                                       const pdcch_subframe* subframes,
+                                       std::size_t n,
+                                       int threads)
+    {
+        pieces.resize(piece_count(n, subframe_grain));
+        for (auto& piece : pieces)
+            piece.clear();
+        for (pdcch_detection& d : found)
+            pieces[d.subframe / subframe_grain].push_back(std::move(d));
+        for_each_piece(threads,
+                       n,
+                       subframe_grain,
+                       [&](int, std::size_t piece, std::size_t, std::size_t) {
+                           pieces[piece] =
+                               merge_duplicates(std::move(pieces[piece]), subframes);
+                       });
+        found.clear();
+        for (auto& piece : pieces)
+            std::move(piece.begin(), piece.end(), std::back_inserter(found));
+        return found;
     }
 };
 
@@ -552,12 +666,24 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
     check_options(options);
     if (n > 0 && !subframes)
         throw std::invalid_argument("subframes is null for n=" + std::to_string(n));
+    const int threads = core::thread_count(options.threads);
     workspace& w = *d_work;
     w.plans.resize(n);
-    for (auto& [A, batch] : w.batches)
-        batch.blocks.clear();
+    w.scratches.resize(std::size_t(threads));
+    // Every subframe checked before anything is planned: the first bad one named.
     for (std::size_t s = 0; s < n; ++s)
-        w.plan_subframe(subframes[s], s, options.mode, *d_decoder);
+        w.check_subframe(subframes[s], s, *d_decoder);
+    for_each_piece(threads,
+                   n,
+                   subframe_grain,
+                   [&](int worker, std::size_t, std::size_t begin, std::size_t end) {
+                       for (std::size_t s = begin; s < end; ++s)
+                           workspace::plan_candidates(subframes[s],
+                                                      options.mode,
+                                                      w.plans[s],
+                                                      w.scratches[std::size_t(worker)]);
+                   });
+    w.list_blocks(n);
 
     // Each size's blocks of every subframe in one batch, up to max_in_flight batches
     // decoding at once (a GPU decodes one while the CPU combines the next).
@@ -565,12 +691,11 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
     std::deque<workspace::size_batch*> in_flight;
     try {
         for (auto& [A, batch] : w.batches) {
-            batch.A = A;
-            w.combine(batch, subframes);
             if (batch.blocks.empty())
                 continue;
+            w.combine(batch, subframes, threads);
             if (in_flight.size() == std::size_t(core::batch_decoder::max_in_flight)) {
-                w.find_dcis(*in_flight.front(), *d_decoder, options, found);
+                w.find_dcis(*in_flight.front(), *d_decoder, options, threads, found);
                 in_flight.pop_front();
             }
             batch.bits.resize(batch.blocks.size() * std::size_t(A + control_crc_bits));
@@ -581,7 +706,7 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
             d_decoded += batch.blocks.size();
         }
         for (; !in_flight.empty(); in_flight.pop_front())
-            w.find_dcis(*in_flight.front(), *d_decoder, options, found);
+            w.find_dcis(*in_flight.front(), *d_decoder, options, threads, found);
     } catch (...) {
         // The decoder forgets the batches it was decoding.
         for (workspace::size_batch* batch : in_flight)
@@ -592,7 +717,7 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
             }
         throw;
     }
-    return merge_duplicates(std::move(found), subframes);
+    return w.merge(std::move(found), subframes, n, threads);
 }
 
 } // namespace gputurbo::lte

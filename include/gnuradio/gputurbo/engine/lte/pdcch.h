@@ -127,6 +127,13 @@ struct pdcch_search_options
      * DCIs (docs/usage.md gives the measured rates).
      */
     double min_correlation = 0.6;
+    /*!
+     * CPU threads of the search's own work (the subframes planned, the candidates'
+     * LLRs combined into the decoder's frames, the decoded ones checked, duplicates
+     * merged), 0 = one per core; the decoder's are its config's. A small call takes
+     * fewer (one subframe, one thread). The detections do not depend on it.
+     */
+    int threads = 0;
 };
 
 //! A DCI found.
