@@ -194,9 +194,10 @@ int payload_bits(const cli::args& a)
 {
     if (!a.flag("bch")) {
         const int A = to_int("bits", required(a, "bits"));
-        if (A < 1)
+        if (A < 1 || A > lte::max_control_bits)
             throw cli::usage_error("--bits: '" + a.get("bits") +
-                                   "' is out of range: use 1 or more");
+                                   "' is out of range: use 1 ... " +
+                                   std::to_string(lte::max_control_bits));
         return A;
     }
     if (a.given("rnti"))
@@ -392,6 +393,7 @@ int search(const cli::args& a)
     options.mode = a.flag("exhaustive") ? lte::pdcch_search_mode::exhaustive
                                         : lte::pdcch_search_mode::ue;
     options.min_correlation = cli::to_double("min-correlation", a.get("min-correlation"));
+    options.threads = to_int("threads", a.get("threads")); // the decoder's too
     const std::string cell = a.get("cell-id");
     const int cell_id = cell == "none" ? -1 : to_int("cell-id", cell);
     if (cell_id > lte::max_cell_id)

@@ -329,7 +329,7 @@ class qa_gputurbo_dci(dci_case):
             (["encode", "--bits", A, "--e", 0, "--rnti", 1, "--in", data, "--out", x], 2,
              "--e: '0' is out of range: use 1 or more"),
             (["encode", "--bits", 0, "--e", E, "--rnti", 1, "--in", data, "--out", x], 2,
-             "--bits: '0' is out of range: use 1 or more"),
+             "--bits: '0' is out of range: use 1 ... 65536"),
             (["encode", "--bch", "--bits", A, "--e", E, "--in", data, "--out", x], 2,
              f"--bits {A} with --bch: a MIB has 24 bits"),
             (["encode", "--bch", "--rnti", 1, "--e", E, "--in", data, "--out", x], 2,

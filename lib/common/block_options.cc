@@ -361,8 +361,8 @@ pdcch_options pdcch_options_from(const std::string& block, const block_values& v
             o.search.min_correlation = checked_real(p, v);
         else if (name == "descramble")
             d.descramble = core::flag_of(p, v);
-        else if (name == "threads")
-            o.decoder.threads = core::integer_of<int>(p, v);
+        else if (name == "threads") // the decoder's and the search's own
+            o.decoder.threads = o.search.threads = core::integer_of<int>(p, v);
         else if (name == "devices")
             o.decoder.devices = core::text_of(p, v);
         else {

@@ -9,6 +9,7 @@
 
 #include <gnuradio/gputurbo/engine/lte/dci.h>
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
+#include <gnuradio/gputurbo/engine/lte/pdcch.h>
 
 #include <algorithm>
 #include <cmath>
@@ -155,10 +156,6 @@ bool read_list(const pmt::pmt_t& meta,
     return true;
 }
 
-// The largest DCI size a PDU may ask for: no format comes near it, and a candidate's
-// frame stays small whatever the metadata says.
-constexpr long max_dci_size = 1 << 16;
-
 } // namespace
 
 bool read_pdcch_request(const pmt::pmt_t& meta,
@@ -189,7 +186,7 @@ bool read_pdcch_request(const pmt::pmt_t& meta,
     request.descramble =
         common::metadata_flag(meta, k.descramble, error).value_or(d.descramble);
     return error.empty() && read_list(meta, k.rntis, 1, 65535, sf.rntis, error) &&
-           read_list(meta, k.dci_sizes, 1, max_dci_size, sf.dci_sizes, error);
+           read_list(meta, k.dci_sizes, 1, lte::max_dci_bits, sf.dci_sizes, error);
 }
 
 pmt::pmt_t dci_dict(const lte::pdcch_detection& dci, const lte::dci_config& cell)

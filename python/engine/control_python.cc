@@ -433,6 +433,9 @@ py::object pbch_result_dict(const std::optional<lte::pbch_result>& r)
     return d;
 }
 
+// The range of a control block's payload bits, in messages.
+const std::string payload_bits = "1 ... " + std::to_string(lte::max_control_bits);
+
 class control_engine
 {
 public:
@@ -443,6 +446,7 @@ public:
         config.devices = devices;
         d_searcher = std::make_unique<lte::pdcch_searcher>(
             conv::make_viterbi_decoder(config, backend));
+        d_threads = threads;
     }
 
     py::array_t<std::uint8_t>
@@ -455,8 +459,8 @@ public:
                       "payload must be uint8 (0 or 1) of shape (n, A), or (A,) for one "
                       "block");
         check_binary(in.array, "payload");
-        if (in.width < 1 || in.width > INT_MAX)
-            throw py::value_error(out_of_range("A", (long long)in.width, "1 or more"));
+        if (in.width < 1 || in.width > std::size_t(lte::max_control_bits))
+            throw py::value_error(out_of_range("A", (long long)in.width, payload_bits));
         if (E < 1)
             throw py::value_error(out_of_range("E", E, "1 or more"));
         const std::vector<long long> masks =
@@ -475,8 +479,8 @@ public:
 
     py::tuple decode(const py::object& llrs, int A)
     {
-        if (A < 1)
-            throw py::value_error(out_of_range("A", A, "1 or more"));
+        if (A < 1 || A > lte::max_control_bits)
+            throw py::value_error(out_of_range("A", A, payload_bits));
         const rows in(llrs,
                       "llrs",
                       any_width,
@@ -516,6 +520,7 @@ public:
         lte::pdcch_search_options options;
         options.mode = mode_of(mode);
         options.min_correlation = min_correlation;
+        options.threads = d_threads;
         const search_input input(subframes, common);
         std::vector<lte::pdcch_detection> found;
         {
@@ -598,6 +603,7 @@ private:
     // The searcher holds the engine's one Viterbi decoder, which decode() and
     // pbch_decode() use as well.
     std::unique_ptr<lte::pdcch_searcher> d_searcher;
+    int d_threads = 0; // the search's own, as the decoder's
     std::mutex d_mutex;
     std::size_t d_decoded = 0;
 };
@@ -615,7 +621,7 @@ backend: "auto" (CUDA where this build and machine can run it, else the CPU), "c
   SIMD Viterbi decoder), "cuda" (the same decisions on the GPU) or "reference" (the
   exact float Viterbi); the backend property says which one runs. A backend this build
   or machine lacks raises RuntimeError with the reason.
-threads: CPU worker threads, 0 = all cores.
+threads: CPU worker threads (the decoder's and the search's own), 0 = all cores.
 devices: CUDA devices, "0", "0,1" or "all".
 
 A control block: A payload bits, their CRC-16 XORed with a 16-bit mask (a DCI's RNTI, a
@@ -645,7 +651,7 @@ const char* decode_doc =
 
 llrs: float32 of shape (n, E), each row the E LLRs received for one block (GNU Radio's
   sign: positive means 1), or (E,) for one block.
-A: the payload bits of every block, 1 or more.
+A: the payload bits of every block, 1 ... 65536.
 Returns (payload, masks, passed): payload uint8 (n, A), the decoded bits; masks uint16
 (n,), each block's CRC as received XOR the CRC computed from its payload: the RNTI a
 DCI was sent to (a receiver that does not know it finds it so), the port mask of a MIB,
@@ -686,7 +692,7 @@ duplex: "fdd" or "tdd", with n_prb and antenna_ports the default DCI sizes.
 subframe: k = floor(n_s / 2), 0 ... 9, for the UE-specific spaces' Y_k.
 rntis: the RNTIs (1 ... 65535) whose UE-specific spaces mode "ue" searches, and which
   alone (with the broadcasts') mode "exhaustive" accepts where any are listed; None: none.
-dci_sizes: the payload sizes A to try, each 1 or more; None: default_dci_sizes() of the
+dci_sizes: the payload sizes A to try, each 1 ... 560; None: default_dci_sizes() of the
   cell (formats 0/1A, 1C, 1 and, with 2 or 4 ports, 2A).
 Returns a list of detections ordered by subframe, first CCE, level and size, each a dict:
   "subframe" (the subframe's index in subframes), "first_cce", "level", "size" (A),

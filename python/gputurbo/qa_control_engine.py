@@ -369,11 +369,14 @@ class qa_control_engine_errors(gr_unittest.TestCase):
             (lambda: e.encode(p, 1.5, 72), "mask must be an int"),
             (lambda: e.encode(p, 1, 0), "E=0 is out of range: use 1 or more"),
             (lambda: e.encode(np.zeros((2, 0), np.uint8), 1, 72),
-             "A=0 is out of range: use 1 or more"),
+             "A=0 is out of range: use 1 ... 65536"),
             (lambda: e.decode(np.zeros(72), 27), "llrs must be float32 of shape (n, E), "
              "or (E,) for one block; got float64 (72,)"),
             (lambda: e.decode(np.zeros(72, np.float32), 0),
-             "A=0 is out of range: use 1 or more"),
+             "A=0 is out of range: use 1 ... 65536"),
+            # checked before an (n, A) array is made, and without overflow
+            (lambda: e.decode(np.zeros(72, np.float32), 2**31 - 1),
+             "A=2147483647 is out of range: use 1 ... 65536"),
         ])
 
     def test_002_search(self):
@@ -392,7 +395,9 @@ class qa_control_engine_errors(gr_unittest.TestCase):
             (lambda: e.search(llrs, subframe=10), "subframe 0: subframe=10 is out of "
              "range: use 0 ... 9"),
             (lambda: e.search(llrs, dci_sizes=[27, 0]),
-             "subframe 0: dci_sizes[1]=0 is out of range: use 1 or more"),
+             "subframe 0: dci_sizes[1]=0 is out of range: use 1 ... 560"),
+            (lambda: e.search(llrs, dci_sizes=[561]),
+             "subframe 0: dci_sizes[0]=561 is out of range: use 1 ... 560"),
             (lambda: e.search(llrs, ng="1/3"), "unknown PHICH"),
             (lambda: e.search(llrs, duplex="hdd"), "unknown duplex"),
             (lambda: e.search(llrs, rntis="x"), "rntis must be a list of ints"),

@@ -388,7 +388,9 @@ class qa_pdcch_decoder_pdu(gr_unittest.TestCase):
             (pdu(sf.llrs, subframe=2, rntis=[5, 2.5]), "metadata rntis holds 2.5, which "
              "is not an integer but a double"),
             (pdu(sf.llrs, subframe=2, dci_sizes=[28, 0]), "metadata dci_sizes[1]=0 is "
-             "out of range: use 1 ... 65536"),
+             "out of range: use 1 ... 560"),
+            (pdu(sf.llrs, subframe=2, dci_sizes=[65536]), "metadata dci_sizes[0]=65536 "
+             "is out of range: use 1 ... 560"),
             (pmt.cons(d, pmt.init_u8vector(4, [0, 1, 0, 1])), "the PDU's data is not "
              "an f32vector of LLRs"),
             (pmt.cons(pmt.from_long(3), pmt.init_f32vector(1, [0.0])), "the PDU's "

@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -210,14 +211,20 @@ TEST(LteControl, BadArgumentsAreRefusedNamingThem)
     };
     EXPECT_EQ(encode(27, 0x1234, 0), "E=0 is out of range: use 1 or more");
     EXPECT_EQ(encode(27, 0x1234, -5), "E=-5 is out of range: use 1 or more");
-    EXPECT_EQ(encode(0, 0x1234, 72), "A=0 is out of range: use 1 or more");
+    EXPECT_EQ(encode(0, 0x1234, 72), "A=0 is out of range: use 1 ... 65536");
+    EXPECT_EQ(encode(lte::max_control_bits + 1, 0x1234, 72),
+              "A=65537 is out of range: use 1 ... 65536");
+    EXPECT_EQ(encode(INT_MAX, 0x1234, 72), // no overflow of A + 16
+              "A=" + std::to_string(INT_MAX) + " is out of range: use 1 ... 65536");
     EXPECT_EQ(encode(27, 0x10000, 72),
               "mask=65536 is out of range: use 0 ... 65535 (16 bits)");
     EXPECT_EQ(encode(27, -1, 72), "mask=-1 is out of range: use 0 ... 65535 (16 bits)");
     EXPECT_EQ(test::invalid_argument_message([] { lte::bch_mask(3); }),
               "ports=3 is not an antenna port count of the BCH: use 1, 2 or 4");
     EXPECT_EQ(test::invalid_argument_message([] { lte::conv_circular_buffer(0); }),
-              "D=0 is out of range: use 1 or more");
+              "D=0 is out of range: use 1 ... 65552");
+    EXPECT_EQ(test::invalid_argument_message([] { lte::conv_circular_buffer(INT_MAX); }),
+              "D=" + std::to_string(INT_MAX) + " is out of range: use 1 ... 65552");
 
     // A decoder of another termination or rate reads another number of LLRs a frame.
     std::vector<float> llrs(72);
@@ -240,7 +247,7 @@ TEST(LteControl, BadArgumentsAreRefusedNamingThem)
     EXPECT_EQ(decode_with(lte::control_decoder_config(), 27, 0),
               "E=0 is out of range: use 1 or more");
     EXPECT_EQ(decode_with(lte::control_decoder_config(), 0, 72),
-              "A=0 is out of range: use 1 or more");
+              "A=0 is out of range: use 1 ... 65536");
 }
 
 namespace {

@@ -486,7 +486,9 @@ TEST_P(LtePdcch, BadArgumentsAreRefusedNamingThem)
     EXPECT_EQ(refused([](auto& sf) {
                   sf.dci_sizes = { 27, 0 };
               }),
-              "subframe 1: dci_sizes[1]=0 is out of range: use 1 or more");
+              "subframe 1: dci_sizes[1]=0 is out of range: use 1 ... 560");
+    EXPECT_EQ(refused([](auto& sf) { sf.dci_sizes = { lte::max_dci_bits + 1 }; }),
+              "subframe 1: dci_sizes[0]=561 is out of range: use 1 ... 560");
     EXPECT_EQ(refused([](auto& sf) { sf.region.cfi = 4; }),
               "subframe 1: cfi=4 is out of range: use 1 ... 3");
     EXPECT_EQ(refused([](auto& sf) { sf.region.antenna_ports = 3; }),

@@ -8,11 +8,14 @@
 // count, Y_k and the candidates of 36.213 §9.1.1 against values computed apart from
 // this code, and refusals.
 
+#include "test_util.h"
+
 #include <gnuradio/gputurbo/engine/lte/search_space.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <ostream>
 #include <set>
 #include <stdexcept>
@@ -145,6 +148,16 @@ TEST(LteSearchSpace, RefusesRegionsOutOfRange)
               "ng=7 is out of range: use 1/6, 1/2, 1 or 2");
     EXPECT_EQ(message(region(50, 2, phich_resource::one, 2, 3)),
               "phich_mi=3 is out of range: use 0 ... 2");
+    // No region has more CCEs than 97 (110 PRB, 3 symbols, one port, no PHICH): the
+    // candidate lists refuse more, and never overflow first + level.
+    EXPECT_EQ(lte::cce_count({ 110, 3, 1, phich_resource::one_sixth, 0 }), 97);
+    EXPECT_EQ(lte::every_candidate(97).size(), std::size_t(97 + 48 + 24 + 12));
+    for (const int n_cce : { 98, INT_MAX })
+        for (const auto& list : { lte::every_candidate, lte::common_search_space })
+            EXPECT_EQ(test::invalid_argument_message([&] { list(n_cce); }),
+                      "n_cce=" + std::to_string(n_cce) +
+                          " is out of range: use 0 ... 97 (a control region's most)");
+    EXPECT_THROW(lte::ue_search_space(98, 0x1234, 0), std::invalid_argument);
 }
 
 // Y_k for k = 0 … 9, by 3 lines of Python apart from this code:

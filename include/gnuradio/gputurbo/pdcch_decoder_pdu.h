@@ -71,8 +71,9 @@ public:
      * \brief Makes a PDCCH PDU decoder of \p options
      * (pdcch_options_from("pdcch_decoder_pdu", …)): the search's mode and
      * min_correlation, the cell's defaults for the metadata (n_prb, cfi, antenna_ports,
-     * ng, phich_mi, duplex, cell_id, descramble; engine/lte/parameters.h), and the
-     * Viterbi decoder's backend, threads and devices; max_batch is the most subframes
+     * ng, phich_mi, duplex, cell_id, descramble; engine/lte/parameters.h), the Viterbi
+     * decoder's backend and devices, and threads (the decoder's and the search's own,
+     * 0 = all cores); max_batch is the most subframes
      * searched together (0: automatic, 1024 on CUDA, 64 on the CPU). Bad parameters
      * raise ValueError; a backend this build or machine lacks raises RuntimeError.
      */

@@ -35,6 +35,14 @@ void check_at_least_one(const char* name, long value)
                                     " is out of range: use 1 or more");
 }
 
+void check_block_bits(const char* name, long value, long most)
+{
+    if (value < 1 || value > most)
+        throw std::invalid_argument(std::string(name) + "=" + std::to_string(value) +
+                                    " is out of range: use 1 ... " +
+                                    std::to_string(most));
+}
+
 void check_mask(long mask)
 {
     if (mask < 0 || mask > max_mask)
@@ -45,7 +53,7 @@ void check_mask(long mask)
 // Control blocks are A payload bits and their CRC: the frames the code carries.
 int frame_bits(int A)
 {
-    check_at_least_one("A", A);
+    check_block_bits("A", A, max_control_bits);
     return A + control_crc_bits;
 }
 
@@ -56,7 +64,7 @@ constexpr int streams = 3;
 
 std::vector<std::int32_t> conv_circular_buffer(int D)
 {
-    check_at_least_one("D", D);
+    check_block_bits("D", D, max_control_bits + control_crc_bits);
     const int R = (D + columns - 1) / columns, K_pi = R * columns, dummies = K_pi - D;
     std::vector<std::int32_t> w(streams * std::size_t(K_pi));
     for (int k = 0; k < K_pi; ++k) {
@@ -95,7 +103,7 @@ void conv_combine_bits(const std::vector<std::int32_t>& w,
 
 void attach_masked_crc(int A, long mask, std::uint8_t* bits)
 {
-    check_at_least_one("A", A);
+    check_block_bits("A", A, max_control_bits);
     check_mask(mask);
     const std::uint32_t masked =
         crc_parity(crc::crc16, bits, std::size_t(A)) ^ std::uint32_t(mask);
@@ -105,7 +113,7 @@ void attach_masked_crc(int A, long mask, std::uint8_t* bits)
 
 std::uint16_t crc_mask(int A, const std::uint8_t* bits)
 {
-    check_at_least_one("A", A);
+    check_block_bits("A", A, max_control_bits);
     std::uint32_t received = 0;
     for (int i = 0; i < control_crc_bits; ++i)
         received = received << 1 | (bits[A + i] & 1u);

@@ -422,9 +422,10 @@ struct pdcch_searcher::workspace
                     { sf.region.n_prb, sf.duplex, sf.region.antenna_ports });
             });
         for (std::size_t i = 0; i < p.sizes.size(); ++i) {
-            if (p.sizes[i] < 1)
-                check.fail(out_of_range(
-                    "dci_sizes[" + std::to_string(i) + "]", p.sizes[i], "1 or more"));
+            if (p.sizes[i] < 1 || p.sizes[i] > max_dci_bits)
+                check.fail(out_of_range("dci_sizes[" + std::to_string(i) + "]",
+                                        p.sizes[i],
+                                        "1 ... " + std::to_string(max_dci_bits)));
             // control_decode() of no blocks checks that the decoder takes the size.
             check.named([&] {
                 control_decode(

@@ -50,9 +50,14 @@ void check_region(const control_region& r)
 
 void check_cces(int n_cce)
 {
-    if (n_cce < 0)
-        throw std::invalid_argument("n_cce=" + std::to_string(n_cce) +
-                                    " is out of range: use 0 or more");
+    // The most CCEs of any control region: 110 PRB, 3 symbols, one port, no PHICH.
+    static const int most =
+        cce_count(control_region{ max_cell_prb, 3, 1, phich_resource::one_sixth, 0 });
+    if (n_cce < 0 || n_cce > most)
+        throw std::invalid_argument(
+            out_of_range("n_cce",
+                         n_cce,
+                         "0 ... " + std::to_string(most) + " (a control region's most)"));
 }
 
 constexpr int aggregation_levels[] = { 1, 2, 4, 8 };

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(pdcch_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(ca91f2e1718c94034f20fe2f2d4a9ea9) */
+/* BINDTOOL_HEADER_FILE_HASH(0516716c1865c0b3cc8dc54264f9a16e) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

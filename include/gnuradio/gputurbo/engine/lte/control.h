@@ -33,6 +33,9 @@ namespace gputurbo::lte {
 
 //! Bits of a control block's CRC and of the mask over it.
 constexpr int control_crc_bits = 16;
+//! The most payload bits (A) a control block takes here: a DCI has under 70, a MIB 24;
+//! the bound keeps what a caller's sizes make the coding allocate small.
+constexpr int max_control_bits = 1 << 16;
 
 /*!
  * \brief The bit collection w of rate matching for convolutional codes (§5.1.4.2) of a
@@ -70,14 +73,16 @@ void conv_combine_bits(const std::vector<std::int32_t>& w,
  * \brief Attaches the masked CRC to a control block: \p bits holds the A payload bits,
  * and bits[A ... A + 16) gets their CRC-16 XORed with \p mask, the mask's MSB with the
  * first CRC bit (x_rnti,0 of §5.3.3.2, x_ant,0 of §5.3.1.1). Throws
- * std::invalid_argument for A < 1 or a mask outside 0 ... 0xFFFF.
+ * std::invalid_argument for A outside 1 ... max_control_bits or a mask outside 0 ...
+ * 0xFFFF.
  */
 void attach_masked_crc(int A, long mask, std::uint8_t* bits);
 
 /*!
  * \brief The mask of a received control block: \p bits holds A payload bits and the
  * 16 CRC bits received after them; the result is those 16 bits (MSB first) XOR the
- * CRC-16 computed of the payload. Throws std::invalid_argument for A < 1.
+ * CRC-16 computed of the payload. Throws std::invalid_argument for A outside 1 ...
+ * max_control_bits.
  */
 std::uint16_t crc_mask(int A, const std::uint8_t* bits);
 
@@ -95,7 +100,8 @@ int bch_ports(std::uint16_t mask);
  * \brief The \p E bits sent for a control block of the \p A payload bits \p payload
  * and mask \p mask (the RNTI, or bch_mask()): the CRC-16 masked (attach_masked_crc()),
  * tail-biting encoding by the "lte" code, rate matching (conv_select_bits()). Throws
- * std::invalid_argument naming A < 1, a mask outside 0 ... 0xFFFF or E < 1.
+ * std::invalid_argument naming A outside 1 ... max_control_bits, a mask outside 0 ...
+ * 0xFFFF or E < 1.
  */
 void control_encode(
     int A, const std::uint8_t* payload, long mask, int E, std::uint8_t* e);
@@ -126,10 +132,10 @@ conv::viterbi_config control_decoder_config();
  * A block sent as fewer bits than it has (E < A + 16) cannot be told from the other
  * blocks sent as the same bits: what comes out is one of them at best.
  *
- * Throws std::invalid_argument naming A < 1, E < 1, and a decoder that does not read
- * 3 (A + 16) LLRs for a frame of A + 16 bits (another termination or rate). The
- * decoder cannot say which code it decodes: one of another rate-1/3 tail-biting code,
- * or of the engine's sign, gives wrong bits and masks.
+ * Throws std::invalid_argument naming A outside 1 ... max_control_bits, E < 1, and a
+ * decoder that does not read 3 (A + 16) LLRs for a frame of A + 16 bits (another
+ * termination or rate). The decoder cannot say which code it decodes: one of another
+ * rate-1/3 tail-biting code, or of the engine's sign, gives wrong bits and masks.
  */
 void control_decode(core::batch_decoder& decoder,
                     int A,

@@ -22,6 +22,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+#include <gnuradio/gputurbo/engine/lte/control.h> // control_crc_bits
 #include <gnuradio/gputurbo/engine/lte/dci.h>
 #include <gnuradio/gputurbo/engine/lte/scrambling.h> // max_cell_id
 #include <gnuradio/gputurbo/engine/lte/search_space.h>
@@ -35,6 +36,9 @@ namespace gputurbo::lte {
 
 //! LLRs a CCE carries: 9 REGs of 4 QPSK symbols, 2 bits each.
 constexpr int cce_llrs = 72;
+//! The largest DCI size a search tries: a block of it and its CRC has as many bits as a
+//! candidate of level 8 sends (larger ones come as fewer bits than they have).
+constexpr int max_dci_bits = 8 * cce_llrs - control_crc_bits;
 
 //! The RNTIs of the common search space's broadcasts (36.321 Table 7.1-1): system
 //! information, paging, and the random-access responses' 1 … 60.
@@ -107,7 +111,7 @@ struct pdcch_subframe
     //! RNTIs (1 … 65535): mode ue searches their UE-specific spaces; mode exhaustive
     //! accepts only them (and the broadcasts' RNTIs) where any are listed
     std::vector<int> rntis;
-    //! DCI sizes A to try, 1 or more bits (each once; the decoder must take A + 16);
+    //! DCI sizes A to try, 1 … max_dci_bits (each once; the decoder must take A + 16);
     //! none: default_dci_sizes()
     std::vector<int> dci_sizes;
 };
