@@ -7,11 +7,13 @@
 #include <gnuradio/gputurbo/engine/lte/control.h>
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/core/llr.h>
 #include <gnuradio/gputurbo/engine/lte/crc.h>
 #include <gnuradio/gputurbo/engine/lte/rate_matching.h>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -99,6 +101,27 @@ void conv_combine_bits(const std::vector<std::int32_t>& w,
         if (at != null_bit)
             coded[at] = 0.0f;
     combine_bits(w, int(w.size()), 0, llrs, E, coded);
+}
+
+void quantize_control_frame(const float* coded, int K, std::int8_t* q)
+{
+    // In 8 lanes: a float max over one lane would keep the compiler from vectorising.
+    constexpr int lanes = 8;
+    float lane[lanes] = {};
+    int k = 0;
+    for (; k + lanes <= K; k += lanes)
+        for (int l = 0; l < lanes; ++l)
+            lane[l] = std::max(lane[l], std::fabs(coded[k + l]));
+    float largest = 0.0f;
+    for (; k < K; ++k)
+        largest = std::max(largest, std::fabs(coded[k]));
+    for (const float m : lane)
+        largest = std::max(largest, m);
+    if (largest == 0.0f) {
+        std::fill(q, q + K, std::int8_t(0));
+        return;
+    }
+    core::quantize_llrs(coded, std::size_t(K), q, 127.0f / largest);
 }
 
 void attach_masked_crc(int A, long mask, std::uint8_t* bits)

@@ -293,7 +293,8 @@ std::vector<pdcch_detection> merge_duplicates(std::vector<pdcch_detection> found
  *   the common space's, the (candidate, RNTI) pairs of the UE-specific spaces, and
  *   those whose LLRs carry information (the others are not decoded);
  * - each size's batch: every subframe's live candidates of that size, de-rate-matched
- *   into the decoder's frames, decoded in one call.
+ *   into the decoder's frames as int8 (quantize_control_frame(): the frame's own scale,
+ *   a quarter of float's bytes to write and copy), decoded in one call.
  * The subframes' plans, the frames and the checks of the decoded frames are shared over
  * the threads in pieces; each piece writes its own place, so the result is the same
  * with any threads.
@@ -324,8 +325,8 @@ struct pdcch_searcher::workspace
     {
         int A = 0;
         std::vector<block> blocks;
-        std::vector<float> coded;       // 3 (A + 16) a block, the decoder's input order
-        std::vector<std::uint8_t> bits; // A + 16 a block
+        std::vector<std::int8_t> frames; // 3 (A + 16) a block, the decoder's input order
+        std::vector<std::uint8_t> bits;  // A + 16 a block
         std::vector<core::codeword_status> status;
         core::batch_decoder::ticket ticket = 0;
     };
@@ -335,6 +336,7 @@ struct pdcch_searcher::workspace
     {
         std::vector<std::tuple<int, int, int>> spaces; // (level, first CCE, RNTI or 0)
         std::vector<float> sums;                       // a frame's LLRs added up
+        std::vector<float> frame; // a block's combined LLRs, the decoder's order
     };
 
     std::vector<plan> plans;
@@ -508,39 +510,51 @@ struct pdcch_searcher::workspace
     }
 
     /*!
-     * De-rate-matches each block of \p b into its frame of the decoder's input: the
-     * LLRs of each coded bit added up, 0 where none was sent (conv_combine_bits()).
+     * De-rate-matches block \p k of size \p A into \p s.frame, in the decoder's input
+     * order: the LLRs of each coded bit added up, 0 where none was sent
+     * (conv_combine_bits()). sent_order(A + 16) must be there already (the threads
+     * only read it).
      */
+    void combine_frame(const block& k, int A, const pdcch_subframe* subframes, scratch& s)
+    {
+        const int D = A + control_crc_bits, K = 3 * D;
+        const auto& order = sent_orders.at(D);
+        const pdcch_candidate& c = plans[k.subframe].candidates[k.candidate];
+        const float* llrs =
+            subframes[k.subframe].llrs + std::size_t(cce_llrs) * std::size_t(c.first_cce);
+        // The E LLRs added up round by round of the circular buffer, in the order sent:
+        // contiguous sums the compiler vectorises.
+        const int E = cce_llrs * c.level, first_round = std::min(E, K);
+        s.sums.resize(std::size_t(K));
+        s.frame.resize(std::size_t(K));
+        for (int j = 0; j < first_round; ++j)
+            s.sums[j] = core::sanitize_llr(llrs[j], false);
+        for (int from = K; from < E; from += K)
+            for (int j = 0, n = std::min(K, E - from); j < n; ++j)
+                s.sums[j] += core::sanitize_llr(llrs[from + j], false);
+        if (E < K)
+            std::fill(s.frame.begin(), s.frame.end(), 0.0f);
+        for (int j = 0; j < first_round; ++j)
+            s.frame[order[j]] = s.sums[j];
+    }
+
+    //! Each block of \p b combined (combine_frame()) and quantised into its int8 frame
+    //! of the decoder's input (quantize_control_frame()).
     void combine(size_batch& b, const pdcch_subframe* subframes, int threads)
     {
-        const int D = b.A + control_crc_bits, K = 3 * D;
-        const auto& order = sent_order(D);
-        b.coded.resize(b.blocks.size() * std::size_t(K));
+        const int K = 3 * (b.A + control_crc_bits);
+        sent_order(b.A + control_crc_bits); // made here, before the workers read it
+        b.frames.resize(b.blocks.size() * std::size_t(K));
         for_each_piece(
             threads,
             b.blocks.size(),
             block_grain,
             [&](int worker, std::size_t, std::size_t begin, std::size_t end) {
-                std::vector<float>& sums = scratches[std::size_t(worker)].sums;
-                sums.resize(std::size_t(K));
+                scratch& s = scratches[std::size_t(worker)];
                 for (std::size_t i = begin; i < end; ++i) {
-                    const block& k = b.blocks[i];
-                    const pdcch_candidate& c = plans[k.subframe].candidates[k.candidate];
-                    const float* llrs = subframes[k.subframe].llrs +
-                                        std::size_t(cce_llrs) * std::size_t(c.first_cce);
-                    // The E LLRs added up round by round of the circular buffer, in
-                    // the order sent: contiguous sums the compiler vectorises.
-                    const int E = cce_llrs * c.level, first_round = std::min(E, K);
-                    for (int j = 0; j < first_round; ++j)
-                        sums[j] = core::sanitize_llr(llrs[j], false);
-                    for (int from = K; from < E; from += K)
-                        for (int j = 0, n = std::min(K, E - from); j < n; ++j)
-                            sums[j] += core::sanitize_llr(llrs[from + j], false);
-                    float* coded = b.coded.data() + i * std::size_t(K);
-                    if (E < K)
-                        std::fill(coded, coded + K, 0.0f);
-                    for (int j = 0; j < first_round; ++j)
-                        coded[order[j]] = sums[j];
+                    combine_frame(b.blocks[i], b.A, subframes, s);
+                    quantize_control_frame(
+                        s.frame.data(), K, b.frames.data() + i * std::size_t(K));
                 }
             });
     }
@@ -569,23 +583,26 @@ struct pdcch_searcher::workspace
     /*!
      * Takes the decoder's answer for \p b and adds to \p found its blocks that the
      * mode's CRC rule and the re-encoding check pass, in the blocks' order (pieces of
-     * blocks checked on \p threads).
+     * blocks checked on \p threads). The check reads the float frame, combined again
+     * from \p subframes for the few blocks that the CRC rule passes.
      */
     void find_dcis(size_batch& b,
+                   const pdcch_subframe* subframes,
                    core::batch_decoder& decoder,
                    const pdcch_search_options& options,
                    int threads,
                    std::vector<pdcch_detection>& found)
     {
-        const int A = b.A, D = A + control_crc_bits, K = 3 * D;
+        const int A = b.A, D = A + control_crc_bits;
         decoder.collect(b.ticket, b.bits.data(), b.status.data());
         pieces.resize(piece_count(b.blocks.size(), block_grain));
         for_each_piece(
             threads,
             b.blocks.size(),
             block_grain,
-            [&](int, std::size_t piece, std::size_t begin, std::size_t end) {
+            [&](int worker, std::size_t piece, std::size_t begin, std::size_t end) {
                 std::vector<pdcch_detection>& out = pieces[piece];
+                scratch& s = scratches[std::size_t(worker)];
                 out.clear();
                 for (std::size_t i = begin; i < end; ++i) {
                     if (!b.status[i].passed)
@@ -597,12 +614,13 @@ struct pdcch_searcher::workspace
                     const auto space = space_of(p, k.candidate, mask, options.mode);
                     if (!space)
                         continue;
-                    // The re-encoding check, against the frame's combined LLRs: sent
+                    // The re-encoding check, against the frame's combined float LLRs
+                    // (not the decoder's int8 ones: the measure is the LLRs'): sent
                     // bit e carries coded bit order[e mod 3 D], so sum_e L_e (2 c_e -
                     // 1) is that of the coded bits.
+                    combine_frame(k, A, subframes, s);
                     const float correlation =
-                        reencoded_agreement(
-                            decoded, D, b.coded.data() + i * std::size_t(K)) /
+                        reencoded_agreement(decoded, D, s.frame.data()) /
                         p.magnitudes[k.candidate];
                     if (correlation < options.min_correlation)
                         continue;
@@ -696,18 +714,20 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
                 continue;
             w.combine(batch, subframes, threads);
             if (in_flight.size() == std::size_t(core::batch_decoder::max_in_flight)) {
-                w.find_dcis(*in_flight.front(), *d_decoder, options, threads, found);
+                w.find_dcis(
+                    *in_flight.front(), subframes, *d_decoder, options, threads, found);
                 in_flight.pop_front();
             }
             batch.bits.resize(batch.blocks.size() * std::size_t(A + control_crc_bits));
             batch.status.resize(batch.blocks.size());
             batch.ticket = d_decoder->submit(
-                A + control_crc_bits, batch.coded.data(), batch.blocks.size());
+                A + control_crc_bits, batch.frames.data(), batch.blocks.size());
             in_flight.push_back(&batch);
             d_decoded += batch.blocks.size();
         }
         for (; !in_flight.empty(); in_flight.pop_front())
-            w.find_dcis(*in_flight.front(), *d_decoder, options, threads, found);
+            w.find_dcis(
+                *in_flight.front(), subframes, *d_decoder, options, threads, found);
     } catch (...) {
         // The decoder forgets the batches it was decoding.
         for (workspace::size_batch* batch : in_flight)

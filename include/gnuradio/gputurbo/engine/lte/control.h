@@ -70,6 +70,16 @@ void conv_combine_bits(const std::vector<std::int32_t>& w,
                        float* coded);
 
 /*!
+ * \brief A de-rate-matched frame of \p K float LLRs \p coded (conv_combine_bits()) as
+ * int8 input of a Viterbi decoder into \p q: q = round(L 127 / max |L|), halves away
+ * from zero (core::quantize_llrs()), so the frame's largest |LLR| is 127; all 0 for a
+ * frame of zeros. The max-log Viterbi's decisions do not depend on a frame's scale: only
+ * the rounding differs from float input. (The frame's scale is its own: the decoder's
+ * int8_scale sets only the magnitudes behind its status.)
+ */
+void quantize_control_frame(const float* coded, int K, std::int8_t* q);
+
+/*!
  * \brief Attaches the masked CRC to a control block: \p bits holds the A payload bits,
  * and bits[A ... A + 16) gets their CRC-16 XORed with \p mask, the mask's MSB with the
  * first CRC bit (x_rnti,0 of §5.3.3.2, x_ant,0 of §5.3.1.1). Throws
