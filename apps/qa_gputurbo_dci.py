@@ -19,11 +19,12 @@ cannot run here the QA exits with 77 (ctest's skip), saying why.
 import os
 import random
 import resource
-import struct
 import subprocess
 import sys
 import tempfile
 import unittest
+
+from qa_app_files import app_files_case, hex_bits, noiseless_llrs
 
 APP = sys.argv.pop(1) if len(sys.argv) > 1 else "gputurbo-dci"
 VECTORS = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
@@ -36,11 +37,6 @@ PORT_MASKS = {0x0000: 1, 0xFFFF: 2, 0x5555: 4}  # 36.212 §5.3.1.1
 SI_RNTI = 0xFFFF
 CCE_LLRS = 72
 N_CCE = 84  # 100 PRB, CFI 3, 2 antenna ports, N_g 1 (36.211 §6.8.1)
-
-
-def hex_bits(text, n):
-    """The first n bits of hex digits, most significant first."""
-    return [int(c, 16) >> (3 - i) & 1 for c in text for i in range(4)][:n]
 
 
 def bits_hex(bits):
@@ -64,11 +60,6 @@ def read_cases():
                               data=hex_bits(lines[i + 1].split()[1], A),
                               e=hex_bits(lines[i + 2].split()[1], E)))
     return cases
-
-
-def noiseless_llrs(bits, magnitude=4.0):
-    """GNU Radio's sign: positive means 1."""
-    return [magnitude if b else -magnitude for b in bits]
 
 
 def common_candidates():
@@ -103,36 +94,9 @@ def scrambling_sequence(c_init, n):
     return [(x1[k + 1600] + x2[k + 1600]) % 2 for k in range(n)]
 
 
-class dci_case(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.cases = read_cases()
-        cls.folder = tempfile.TemporaryDirectory()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.folder.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.folder.name, name)
-
-    def write_bits(self, name, bits):
-        with open(self.path(name), "wb") as f:
-            f.write(bytes(bits))
-        return self.path(name)
-
-    def write_llrs(self, name, llrs):
-        with open(self.path(name), "wb") as f:
-            f.write(struct.pack(f"<{len(llrs)}f", *llrs))
-        return self.path(name)
-
-    def read_bits(self, path):
-        with open(path, "rb") as f:
-            return list(f.read())
-
-    def run_app(self, *args):
-        return subprocess.run([APP, *map(str, args)], capture_output=True, text=True)
+class dci_case(app_files_case):
+    app = APP
+    read_cases = staticmethod(read_cases)
 
     def encode(self, data, E, *mask_args):
         out = self.path("e.u8")

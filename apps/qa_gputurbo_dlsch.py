@@ -18,18 +18,14 @@ import resource
 import struct
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from qa_app_files import app_files_case, hex_bits, noiseless_llrs
 
 APP = sys.argv.pop(1) if len(sys.argv) > 1 else "gputurbo-dlsch"
 VECTORS = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "lte-dlsch",
     "dlsch.txt")
-
-
-def hex_bits(text, n):
-    """The first n bits of hex digits, most significant first."""
-    return [int(c, 16) >> (3 - i) & 1 for c in text for i in range(4)][:n]
 
 
 def read_cases():
@@ -49,11 +45,6 @@ def read_cases():
     return cases
 
 
-def noiseless_llrs(bits, magnitude=4.0):
-    """GNU Radio's sign: positive means 1."""
-    return [magnitude if b else -magnitude for b in bits]
-
-
 def awgn_llrs(bits, sigma, rng):
     """BPSK 0 -> -1, 1 -> +1 over AWGN of deviation sigma (Box-Muller on rng.random(),
     which Python keeps reproducible), as LLRs 2y/sigma^2, positive for 1."""
@@ -65,36 +56,9 @@ def awgn_llrs(bits, sigma, rng):
     return llrs
 
 
-class dlsch_case(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.cases = read_cases()
-        cls.folder = tempfile.TemporaryDirectory()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.folder.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.folder.name, name)
-
-    def write_bits(self, name, bits):
-        with open(self.path(name), "wb") as f:
-            f.write(bytes(bits))
-        return self.path(name)
-
-    def write_llrs(self, name, llrs, fmt="f"):
-        with open(self.path(name), "wb") as f:
-            f.write(struct.pack(f"<{len(llrs)}{fmt}", *llrs))
-        return self.path(name)
-
-    def read_bits(self, path):
-        with open(path, "rb") as f:
-            return list(f.read())
-
-    def run_app(self, *args):
-        return subprocess.run([APP, *map(str, args)], capture_output=True, text=True)
+class dlsch_case(app_files_case):
+    app = APP
+    read_cases = staticmethod(read_cases)
 
     def format_args(self, fields, rv=None):
         return ["--tbs", fields["tbs"], "--g", fields["G"], "--qm", fields["Qm"], "--rv",
