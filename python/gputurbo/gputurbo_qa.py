@@ -173,6 +173,33 @@ def seen_inside(decode, calls=20):
     return "decoding" in seen
 
 
+def to_pmt(value):
+    """A metadata value as PMT: bools, ints (NumPy's too) and anything pmt.to_pmt takes."""
+    if isinstance(value, type(pmt.PMT_NIL)):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return pmt.from_bool(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return pmt.from_long(int(value))
+    return pmt.to_pmt(value)
+
+
+def pdu(data, **meta):
+    """A PDU of u8 bits (uint8), s8 LLRs (int8) or f32 LLRs (any other numbers) with
+    metadata meta."""
+    data = np.asarray(data)
+    d = pmt.make_dict()
+    for key, value in meta.items():
+        d = pmt.dict_add(d, pmt.intern(key), to_pmt(value))
+    if data.dtype == np.uint8:
+        vector = pmt.init_u8vector(len(data), data.tolist())
+    elif data.dtype == np.int8:
+        vector = pmt.init_s8vector(len(data), data.tolist())
+    else:
+        vector = pmt.init_f32vector(len(data), data.astype(np.float32).tolist())
+    return pmt.cons(d, vector)
+
+
 def fresh_rng():
     """A generator of fresh random inputs, as the C++ tests' test_seed(): its seed is
     GPUTURBO_TEST_SEED when that is set, else a new one, and is printed, so that a

@@ -17,7 +17,7 @@ from gnuradio import gr_unittest
 from gnuradio import gputurbo
 import pmt
 
-from gputurbo_qa import BACKEND, DLSCH_VECTORS_DIR, gold_sequence, require_backend
+from gputurbo_qa import BACKEND, DLSCH_VECTORS_DIR, gold_sequence, pdu, require_backend
 import gputurbo_qa
 
 
@@ -39,30 +39,6 @@ def read_vectors():
         cases.append((fields, hex_bits(data[1], fields["tbs"]),
                       hex_bits(e[1], fields["G"])))
     return cases
-
-
-def to_pmt(value):
-    if isinstance(value, type(pmt.PMT_NIL)):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        return pmt.from_bool(bool(value))
-    if isinstance(value, (int, np.integer)):
-        return pmt.from_long(int(value))
-    return pmt.to_pmt(value)
-
-
-def pdu(data, **meta):
-    """A PDU of u8 bits (uint8 array), f32 LLRs (float32) or s8 LLRs (int8)."""
-    d = pmt.make_dict()
-    for key, value in meta.items():
-        d = pmt.dict_add(d, pmt.intern(key), to_pmt(value))
-    if data.dtype == np.uint8:
-        vector = pmt.init_u8vector(len(data), data.tolist())
-    elif data.dtype == np.int8:
-        vector = pmt.init_s8vector(len(data), data.tolist())
-    else:
-        vector = pmt.init_f32vector(len(data), data.astype(np.float32).tolist())
-    return pmt.cons(d, vector)
 
 
 def llrs_of(bits, magnitude=4.0):

@@ -25,7 +25,7 @@ import pmt
 from gnuradio import blocks, gr, gr_unittest
 from gnuradio import gputurbo
 
-from gputurbo_qa import BACKEND, DCI_VECTORS_DIR, gold_sequence, require_backend
+from gputurbo_qa import BACKEND, DCI_VECTORS_DIR, gold_sequence, pdu, require_backend
 
 SI_RNTI = 0xFFFF
 # 36.212 Table 5.1.4-2: the sub-block interleaver's column permutation.
@@ -117,23 +117,6 @@ def ue_space(n_cce, rnti, subframe):
             if c not in out:
                 out.append(c)
     return out
-
-
-def to_pmt(value):
-    if isinstance(value, type(pmt.PMT_NIL)):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        return pmt.from_bool(bool(value))
-    if isinstance(value, (int, np.integer)):
-        return pmt.from_long(int(value))
-    return pmt.to_pmt(value)
-
-
-def pdu(llrs, **meta):
-    d = pmt.make_dict()
-    for key, value in meta.items():
-        d = pmt.dict_add(d, pmt.intern(key), to_pmt(value))
-    return pmt.cons(d, pmt.init_f32vector(len(llrs), [float(x) for x in llrs]))
 
 
 class Subframe:
