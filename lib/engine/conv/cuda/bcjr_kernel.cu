@@ -18,7 +18,6 @@ namespace gputurbo::conv::cuda {
 namespace {
 
 using core::cuda::s16x2;
-using core::cuda::sign_extend_pair;
 
 // Threads of a block, and blocks an SM holds: each thread has a pair's S metrics to
 // work on a step, independent work enough to keep an SM busy with few threads, whose
@@ -141,24 +140,7 @@ struct pair_io
 
     __device__ void metrics(int t, s16x2 (&m)[N])
     {
-        const uint4 group = group_of(t);
-        const int k = t % group_steps;
-        if constexpr (N <= 2) { // 4 bytes a step: word k
-            const unsigned w = k == 0   ? group.x
-                               : k == 1 ? group.y
-                               : k == 2 ? group.z
-                                        : group.w;
-            m[0].v = sign_extend_pair<0>(w);
-            m[1].v = sign_extend_pair<2>(w);
-        } else { // 8 bytes a step: words 2k and 2k + 1
-            const unsigned w0 = k == 0 ? group.x : group.z,
-                           w1 = k == 0 ? group.y : group.w;
-            m[0].v = sign_extend_pair<0>(w0);
-            m[1].v = sign_extend_pair<2>(w0);
-            m[2].v = sign_extend_pair<0>(w1);
-            if constexpr (N == 4)
-                m[3].v = sign_extend_pair<2>(w1);
-        }
+        group_step_metrics(group_of(t), t % group_steps, m);
     }
 
     // State 0, or every state alike, per half.

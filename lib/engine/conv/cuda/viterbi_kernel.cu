@@ -698,22 +698,7 @@ struct viterbi_agent
         }
         if (k == 0)
             group = __ldg(metrics + std::size_t(e / group_steps) * pairs);
-        if constexpr (N <= 2) { // 4 bytes a step: word k
-            const unsigned w = k == 0   ? group.x
-                               : k == 1 ? group.y
-                               : k == 2 ? group.z
-                                        : group.w;
-            q[0].v = sign_extend_pair<0>(w);
-            q[1].v = sign_extend_pair<2>(w);
-        } else { // 8 bytes a step: k is 0 or 1, words 2k and 2k + 1
-            const unsigned w0 = k == 0 ? group.x : group.z,
-                           w1 = k == 0 ? group.y : group.w;
-            q[0].v = sign_extend_pair<0>(w0);
-            q[1].v = sign_extend_pair<2>(w0);
-            q[2].v = sign_extend_pair<0>(w1);
-            if constexpr (N == 4)
-                q[3].v = sign_extend_pair<2>(w1);
-        }
+        group_step_metrics(group, k, q);
     }
 
     // The decisions of one step as the butterflies make them, gathered into the words

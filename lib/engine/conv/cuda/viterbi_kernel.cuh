@@ -33,6 +33,7 @@
 // and the oldest bit, as all presets' do) runs each butterfly on one branch metric:
 // beta, -beta, -beta, beta.
 
+#include "core/cuda/s16x2.cuh"
 #include <gnuradio/gputurbo/engine/conv/code.h>
 
 #include <cuda_runtime.h>
@@ -51,6 +52,31 @@ constexpr int max_outputs = 4;  // rate 1/4
 __host__ __device__ constexpr int group_steps_of(int outputs)
 {
     return outputs <= 2 ? 4 : 2;
+}
+
+//! The metrics of step k of a prepared group (prepared_metrics()), k < group_steps_of(N)
+//! (a constant where the caller knows it): bytes A_o and B_o sign-extended to the halves
+//! of m[o].
+template <int N>
+__device__ __forceinline__ void
+group_step_metrics(const uint4& group, int k, core::cuda::s16x2 (&m)[N])
+{
+    using core::cuda::sign_extend_pair;
+    if constexpr (N <= 2) { // 4 bytes a step: word k
+        const unsigned w = k == 0   ? group.x
+                           : k == 1 ? group.y
+                           : k == 2 ? group.z
+                                    : group.w;
+        m[0].v = sign_extend_pair<0>(w);
+        m[1].v = sign_extend_pair<2>(w);
+    } else { // 8 bytes a step: words 2k and 2k + 1
+        const unsigned w0 = k == 0 ? group.x : group.z, w1 = k == 0 ? group.y : group.w;
+        m[0].v = sign_extend_pair<0>(w0);
+        m[1].v = sign_extend_pair<2>(w0);
+        m[2].v = sign_extend_pair<0>(w1);
+        if constexpr (N == 4)
+            m[3].v = sign_extend_pair<2>(w1);
+    }
 }
 
 //! viterbi_job::owned of a segment that ends in state 0 (the tail of a terminated
