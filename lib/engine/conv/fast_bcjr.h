@@ -20,19 +20,20 @@
 // in every state alike, and ends likewise. The forward metrics alpha_t (before step t)
 // and backward metrics beta_t (after step t - 1) wrap as int16 adds do and are kept near
 // 0 by subtracting their largest after every renorm_steps()-th step of the run, counted
-// from its start, so that a recomputation from a checkpoint repeats them exactly; fits()
-// says which codes stay within int16 that way. (The outputs, differences of sums of one
-// step, do not depend on how often that is.) The output of step t is the largest
-// alpha_t[p] + gamma + beta_{t+1}[ns] over the branches of input 0, less the same over
-// those of input 1: with the same metrics and no tie, its sign is the Viterbi decision
-// over the same run.
+// from its start; fits() says which codes stay within int16 that way. (The outputs,
+// differences of sums of one step, do not depend on how often that is.) The output of
+// step t is the largest alpha_{t+1}[s] + beta_{t+1}[s] over the states s < S/2, less the
+// same over the others: a state's top bit is the input of the step into it, so each is
+// the best path metric through that input at t (the largest alpha_t[p] + gamma +
+// beta_{t+1}[ns] over its branches, less the same constant). With the same metrics and
+// no tie, its sign is the Viterbi decision over the same run.
 //
 // Memory: the forward metrics are kept only at every Window-th step of the steps wanted
-// (checkpoints); the backward pass recomputes a window's from its checkpoint into
-// Window - 1 slots (the last stays where it was computed) and then runs back over them.
-// So a run costs two forward passes over the steps wanted and one backward pass, and a
-// segment needs the checkpoints and the slots of S metrics, which a GPU thread keeps in
-// memory near it (the slots in shared memory).
+// (checkpoints); the backward pass recomputes those after each step of a window from its
+// checkpoint into Window - 1 slots (the last stays where it was computed) and then runs
+// back over them. So a run costs two forward passes over the steps wanted and one
+// backward pass, and a segment needs the checkpoints and the slots of S metrics, which a
+// GPU thread keeps in memory near it (the slots in shared memory).
 
 #include "quantize.h" // max_metric, GPUTURBO_CONV_HD
 
@@ -52,8 +53,9 @@ constexpr int penalty(int constraint, int outputs)
  * two, up to 16) that keep them within int16; 0 where none does. After a
  * renormalisation alpha and beta lie within 2 penalty() below their largest (a state
  * reached only from another than state 0, in the first K-1 steps) and the growth of the
- * steps to the next one around it; an output adds two of them and a branch metric, and
- * subtracts two such sums. Every code but those of K = 9 with four outputs has some.
+ * steps to the next one around it; an output adds two of them and subtracts two such
+ * sums (the bound leaves room for a branch metric more, which the step into the alpha
+ * added). Every code but those of K = 9 with four outputs has some.
  */
 constexpr int renorm_steps(int constraint, int outputs)
 {
@@ -145,36 +147,30 @@ struct kernel
             x[s] = Ops::sub(x[s], most);
     }
 
-    //! The output of a step from its alpha (alpha(p) of each state p), branch metrics
-    //! and the beta after it. The largest sum of each input and pattern first, the
-    //! pattern's metric added once: one add-max a branch.
+    //! The output of a step from the alpha and beta after it (alpha(s) of each state s):
+    //! one add-max a state, in chains side by side.
     template <class Alpha>
-    GPUTURBO_CONV_HD static V output(const Tr& tr,
-                                     const Alpha& alpha,
-                                     const V (&gamma)[patterns],
-                                     const V (&beta)[S])
+    GPUTURBO_CONV_HD static V output(const Alpha& alpha, const V (&beta)[S])
     {
-        // Below every sum (fits()), and no add of a branch metric to it wraps.
-        const V floor = Ops::splat(-32768 + N * max_metric);
-        V best[2][patterns];
+        constexpr int chains = S / 2 < 4 ? S / 2 : 4;
+        V zero[chains], one[chains];
         GPUTURBO_FAST_BCJR_UNROLL
-        for (int c = 0; c < patterns; ++c)
-            best[0][c] = best[1][c] = floor;
-        GPUTURBO_FAST_BCJR_UNROLL
-        for (int p = 0; p < S; ++p) {
-            const V a = alpha(p);
-            const int ns = p >> 1, b = p & 1; // input 0 to ns, input 1 to ns + S/2
-            const int c0 = tr.pattern(ns, b), c1 = tr.pattern(ns | S / 2, b);
-            best[0][c0] = Ops::add_max(a, beta[ns], best[0][c0]);
-            best[1][c1] = Ops::add_max(a, beta[ns | S / 2], best[1][c1]);
+        for (int j = 0; j < chains; ++j) {
+            zero[j] = Ops::add(alpha(j), beta[j]);
+            one[j] = Ops::add(alpha(j + S / 2), beta[j + S / 2]);
         }
-        V zero = Ops::add(best[0][0], gamma[0]), one = Ops::add(best[1][0], gamma[0]);
         GPUTURBO_FAST_BCJR_UNROLL
-        for (int c = 1; c < patterns; ++c) {
-            zero = Ops::add_max(best[0][c], gamma[c], zero);
-            one = Ops::add_max(best[1][c], gamma[c], one);
+        for (int s = chains; s < S / 2; ++s) {
+            zero[s % chains] = Ops::add_max(alpha(s), beta[s], zero[s % chains]);
+            one[s % chains] =
+                Ops::add_max(alpha(s + S / 2), beta[s + S / 2], one[s % chains]);
         }
-        return Ops::sub(zero, one);
+        GPUTURBO_FAST_BCJR_UNROLL
+        for (int j = 1; j < chains; ++j) {
+            zero[0] = Ops::max(zero[0], zero[j]);
+            one[0] = Ops::max(one[0], one[j]);
+        }
+        return Ops::sub(zero[0], one[0]);
     }
 
     /*!
@@ -235,24 +231,22 @@ struct kernel
                 alpha[s] = io.load(c, s);
             if (c > 0)
                 io.ahead(c - 1);
-            // The window's last alpha stays in the registers.
-            for (int t = from; t + 1 < to; ++t) {
+            // alpha_{t+1} of step t in slot t - from; the window's last stays in the
+            // registers.
+            step_forward(from);
+            for (int t = from + 1; t < to; ++t) {
                 GPUTURBO_FAST_BCJR_UNROLL
                 for (int s = 0; s < S; ++s)
-                    io.keep(t - from, s, alpha[s]);
+                    io.keep(t - 1 - from, s, alpha[s]);
                 step_forward(t);
             }
+            io.write(to - 1, output([&](int s) { return alpha[s]; }, beta));
             branch_metrics(io, to - 1, gamma);
-            io.write(to - 1,
-                     output(
-                         tr, [&](int p) { return alpha[p]; }, gamma, beta));
             step_backward(to - 1);
             for (int t = to - 2; t >= from; --t) {
-                branch_metrics(io, t, gamma);
                 const int i = t - from;
-                io.write(t,
-                         output(
-                             tr, [&](int p) { return io.kept(i, p); }, gamma, beta));
+                io.write(t, output([&](int s) { return io.kept(i, s); }, beta));
+                branch_metrics(io, t, gamma);
                 step_backward(t);
             }
         }

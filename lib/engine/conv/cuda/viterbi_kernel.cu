@@ -114,10 +114,7 @@ struct reader
         return core::cuda::sanitize(raw, invert);
     }
 
-    // int8 LLRs take one of 256 values, and an erasure makes 257: codes into tables of
-    // what each value gives.
-    static constexpr int codes = 257;
-
+    // int8: an LLR as a code, 256 an erasure (code_magnitude(), code_metric()).
     __device__ int code(int step, int o, int outputs) const
     {
         const int c = index(step, o, outputs);
@@ -125,22 +122,48 @@ struct reader
     }
 };
 
-// The count values at p, a 4-byte word a load where p is aligned to one.
+// The |q| of an int8 LLR's code (reader::code()): its fixed magnitude is that many
+// int8_fixed_unit().
+__device__ __forceinline__ int code_magnitude(int c)
+{
+    return c == 256 ? 0 : std::abs(int(std::int8_t(c)));
+}
+
+// The metric of an int8 LLR's code (int8_metric()).
+__device__ __forceinline__ int code_metric(int c, bool invert)
+{
+    return c == 256 ? 0 : int8_metric(std::int8_t(c), invert);
+}
+
+// The count values at p, in loads of the widest of 16, 8 and 4 bytes that p's alignment
+// and their size allow (so that a thread's values take the fewest of the cache's
+// wavefronts), else one at a time.
+template <class Word, class In, int count>
+__device__ __forceinline__ bool load_words(const In* p, In (&x)[count])
+{
+    constexpr int bytes = count * sizeof(In), per_word = sizeof(Word) / sizeof(In);
+    if constexpr (bytes % sizeof(Word) != 0)
+        return false;
+    else {
+        if (reinterpret_cast<std::uintptr_t>(p) % sizeof(Word) != 0)
+            return false;
+#pragma unroll
+        for (int w = 0; w < bytes / int(sizeof(Word)); ++w) {
+            const Word v = __ldg(reinterpret_cast<const Word*>(p) + w);
+            memcpy(x + w * per_word, &v, sizeof v);
+        }
+        return true;
+    }
+}
+
 template <class In, int count>
 __device__ __forceinline__ void load_values(const In* p, In (&x)[count])
 {
-    constexpr int per_word = 4 / sizeof(In);
-    if (count % per_word == 0 && reinterpret_cast<std::uintptr_t>(p) % 4 == 0) {
+    if (load_words<uint4>(p, x) || load_words<uint2>(p, x) || load_words<unsigned>(p, x))
+        return;
 #pragma unroll
-        for (int w = 0; w < count / per_word; ++w) {
-            const unsigned v = __ldg(reinterpret_cast<const unsigned*>(p) + w);
-            memcpy(x + w * per_word, &v, 4);
-        }
-    } else {
-#pragma unroll
-        for (int j = 0; j < count; ++j)
-            x[j] = __ldg(p + j);
-    }
+    for (int j = 0; j < count; ++j)
+        x[j] = __ldg(p + j);
 }
 
 // f(j, values[j]) for j in [0, count) over a warp's lanes, 16 bytes a lane a load: the
@@ -328,22 +351,6 @@ __global__ void __launch_bounds__(prepare_threads)
     __shared__ float scale[2 * prepare_pairs];
     __shared__ read_t reads[2 * prepare_pairs];
     __shared__ int firsts[2 * prepare_pairs];
-    // int8: each code's fixed magnitude and metric.
-    constexpr int codes = by_code ? read_t::codes : 1;
-    __shared__ int fixed_of[codes];
-    __shared__ signed char metric_of[codes];
-    if constexpr (by_code) {
-        read_t read;
-        device_segment seg;
-        segment_of(job, 0, seg, read); // unit and sign, the same for all
-        const std::int32_t unit = int8_fixed_unit(read.unit);
-        for (int c = threadIdx.x; c < codes; c += prepare_threads) {
-            const int q = c == 256 ? 0 : std::int8_t(c);
-            fixed_of[c] = std::abs(q) * unit;
-            metric_of[c] = int8_metric(q, read.invert);
-        }
-        __syncthreads();
-    }
     for (int i = threadIdx.x / 32; i < 2 * prepare_pairs; i += prepare_threads / 32) {
         const std::size_t pair = first_pair + i / 2;
         if (pair >= l.pairs)
@@ -360,21 +367,25 @@ __global__ void __launch_bounds__(prepare_threads)
         auto measure = [&](int from, int to, magnitudes& m) { // a value at a time
             for (unsigned j = from * N + lane; j < unsigned(to * N); j += 32)
                 if constexpr (by_code)
-                    m.total += fixed_of[read.code(first + int(j / N), int(j % N), N)];
+                    m.total +=
+                        code_magnitude(read.code(first + int(j / N), int(j % N), N));
                 else
                     m.add(read(first + int(j / N), int(j % N), N));
         };
         if constexpr (by_code) {
-            // The owned steps alone; in the common window side by side, read 16 bytes a
-            // lane.
-            if constexpr (!Circular && !Punctured)
-                for_each_value(
-                    read.llrs + std::size_t(first + owned_begin) * N,
-                    (owned_end - owned_begin) * N,
-                    lane,
-                    [&](int, In x) { own.total += fixed_of[std::uint8_t(x)]; });
-            else
+            // The owned steps' |q| alone; in the common window side by side, read 16
+            // bytes a lane.
+            if constexpr (!Circular && !Punctured) {
+                int sum = 0;
+                for_each_value(read.llrs + std::size_t(first + owned_begin) * N,
+                               (owned_end - owned_begin) * N,
+                               lane,
+                               [&](int, In x) { sum += std::abs(int(x)); });
+                own.total = sum;
+            } else {
                 measure(owned_begin, owned_end, own);
+            }
+            own.total *= int8_fixed_unit(read.unit);
         } else if constexpr (!Circular && !Punctured) {
             // The run's values side by side, read 16 bytes a lane.
             const int owned_from = owned_begin * N, owned_to = owned_end * N;
@@ -439,7 +450,7 @@ __global__ void __launch_bounds__(prepare_threads)
 #pragma unroll
                         for (int o = 0; o < N; ++o)
                             if constexpr (by_code)
-                                put(k, o, h, metric_of[std::uint8_t(x[k * N + o])]);
+                                put(k, o, h, int8_metric(x[k * N + o], read.invert));
                             else
                                 put(k,
                                     o,
@@ -455,7 +466,10 @@ __global__ void __launch_bounds__(prepare_threads)
 #pragma unroll
                 for (int o = 0; o < N; ++o)
                     if constexpr (by_code)
-                        put(k, o, h, metric_of[read.code(first + k, o, N)]);
+                        put(k,
+                            o,
+                            h,
+                            code_metric(read.code(first + k, o, N), read.invert));
                     else
                         put(k, o, h, quantize(read(first + k, o, N), scale[i]));
             }
