@@ -499,9 +499,8 @@ output_signs signs_of(const trellis& t, const viterbi_job& job)
 // Whether the decoding kernel reads the job's LLRs itself (viterbi_kernel.cuh).
 bool reads_llrs(const trellis& t, const viterbi_job& job)
 {
-    return job.int8 && !job.scales && !job.circular && !job.sent_index &&
-           job.firsts_aligned && (t.outputs == 2 || t.outputs == 4) &&
-           job.window_stride % 4 == 0 &&
+    return job.int8 && !job.circular && !job.sent_index && job.firsts_aligned &&
+           (t.outputs == 2 || t.outputs == 4) && job.window_stride % 4 == 0 &&
            reinterpret_cast<std::uintptr_t>(job.llrs) % 4 == 0;
 }
 
@@ -515,7 +514,7 @@ bool reads_llrs(const trellis& t, const viterbi_job& job)
 // run): the previous pair's rows come into shared memory unrolled_steps - 1 steps before
 // they are traced (asynchronous copies, no register waiting), into a ring of
 // unrolled_steps slots a thread.
-template <class Tr, bool Direct>
+template <class Tr, bool Direct, bool Keep>
 struct viterbi_agent
 {
     static constexpr int K = Tr::K, N = Tr::N, S = 1 << (K - 1), memory = K - 1;
@@ -570,7 +569,7 @@ struct viterbi_agent
     std::size_t pair;
     std::size_t g[2];
     device_segment seg[2];
-    const uint4* metrics; // prepared: its groups
+    const uint4* metrics; // its prepared groups (Direct: written for soft output)
     uint4 group;          // prepared: the group of the step that runs
     // Direct: each segment's LLRs as words, word w (steps w * word_steps on) in slot
     // w % 2 of its segment; the sum of |q| over its owned steps.
@@ -667,6 +666,17 @@ struct viterbi_agent
         return unsigned(__dp4a(int(w), int(weights), int(sum)));
     }
 
+    // Direct: step e's metrics (the k-th of its group) where the preparing kernel would
+    // have put them (prepared_metrics()), bytes A_o B_o of each output o.
+    __device__ __forceinline__ void keep_prepared(int k, int e, const s16x2 (&q)[N]) const
+    {
+        unsigned* const words = reinterpret_cast<unsigned*>(
+            const_cast<uint4*>(metrics + std::size_t(e / group_steps) * pairs));
+#pragma unroll
+        for (int o = 0; o < N; o += 2)
+            words[k * N / 2 + o / 2] = __byte_perm(q[o].v, q[o + 1].v, 0x6420);
+    }
+
     // The metrics of step e, the k-th of its group (k = e % group_steps, a constant
     // where the caller knows it; prepared: the first step loads the group), both
     // segments in one register per coded bit: bytes A_o and B_o sign-extended to the
@@ -698,6 +708,8 @@ struct viterbi_agent
                 const s16x2 m{ signs.negated[o] };
                 q[o] = s16x2{ x.v ^ m.v } - m; // -x where negated
             }
+            if constexpr (Keep) // soft output: the metrics kept for the BCJR
+                keep_prepared(k, e, q);
             if (byte + N == 4) { // the word's last step: its slot takes word w + 2
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
@@ -1021,6 +1033,11 @@ struct viterbi_agent
                         job.owned[g[h]] = (long long)owned_sum[h] * unit;
                 }
             }
+            if (job.scales) // as the preparing kernel's: an int8 LLR's metric is q
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+                    if (2 * pair + h < segments)
+                        job.scales[g[h]] = 1.0f / job.int8_unit;
         }
     }
 
@@ -1133,7 +1150,7 @@ struct viterbi_agent
 };
 
 // The decoding kernel: each thread's pairs of segments one after another (viterbi_agent).
-template <class Tr, bool Direct>
+template <class Tr, bool Direct, bool Keep>
 __global__ void __launch_bounds__(viterbi_policy::threads,
                                   Tr::symmetric ? viterbi_policy::symmetric_min_blocks
                                                 : 1)
@@ -1141,7 +1158,7 @@ __global__ void __launch_bounds__(viterbi_policy::threads,
                    const __grid_constant__ viterbi_job job,
                    const __grid_constant__ output_signs signs)
 {
-    using agent_t = viterbi_agent<Tr, Direct>;
+    using agent_t = viterbi_agent<Tr, Direct, Keep>;
     // Any code's branch metrics go through shared memory: [combination][thread].
     __shared__ unsigned branch_shared[Tr::symmetric ? 1 : 1 << Tr::N]
                                      [viterbi_policy::threads];
@@ -1289,22 +1306,23 @@ void launch_prepare(const trellis& t, const viterbi_job& job, bool direct, cudaS
 }
 
 // Calls use(kernel, direct) with the decoding kernel of Tr that reads the LLRs itself
-// (direct) or the prepared metrics.
+// (direct; keeping the metrics for soft output where \p keep) or the prepared metrics.
 template <class Tr, class Use>
-void with_kernel(bool direct, const Use& use)
+void with_kernel(bool direct, bool keep, const Use& use)
 {
     if constexpr (Tr::N == 2 || Tr::N == 4)
         if (direct)
-            return use(viterbi_kernel<Tr, true>, true);
-    use(viterbi_kernel<Tr, false>, false);
+            return keep ? use(viterbi_kernel<Tr, true, true>, true)
+                        : use(viterbi_kernel<Tr, true, false>, true);
+    use(viterbi_kernel<Tr, false, false>, false);
 }
 
 // Calls use(kernel, direct) with the decoding kernel of t's code.
 template <class Use>
-void with_decoding_kernel(const trellis& t, bool direct, const Use& use)
+void with_decoding_kernel(const trellis& t, bool direct, bool keep, const Use& use)
 {
     with_code(t, "launch_viterbi", [&](auto code) {
-        with_kernel<typename decltype(code)::type>(direct, use);
+        with_kernel<typename decltype(code)::type>(direct, keep, use);
     });
 }
 
@@ -1354,7 +1372,8 @@ std::size_t decoding_threads(const trellis& t)
 {
     std::size_t most = 0;
     for (const bool direct : { false, true })
-        with_decoding_kernel(t, direct, resident_threads{ &most });
+        for (const bool keep : { false, true })
+            with_decoding_kernel(t, direct, keep, resident_threads{ &most });
     return most;
 }
 
@@ -1402,7 +1421,7 @@ void launch_viterbi(const trellis& t, const viterbi_job& job, cudaStream_t s)
         launch_prepare<std::int8_t>(t, job, direct, s);
     else
         launch_prepare<float>(t, job, direct, s);
-    with_decoding_kernel(t, direct, decoding_launch{ t, job, s });
+    with_decoding_kernel(t, direct, job.scales != nullptr, decoding_launch{ t, job, s });
     const std::size_t segments = std::size_t(job.per_window) * job.windows;
     const scratch_layout l(
         1 << (t.constraint - 1), t.outputs, segments, job.run, job.threads);

@@ -15,7 +15,8 @@
 // and stores coalesced. int8 LLRs are metrics already; where they lie side by side in
 // words (one per coded bit, not circular, two or four outputs, every segment's first
 // on a 4-byte boundary), the decoding kernel reads them itself, sums the owned steps'
-// magnitudes (for the frame status) as it goes, and no preparing kernel runs. A
+// magnitudes (for the frame status) as it goes (and, for soft output, writes the
+// metrics as the preparing kernel would), and no preparing kernel runs. A
 // decoding thread decodes a pair of segments at a time, the two in the halves of packed
 // int16 registers (core/cuda/s16x2.cuh), so that one instruction serves both; the grid
 // is what the GPU holds at once, each thread taking pairs one after another. A thread
@@ -148,8 +149,9 @@ struct viterbi_job
     //! is not 0; or nullptr
     long long* owned;
     //! [windows * per_window] out, or nullptr: each segment's scale, the metric of an
-    //! LLR of 1 (conv/quantize.h; int8: int8_scale). Set, the decoding kernel reads
-    //! prepared metrics, which launch_bcjr() reads after it (prepared_metrics()).
+    //! LLR of 1 (conv/quantize.h; int8: int8_scale). Set, the metrics stay in the
+    //! scratch as prepared_metrics() lays them out, for launch_bcjr() after it: the
+    //! preparing kernel's, or those of a decoding kernel that reads int8 LLRs itself.
     float* scales = nullptr;
 };
 
