@@ -376,7 +376,7 @@ __global__ void __launch_bounds__(prepare_threads)
             // The owned steps' |q| alone; in the common window side by side, read 16
             // bytes a lane.
             if constexpr (!Circular && !Punctured) {
-                int sum = 0;
+                std::int64_t sum = 0;
                 for_each_value(read.llrs + std::size_t(first + owned_begin) * N,
                                (owned_end - owned_begin) * N,
                                lane,
