@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bitset>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -83,6 +84,76 @@ TEST(LteControl, EncodesEveryVectorBitForBit)
     ASSERT_EQ(cases.size(), 54u) << "read from " << vectors_dir();
     for (const control_case& c : cases)
         EXPECT_EQ(encoded(c.data, c.mask, c.E), c.e) << "case " << c.number;
+}
+
+TEST(LteControl, AVectorOfFewerBitsThanItsBlockFitsAnotherRnti)
+{
+    // Cases 40 and 44 send blocks of A + 16 = 73 and 76 bits in E = 72. The coding is
+    // linear over GF(2) in the payload and the mask, so a block that it maps to 0 exists;
+    // here one with a mask part: the vector's E bits are also another payload's to
+    // another RNTI, and no decoder recovers its RNTI from them (the decoding test skips
+    // these two).
+    int shared = 0;
+    for (const control_case& c : read_cases()) {
+        const int n = c.A + lte::control_crc_bits;
+        if (c.E >= n)
+            continue;
+        ASSERT_LE(c.E, 256);
+        ASSERT_LE(n, 128);
+        // Block bit j (payload bits, then the mask's) as the E bits it sends, reduced
+        // against those before it (Gaussian elimination, each kept vector with the
+        // block bits it sums) until one reduces to 0: a block sent as nothing.
+        struct kept
+        {
+            std::bitset<256> sent;
+            std::bitset<128> block;
+            int pivot;
+        };
+        std::vector<kept> basis;
+        std::bitset<128> silent;
+        for (int j = 0; j < n && silent.none(); ++j) {
+            std::vector<std::uint8_t> payload(c.A, 0);
+            long mask = 0;
+            if (j < c.A)
+                payload[j] = 1;
+            else
+                mask = 1L << (j - c.A);
+            kept k{ {}, {}, -1 };
+            const auto e = encoded(payload, mask, c.E);
+            for (int i = 0; i < c.E; ++i)
+                k.sent[i] = e[i];
+            k.block[j] = true;
+            for (const kept& b : basis)
+                if (k.sent[b.pivot]) {
+                    k.sent ^= b.sent;
+                    k.block ^= b.block;
+                }
+            if (k.sent.none()) {
+                silent = k.block;
+                break;
+            }
+            for (int i = 0; i < c.E; ++i)
+                if (k.sent[i]) {
+                    k.pivot = i;
+                    break;
+                }
+            basis.push_back(k);
+        }
+        ASSERT_TRUE(silent.any()) << "case " << c.number;
+        std::vector<std::uint8_t> other = c.data;
+        long other_mask = c.mask;
+        for (int j = 0; j < n; ++j)
+            if (silent[j]) {
+                if (j < c.A)
+                    other[j] ^= 1u;
+                else
+                    other_mask ^= 1L << (j - c.A);
+            }
+        EXPECT_NE(other_mask, c.mask) << "case " << c.number;
+        EXPECT_EQ(encoded(other, other_mask, c.E), c.e) << "case " << c.number;
+        ++shared;
+    }
+    EXPECT_EQ(shared, 2);
 }
 
 TEST(LteControlRateMatching, TheInterleaverFollowsTable5_1_4_2)
@@ -280,9 +351,10 @@ TEST_P(LteControlDecoder, EveryVectorFromNoiselessLlrs)
             *dec, c.A, c.E, llrs.data(), 1, payload.data(), &mask, &status);
         if (c.E < c.A + lte::control_crc_bits) {
             // Fewer bits sent than the block has (a code rate above 1: 57 and 60 bits at
-            // aggregation level 1): other blocks are sent as the same E bits. The exact
-            // decoder finds one of them; the wrap-around Viterbi of the others needn't
-            // meet a tail-biting path with two thirds of the code erased.
+            // aggregation level 1): other blocks, to other RNTIs, are sent as the same E
+            // bits (AVectorOfFewerBitsThanItsBlockFitsAnotherRnti). The exact decoder
+            // finds one of them; the wrap-around Viterbi of the others needn't meet a
+            // tail-biting path with two thirds of the code erased.
             ++ambiguous;
             if (GetParam() == std::string("reference"))
                 EXPECT_EQ(encoded(payload, mask, c.E), c.e) << "case " << c.number;
