@@ -54,7 +54,7 @@ constexpr int penalty(int constraint, int outputs)
  * renormalisation alpha and beta lie within 2 penalty() below their largest (a state
  * reached only from another than state 0, in the first K-1 steps) and the growth of the
  * steps to the next one around it; an output adds two of them and subtracts two such
- * sums (the bound leaves room for a branch metric more, which the step into the alpha
+ * sums (the bound keeps room for a branch metric more as well, which an output once
  * added). Every code but those of K = 9 with four outputs has some.
  */
 constexpr int renorm_steps(int constraint, int outputs)
@@ -241,8 +241,7 @@ struct kernel
                 step_forward(t);
             }
             io.write(to - 1, output([&](int s) { return alpha[s]; }, beta));
-            branch_metrics(io, to - 1, gamma);
-            step_backward(to - 1);
+            step_backward(to - 1); // gamma is step to - 1's, as the forward step left it
             for (int t = to - 2; t >= from; --t) {
                 const int i = t - from;
                 io.write(t, output([&](int s) { return io.kept(i, s); }, beta));

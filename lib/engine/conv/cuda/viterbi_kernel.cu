@@ -139,7 +139,7 @@ __device__ __forceinline__ int code_metric(int c, bool invert)
 // and their size allow (so that a thread's values take the fewest of the cache's
 // wavefronts), else one at a time.
 template <class Word, class In, int count>
-__device__ __forceinline__ bool load_words(const In* p, In (&x)[count])
+__device__ __forceinline__ bool load_as(const In* p, In (&x)[count])
 {
     constexpr int bytes = count * sizeof(In), per_word = sizeof(Word) / sizeof(In);
     if constexpr (bytes % sizeof(Word) != 0)
@@ -159,7 +159,7 @@ __device__ __forceinline__ bool load_words(const In* p, In (&x)[count])
 template <class In, int count>
 __device__ __forceinline__ void load_values(const In* p, In (&x)[count])
 {
-    if (load_words<uint4>(p, x) || load_words<uint2>(p, x) || load_words<unsigned>(p, x))
+    if (load_as<uint4>(p, x) || load_as<uint2>(p, x) || load_as<unsigned>(p, x))
         return;
 #pragma unroll
     for (int j = 0; j < count; ++j)
@@ -331,8 +331,8 @@ constexpr int prepare_threads = viterbi_policy::prepare_threads;
 // A block per 32 pairs of segments. First its warps measure the segments, a warp a
 // segment with the lanes along it: the magnitudes of its owned steps give the frame
 // status, those of its whole run (float) its quantisation scale, as the CPU decoder's.
-// int8 LLRs are metrics already: a table of their fixed magnitudes, and of their
-// metrics (the same for every segment). Then its threads quantise the metrics, an
+// int8 LLRs are metrics already (int8_metric(); their magnitudes |q| fixed units each).
+// Then its threads quantise the metrics, an
 // inverted output's negated (its branches are the uninverted code's), into the decoding
 // threads' layout, a thread a group of steps of a pair and consecutive threads on
 // consecutive pairs, so that the stores are contiguous; the LLRs come the second time
@@ -507,7 +507,8 @@ bool reads_llrs(const trellis& t, const viterbi_job& job)
 // The decoding kernel's work for one thread, in named steps: the Viterbi of pairs of
 // segments (A, B), each over its window, in the halves of packed registers (segment g of
 // the job is half g % 2 of thread g / 2). Its metrics come prepared, or (Direct) from
-// the int8 LLRs themselves, a group of steps two words a segment. Each thread decodes
+// the int8 LLRs themselves, a group of steps two words a segment, and (Keep, for soft
+// output) are written as prepared for the BCJR after it. Each thread decodes
 // pairs pair, pair + stride, …, and traces each pair's paths while it runs the next
 // pair's trellis, a row a step, so that the tracebacks' reads of memory overlap the
 // arithmetic (they would otherwise all come at once, every thread's at the end of its
@@ -666,8 +667,9 @@ struct viterbi_agent
         return unsigned(__dp4a(int(w), int(weights), int(sum)));
     }
 
-    // Direct: step e's metrics (the k-th of its group) where the preparing kernel would
-    // have put them (prepared_metrics()), bytes A_o B_o of each output o.
+    // Direct with soft output (Keep): step e's metrics (the k-th of its group) where the
+    // preparing kernel would have put them (prepared_metrics()), bytes A_o B_o of each
+    // output o (a last group's bytes past the run, which nothing reads, stay unwritten).
     __device__ __forceinline__ void keep_prepared(int k, int e, const s16x2 (&q)[N]) const
     {
         unsigned* const words = reinterpret_cast<unsigned*>(
@@ -1033,7 +1035,7 @@ struct viterbi_agent
                         job.owned[g[h]] = (long long)owned_sum[h] * unit;
                 }
             }
-            if (job.scales) // as the preparing kernel's: an int8 LLR's metric is q
+            if (job.scales) // soft output: the scales too, an int8 LLR's metric being q
 #pragma unroll
                 for (int h = 0; h < 2; ++h)
                     if (2 * pair + h < segments)

@@ -10,7 +10,7 @@
 // Host launchers of the CUDA Viterbi kernel (viterbi_kernel.cu) and their contract.
 //
 // Work layout: a preparing kernel measures each segment (conv/segments.h) and quantises
-// its LLRs as the CPU decoder does (conv/quantize.h; int8 LLRs by table) into int8
+// its LLRs as the CPU decoder does (conv/quantize.h; int8 LLRs are metrics) into int8
 // metrics laid out for the decoding kernel, a block per 32 pairs of segments, its loads
 // and stores coalesced. int8 LLRs are metrics already; where they lie side by side in
 // words (one per coded bit, not circular, two or four outputs, every segment's first
