@@ -59,3 +59,13 @@ class app_files_case(unittest.TestCase):
     def run_app(self, *args):
         return subprocess.run([self.app, *map(str, args)], capture_output=True,
                               text=True)
+
+    def assert_refused(self, cases):
+        """Each (args, status, message): the app exits with status, says message on
+        stderr and writes nothing to stdout."""
+        for args, status, message in cases:
+            with self.subTest(args=args):
+                r = self.run_app(*args)
+                self.assertEqual(r.returncode, status, r.stderr)
+                self.assertIn(message, r.stderr)
+                self.assertEqual(r.stdout, "")

@@ -335,12 +335,7 @@ class qa_gputurbo_dci(dci_case):
             (["encode", "--bits", A, "--e", E, "--rnti", 1, "--in", data, "--out",
               self.path("no-such-folder/e.u8")], 2, "does not exist"),
         ]
-        for args, status, message in cases:
-            with self.subTest(args=args):
-                r = self.run_app(*args)
-                self.assertEqual(r.returncode, status, r.stderr)
-                self.assertIn(message, r.stderr)
-                self.assertEqual(r.stdout, "")
+        self.assert_refused(cases)
 
     def test_007_inputs_are_read_as_far_as_needed(self):
         # /dev/zero (endless) is refused as too long: decode's LLRs at once, a search's

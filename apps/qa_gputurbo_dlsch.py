@@ -202,12 +202,7 @@ class qa_gputurbo_dlsch(dlsch_case):
               self.write_bits("data.u8", data), "--out",
               self.path("no-such-folder/e.u8")], 2, "does not exist"),
         ]
-        for args, status, message in cases:
-            with self.subTest(args=args):
-                r = self.run_app(*args)
-                self.assertEqual(r.returncode, status, r.stderr)
-                self.assertIn(message, r.stderr)
-                self.assertEqual(r.stdout, "")
+        self.assert_refused(cases)
 
     def test_008_inputs_are_read_as_far_as_needed(self):
         # /dev/zero (endless) is refused at once as too long, as any file is that holds
