@@ -192,31 +192,20 @@ TEST_P(FastBcjr, BitsAndStatusesAreDecodesOnEveryCodeWithTies)
                         soft_status(frames);
                     std::vector<float> values(bits.size());
                     const core::soft_values out{ values.data(), core::soft_output::app };
-                    if (int8) {
-                        dec->decode(frame_bits,
-                                    q.data(),
-                                    frames,
-                                    hard.data(),
-                                    hard_status.data());
+                    auto decode_both = [&](const auto* in) { // float or int8
+                        dec->decode(
+                            frame_bits, in, frames, hard.data(), hard_status.data());
                         dec->decode_soft(frame_bits,
-                                         q.data(),
+                                         in,
                                          frames,
                                          out,
                                          soft_bits.data(),
                                          soft_status.data());
-                    } else {
-                        dec->decode(frame_bits,
-                                    llrs.data(),
-                                    frames,
-                                    hard.data(),
-                                    hard_status.data());
-                        dec->decode_soft(frame_bits,
-                                         llrs.data(),
-                                         frames,
-                                         out,
-                                         soft_bits.data(),
-                                         soft_status.data());
-                    }
+                    };
+                    if (int8)
+                        decode_both(q.data());
+                    else
+                        decode_both(llrs.data());
                     const std::string what = cc.generator.text() + " " + cc.puncturing +
                                              " " + to_string(mode) +
                                              (segmented ? " segmented" : "") +
