@@ -8,12 +8,18 @@
 #define INCLUDED_GPUTURBO_LTE_CONTROL_VECTORS_H
 
 // What the control channels' tests share: the independent DCI and BCH vectors of
-// tests/data/lte-dci, and noiseless LLRs in GNU Radio's sign.
+// tests/data/lte-dci, noiseless LLRs in GNU Radio's sign, and a test on each backend
+// with the control channels' decoder.
 
+#include "conv/conv_test_util.h"
 #include "test_util.h"
+
+#include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/lte/control.h>
 
 #include <cstdint>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -65,6 +71,17 @@ inline std::vector<float> noiseless_llrs(const std::vector<std::uint8_t>& bits)
         llrs[i] = bits[i] ? 4.0f : -4.0f;
     return llrs;
 }
+
+//! A test on each backend (conv_test::backend_test) with the decoder of
+//! control_decoder_config().
+class control_decoder_test : public conv_test::backend_test
+{
+protected:
+    std::unique_ptr<core::batch_decoder> decoder() const
+    {
+        return conv::make_viterbi_decoder(lte::control_decoder_config(), GetParam());
+    }
+};
 
 } // namespace gputurbo::lte_test
 

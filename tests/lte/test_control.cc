@@ -325,13 +325,8 @@ TEST(LteControl, BadArgumentsAreRefusedNamingThem)
 
 namespace {
 
-class LteControlDecoder : public conv_test::backend_test
+class LteControlDecoder : public control_decoder_test
 {
-protected:
-    std::unique_ptr<core::batch_decoder> decoder() const
-    {
-        return conv::make_viterbi_decoder(lte::control_decoder_config(), GetParam());
-    }
 };
 
 } // namespace

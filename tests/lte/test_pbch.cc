@@ -254,13 +254,8 @@ TEST(LtePbch, BadArgumentsAreRefusedNamingThem)
 
 namespace {
 
-class LtePbchDecoder : public conv_test::backend_test
+class LtePbchDecoder : public control_decoder_test
 {
-protected:
-    std::unique_ptr<core::batch_decoder> decoder() const
-    {
-        return conv::make_viterbi_decoder(lte::control_decoder_config(), GetParam());
-    }
 };
 
 } // namespace
