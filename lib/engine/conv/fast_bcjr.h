@@ -188,14 +188,17 @@ struct kernel
         if (lo >= hi)
             return;
         V alpha[S], beta[S], next[S], gamma[patterns];
-        auto step_forward = [&](int t) {
-            branch_metrics(io, t, gamma);
+        auto advance = [&](int t) { // step t's gamma there
             forward(tr, gamma, alpha, next);
             GPUTURBO_FAST_BCJR_UNROLL
             for (int s = 0; s < S; ++s)
                 alpha[s] = next[s];
             if ((t + 1) % renorm == 0)
                 renormalize(alpha);
+        };
+        auto step_forward = [&](int t) {
+            branch_metrics(io, t, gamma);
+            advance(t);
         };
         auto step_backward = [&](int t) {
             backward(tr, gamma, beta, next);
@@ -209,12 +212,15 @@ struct kernel
         for (int s = 0; s < S; ++s)
             alpha[s] = io.start(s);
         for (int t = 0; t < hi; ++t) {
+            // The metrics read before a checkpoint's stores, which a GPU would queue
+            // them behind.
+            branch_metrics(io, t, gamma);
             if (t >= lo && (t - lo) % Window == 0) {
                 GPUTURBO_FAST_BCJR_UNROLL
                 for (int s = 0; s < S; ++s)
                     io.save((t - lo) / Window, s, alpha[s]);
             }
-            step_forward(t);
+            advance(t);
         }
         GPUTURBO_FAST_BCJR_UNROLL
         for (int s = 0; s < S; ++s)
@@ -223,14 +229,15 @@ struct kernel
             branch_metrics(io, t, gamma);
             step_backward(t);
         }
-        for (int c = (hi - 1 - lo) / Window; c >= 0; --c) {
+        const int last = (hi - 1 - lo) / Window;
+        GPUTURBO_FAST_BCJR_UNROLL
+        for (int s = 0; s < S; ++s)
+            alpha[s] = io.load(last, s);
+        if (last > 0)
+            io.ahead(last - 1);
+        for (int c = last; c >= 0; --c) {
             const int from = lo + c * Window,
                       to = from + Window < hi ? from + Window : hi;
-            GPUTURBO_FAST_BCJR_UNROLL
-            for (int s = 0; s < S; ++s)
-                alpha[s] = io.load(c, s);
-            if (c > 0)
-                io.ahead(c - 1);
             // alpha_{t+1} of step t in slot t - from; the window's last stays in the
             // registers.
             step_forward(from);
@@ -241,6 +248,15 @@ struct kernel
                 step_forward(t);
             }
             io.write(to - 1, output([&](int s) { return alpha[s]; }, beta));
+            // alpha is free until the next window: its checkpoint loads now, to arrive
+            // during this window's backward steps.
+            if (c > 0) {
+                GPUTURBO_FAST_BCJR_UNROLL
+                for (int s = 0; s < S; ++s)
+                    alpha[s] = io.load(c - 1, s);
+                if (c > 1)
+                    io.ahead(c - 2);
+            }
             step_backward(to - 1); // gamma is step to - 1's, as the forward step left it
             for (int t = to - 2; t >= from; --t) {
                 const int i = t - from;
