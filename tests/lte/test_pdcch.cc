@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -430,6 +431,114 @@ TEST_P(LtePdcch, AnyThreadsFindWhatOneDoes)
             }
         }
     }
+}
+
+namespace {
+
+// The CPU's and the GPU's detections of the same input: equal, correlations bit for bit.
+void expect_same_search(lte::pdcch_searcher& cpu,
+                        lte::pdcch_searcher& gpu,
+                        const std::vector<lte::pdcch_subframe>& input,
+                        const lte::pdcch_search_options& o,
+                        const std::string& what)
+{
+    const auto want = cpu.search(input, o);
+    const auto got = gpu.search(input, o);
+    EXPECT_EQ(gpu.decoded_candidates(), cpu.decoded_candidates()) << what;
+    EXPECT_EQ(got.size(), want.size()) << what;
+    // The first difference only: one detection more shifts all that follow.
+    for (std::size_t i = 0; i < std::min(got.size(), want.size()); ++i)
+        if (key(got[i]) != key(want[i]) || got[i].space != want[i].space ||
+            got[i].correlation != want[i].correlation) {
+            ADD_FAILURE() << what << ": detection " << i << " is " << describe(got[i])
+                          << " (" << lte::to_string(got[i].space) << ", "
+                          << got[i].correlation << "), the CPU's " << describe(want[i])
+                          << " (" << lte::to_string(want[i].space) << ", "
+                          << want[i].correlation << ")";
+            return;
+        }
+}
+
+} // namespace
+
+TEST(LtePdcchCuda, TheGpuSearchFindsWhatTheCpuSearchFinds)
+{
+    // The CUDA decoder's search combines, decodes and checks on the GPU: the same
+    // detections as the CPU search's, correlations bit for bit, in both modes, with and
+    // without the re-encoding check, at 0 and -3 dB, with CCEs left empty; with LLRs of
+    // NaN, infinities and beyond the clamp, and a candidate whose frame sums to 0; and
+    // in one call of 1,000 subframes.
+    if (!conv_test::have_cuda())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    auto cpu = make_searcher("cpu"), gpu = make_searcher("cuda");
+    ASSERT_TRUE(gpu->searches_on_device());
+    EXPECT_FALSE(cpu->searches_on_device());
+    auto without_rntis = [](std::vector<lte::pdcch_subframe> input) {
+        for (auto& sf : input)
+            sf.rntis.clear();
+        return input;
+    };
+    for (const double es_n0 : { 0.0, -3.0 }) {
+        subframes s(31, qpsk_channel{ es_n0 });
+        for (int k = 0; k < 40; ++k)
+            s.add(k % 10, 6, k % 2 == 0, k % 5 != 4);
+        for (const double least : { 0.6, -1.0 }) {
+            const std::string what = "Es/N0 " + std::to_string(es_n0) +
+                                     " min_correlation " + std::to_string(least);
+            expect_same_search(*cpu,
+                               *gpu,
+                               s.input(),
+                               options(pdcch_search_mode::ue, least),
+                               "ue " + what);
+            expect_same_search(*cpu,
+                               *gpu,
+                               without_rntis(s.input()),
+                               options(pdcch_search_mode::exhaustive, least),
+                               "exhaustive " + what);
+            expect_same_search(*cpu,
+                               *gpu,
+                               s.input(),
+                               options(pdcch_search_mode::exhaustive, least),
+                               "exhaustive, RNTIs listed, " + what);
+        }
+    }
+    {
+        subframes s(37, qpsk_channel{ 0.0 });
+        for (int k = 0; k < 6; ++k)
+            s.add(k, 6, true, true);
+        const float special[] = { NAN,    INFINITY, -INFINITY, 1e30f,
+                                  -1e30f, 1500.0f,  -1500.0f };
+        for (std::size_t i = 0; i < 6; ++i) {
+            auto& l = s.llrs(i);
+            for (std::size_t j = 0; j < std::size(special); ++j)
+                l[(i * 97 + j * 131) % l.size()] = special[j];
+        }
+        // CCE 1 the negation of CCE 0: the level-2 candidate there sums to 0.
+        auto& l = s.llrs(0);
+        for (int e = 0; e < lte::cce_llrs; ++e)
+            l[std::size_t(lte::cce_llrs + e)] = -l[std::size_t(e)];
+        auto input = s.input();
+        input[0].dci_sizes = { 8, 27 };
+        for (const double least : { 0.6, -1.0 }) {
+            const std::string what =
+                "special values, min_correlation " + std::to_string(least);
+            expect_same_search(
+                *cpu, *gpu, input, options(pdcch_search_mode::ue, least), what + ", ue");
+            expect_same_search(*cpu,
+                               *gpu,
+                               without_rntis(input),
+                               options(pdcch_search_mode::exhaustive, least),
+                               what + ", exhaustive");
+        }
+    }
+    subframes many(41, qpsk_channel{ 0.0 });
+    for (int k = 0; k < 1000; ++k)
+        many.add(k % 10, 6, k % 2 == 0, true);
+    expect_same_search(*cpu,
+                       *gpu,
+                       without_rntis(many.input()),
+                       options(pdcch_search_mode::exhaustive),
+                       "1,000 subframes, exhaustive");
 }
 
 TEST_P(LtePdcch, NoisyDetectionRateAndTheCheckLosesNone)

@@ -12,6 +12,7 @@
 #include "reference_decoder.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/conv/device_kernels.h>
 #include <gnuradio/gputurbo/engine/conv/parameters.h>
 
 #include <gnuradio/gputurbo/engine/core/backend.h>
@@ -116,6 +117,28 @@ std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& 
         return std::make_unique<reference_decoder>(config, core::backend::reference);
     }
     throw std::logic_error("make_viterbi_decoder: unhandled backend");
+}
+
+std::unique_ptr<device_kernels> make_device_kernels(const viterbi_config& config,
+                                                    int device)
+{
+    config.validate();
+#ifdef GPUTURBO_HAVE_CUDA
+    return cuda::make_device_kernels(config, device);
+#else
+    (void)device;
+    throw std::runtime_error("make_device_kernels: this build has no CUDA");
+#endif
+}
+
+std::unique_ptr<device_kernels> device_kernels_of(const core::batch_decoder& decoder)
+{
+#ifdef GPUTURBO_HAVE_CUDA
+    return cuda::device_kernels_of(decoder);
+#else
+    (void)decoder;
+    return nullptr;
+#endif
 }
 
 std::unique_ptr<stream_decoder> make_stream_decoder(const viterbi_config& config,

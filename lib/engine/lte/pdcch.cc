@@ -8,6 +8,9 @@
 
 #include "core/names.h"
 #include "core/thread_pool.h"
+#ifdef GPUTURBO_HAVE_CUDA
+#include "cuda/pdcch_search.h"
+#endif
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
@@ -346,6 +349,10 @@ struct pdcch_searcher::workspace
     std::vector<std::vector<pdcch_detection>> pieces; // a piece's detections
     //! The control code's coded bits of each register (conv::code::coded_bits())
     std::vector<std::uint8_t> code_outputs;
+#ifdef GPUTURBO_HAVE_CUDA
+    //! A CUDA decoder's: the frames combined, decoded and checked on its GPU
+    std::unique_ptr<cuda::pdcch_device_search> device;
+#endif
 
     workspace()
     {
@@ -637,6 +644,117 @@ struct pdcch_searcher::workspace
             std::move(piece.begin(), piece.end(), std::back_inserter(found));
     }
 
+#ifdef GPUTURBO_HAVE_CUDA
+    /*!
+     * Each size's blocks combined, decoded, given the mode's CRC rule and the
+     * re-encoding check on the GPU (device), the subframes' LLRs and RNTIs sent once;
+     * the detections that come back are find_dcis()'s, in another order (merge() puts
+     * them in its own).
+     */
+    std::size_t search_on_device(const pdcch_subframe* subframes,
+                                 std::size_t n,
+                                 const pdcch_search_options& options,
+                                 int threads,
+                                 std::vector<pdcch_detection>& found)
+    {
+        // Every subframe's CCEs one after another, straight into page-locked memory.
+        std::vector<std::uint64_t> first(n + 1, 0);
+        for (std::size_t s = 0; s < n; ++s)
+            first[s + 1] =
+                first[s] + std::uint64_t(cce_llrs) * std::uint64_t(plans[s].n_cce);
+        float* room = device->llr_room(std::size_t(first[n]));
+        // The RNTIs: each subframe's listed ones, and each candidate's UE-specific ones
+        // (plan::ue_specific, sorted by candidate and RNTI).
+        cuda::device_rntis rntis;
+        std::vector<std::uint32_t> ue_first(n + 1, 0);
+        rntis.first.assign(n + 1, 0);
+        for (std::size_t s = 0; s < n; ++s) {
+            rntis.first[s + 1] = rntis.first[s] + std::uint32_t(plans[s].rntis.size());
+            ue_first[s + 1] = ue_first[s] + std::uint32_t(plans[s].ue_specific.size());
+        }
+        rntis.listed.resize(rntis.first[n]);
+        rntis.ue.resize(ue_first[n]);
+        for_each_piece(threads,
+                       n,
+                       subframe_grain,
+                       [&](int, std::size_t, std::size_t begin, std::size_t end) {
+                           for (std::size_t s = begin; s < end; ++s) {
+                               const plan& p = plans[s];
+                               std::copy(subframes[s].llrs,
+                                         subframes[s].llrs + (first[s + 1] - first[s]),
+                                         room + first[s]);
+                               std::copy(p.rntis.begin(),
+                                         p.rntis.end(),
+                                         rntis.listed.begin() + rntis.first[s]);
+                               for (std::size_t i = 0; i < p.ue_specific.size(); ++i)
+                                   rntis.ue[ue_first[s] + i] = p.ue_specific[i].second;
+                           }
+                       });
+        device->set_llrs(std::size_t(first[n]), rntis);
+        std::size_t decoded = 0;
+        std::vector<cuda::device_block> blocks;
+        std::vector<cuda::passed_block> passed;
+        std::vector<std::uint8_t> payloads;
+        for (auto& [A, batch] : batches) {
+            if (batch.blocks.empty())
+                continue;
+            blocks.resize(batch.blocks.size());
+            for_each_piece(
+                threads,
+                blocks.size(),
+                block_grain,
+                [&](int, std::size_t, std::size_t begin, std::size_t end) {
+                    for (std::size_t i = begin; i < end; ++i) {
+                        const block& k = batch.blocks[i];
+                        const plan& p = plans[k.subframe];
+                        const pdcch_candidate& c = p.candidates[k.candidate];
+                        // The candidate's (candidate, RNTI) pairs.
+                        const auto pairs =
+                            std::equal_range(p.ue_specific.begin(),
+                                             p.ue_specific.end(),
+                                             std::pair{ int(k.candidate), 0 },
+                                             [](const auto& a, const auto& b) {
+                                                 return a.first < b.first;
+                                             });
+                        blocks[i] = { first[k.subframe] + std::uint64_t(cce_llrs) *
+                                                              std::uint64_t(c.first_cce),
+                                      p.magnitudes[k.candidate],
+                                      std::uint16_t(c.level),
+                                      std::uint16_t(p.common[k.candidate]),
+                                      k.subframe,
+                                      ue_first[k.subframe] +
+                                          std::uint32_t(pairs.first -
+                                                        p.ue_specific.begin()),
+                                      std::uint32_t(pairs.second - pairs.first) };
+                    }
+                });
+            device->submit_size(A,
+                                blocks.data(),
+                                blocks.size(),
+                                options.mode == pdcch_search_mode::exhaustive,
+                                options.min_correlation);
+            decoded += blocks.size();
+        }
+        for (auto& [A, batch] : batches) {
+            if (batch.blocks.empty())
+                continue;
+            device->collect_size(A, passed, payloads);
+            for (std::size_t i = 0; i < passed.size(); ++i) {
+                const block& k = batch.blocks[passed[i].index];
+                const std::uint8_t* payload = payloads.data() + i * std::size_t(A);
+                found.push_back({ k.subframe,
+                                  plans[k.subframe].candidates[k.candidate],
+                                  A,
+                                  std::vector<std::uint8_t>(payload, payload + A),
+                                  passed[i].rnti,
+                                  pdcch_space(passed[i].space),
+                                  passed[i].correlation });
+            }
+        }
+        return decoded;
+    }
+#endif
+
     /*!
      * merge_duplicates() of \p found, subframes apart (a DCI's detections are all of
      * its subframe): pieces of subframes merged at once, put together in their order.
@@ -673,9 +791,21 @@ pdcch_searcher::pdcch_searcher(std::unique_ptr<core::batch_decoder> decoder)
             "pdcch_searcher: the decoder is null: use "
             "conv::make_viterbi_decoder(control_decoder_config(), "
             "backend)");
+#ifdef GPUTURBO_HAVE_CUDA
+    d_work->device = cuda::make_pdcch_device_search(*d_decoder);
+#endif
 }
 
 pdcch_searcher::~pdcch_searcher() = default;
+
+bool pdcch_searcher::searches_on_device() const
+{
+#ifdef GPUTURBO_HAVE_CUDA
+    return d_work->device != nullptr;
+#else
+    return false;
+#endif
+}
 
 std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subframes,
                                                     std::size_t n,
@@ -703,6 +833,13 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
                                                       w.scratches[std::size_t(worker)]);
                    });
     w.list_blocks(n);
+#ifdef GPUTURBO_HAVE_CUDA
+    if (w.device) {
+        std::vector<pdcch_detection> found;
+        d_decoded = w.search_on_device(subframes, n, options, threads, found);
+        return w.merge(std::move(found), subframes, n, threads);
+    }
+#endif
 
     // Each size's blocks of every subframe in one batch, up to max_in_flight batches
     // decoding at once (a GPU decodes one while the CPU combines the next).

@@ -23,6 +23,8 @@
 namespace gputurbo::conv::cuda {
 namespace {
 
+static_assert(device_llr_padding == core::cuda::llr_padding);
+
 // A pipeline chunk is whole waves: the frames whose segment pairs give each decoding
 // thread one (decoding_threads()). A thread decodes the chunk's pairs one after another
 // and traces each while it runs the next, so more waves hide more of the tracebacks;
@@ -102,6 +104,10 @@ public:
     }
 
 private:
+    friend class kernels_on_device;
+    friend std::unique_ptr<device_kernels>
+    gputurbo::conv::cuda::device_kernels_of(const core::batch_decoder& decoder);
+
     // What is worked out once per frame size.
     struct shape_plan
     {
@@ -267,6 +273,45 @@ private:
     const std::size_t d_threads;                           // decoding_threads()
     std::map<int, std::unique_ptr<shape_plan>> d_plans;    // by frame size
     core::cuda::device_array<unsigned char> d_checkpoints; // the BCJR's
+};
+
+// The frame decoder's kernels on buffers the caller keeps on the GPU.
+class kernels_on_device final : public device_kernels
+{
+public:
+    kernels_on_device(const viterbi_config& config, int device) : d_frames(config, device)
+    {
+    }
+
+    std::size_t input_length(int frame_bits) const override
+    {
+        d_frames.check_block(frame_bits);
+        return d_frames.input_length(frame_bits);
+    }
+
+    std::size_t workspace_bytes(int frame_bits, std::size_t n) const override
+    {
+        return d_frames.workspace_bytes(frame_bits, n);
+    }
+
+    int gpu() const override { return d_frames.d_pipeline.device(); }
+
+    void
+    launch(int frame_bits, std::size_t n, const device_batch& b, cudaStream_t s) override
+    {
+        core::cuda::batch_buffers buffers{};
+        buffers.llrs = b.llrs;
+        buffers.int8 = true;
+        buffers.bits = b.bits;
+        buffers.iterations = b.iterations;
+        buffers.passed = b.passed;
+        buffers.workspace = b.workspace;
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_frames.d_pipeline.device()));
+        d_frames.launch(frame_bits, n, buffers, s);
+    }
+
+private:
+    frame_decoder d_frames;
 };
 
 // Several GPUs of one host, each with a decoder of its own.
@@ -505,6 +550,24 @@ make_cuda_viterbi_decoder(const viterbi_config& config)
     if (devices.size() == 1)
         return std::make_unique<frame_decoder>(config, devices.front());
     return std::make_unique<multi_device_decoder>(config, devices);
+}
+
+std::unique_ptr<device_kernels> make_device_kernels(const viterbi_config& config,
+                                                    int device)
+{
+    const std::string why = core::cuda::unavailable_reason(std::to_string(device));
+    if (!why.empty())
+        throw std::runtime_error("backend 'cuda' is not available: " + why);
+    return std::make_unique<kernels_on_device>(config, device);
+}
+
+std::unique_ptr<device_kernels> device_kernels_of(const core::batch_decoder& decoder)
+{
+    const auto* frames = dynamic_cast<const frame_decoder*>(&decoder);
+    if (!frames)
+        return nullptr;
+    return std::make_unique<kernels_on_device>(frames->d_config,
+                                               frames->d_pipeline.device());
 }
 
 std::unique_ptr<segment_engine> make_cuda_segment_engine(const viterbi_config& config)

@@ -13,6 +13,7 @@
 #include "../segments.h"
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/conv/device_kernels.h>
 
 #include <memory>
 
@@ -25,6 +26,14 @@ namespace gputurbo::conv::cuda {
  */
 std::unique_ptr<core::batch_decoder>
 make_cuda_viterbi_decoder(const viterbi_config& config);
+
+//! The frame kernels of \p config on GPU \p device (conv::make_device_kernels()).
+std::unique_ptr<device_kernels> make_device_kernels(const viterbi_config& config,
+                                                    int device);
+
+//! The frame kernels of \p decoder, a CUDA decoder of frames on one GPU (its config
+//! and device), or nullptr for any other decoder.
+std::unique_ptr<device_kernels> device_kernels_of(const core::batch_decoder& decoder);
 
 //! The segments of a stream on the first GPU of config.devices.
 std::unique_ptr<segment_engine> make_cuda_segment_engine(const viterbi_config& config);

@@ -20,6 +20,15 @@ __device__ __forceinline__ float sanitize(float x, bool invert)
     return invert ? -x : x;
 }
 
+//! core::quantize_llrs() of one value (8 bits).
+__device__ __forceinline__ int quantize_llr(float x, float scale)
+{
+    float v = x * scale;
+    v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);
+    v = v == v ? v : 0.0f;
+    return int(v + (v >= 0.0f ? 0.5f : -0.5f));
+}
+
 } // namespace gputurbo::core::cuda
 
 #endif

@@ -15,6 +15,7 @@
 // one chunk's copies overlap another's kernels. The arithmetic of the soft buffers is
 // the CPU receiver's, value for value.
 
+#include "core/cuda/llr.cuh"
 #include "core/cuda/memory.h"
 #include "core/cuda/pipeline.h"
 #include "core/cuda/runtime.h"
@@ -60,14 +61,7 @@ struct combine_job
     bool int8, fresh, invert;
 };
 
-// core::quantize_llrs() of one value.
-__device__ int quantize(float x, float scale)
-{
-    float v = x * scale;
-    v = v > 127.0f ? 127.0f : (v < -127.0f ? -127.0f : v);
-    v = v == v ? v : 0.0f;
-    return int(v + (v >= 0.0f ? 0.5f : -0.5f));
-}
+using core::cuda::quantize_llr;
 
 // LLRs of a code block in shared memory at once; a longer transmission goes in tiles.
 constexpr int combine_tile = 16384;
@@ -87,7 +81,7 @@ __global__ void combine_kernel(const combine_job* jobs, float scale)
         const int end = min(j.E, first + combine_tile);
         for (int k = first + int(threadIdx.x); k < end; k += blockDim.x) {
             int v = j.int8 ? max(int(static_cast<const std::int8_t*>(j.llrs)[k]), -127)
-                           : quantize(static_cast<const float*>(j.llrs)[k], scale);
+                           : quantize_llr(static_cast<const float*>(j.llrs)[k], scale);
             bool flip = j.invert;
             if (j.scrambling) {
                 const unsigned n = unsigned(j.llr_first + k);

@@ -215,6 +215,10 @@ public:
 
     core::batch_decoder& decoder() const { return *d_decoder; }
 
+    //! Whether the search runs on the decoder's GPU (a CUDA decoder on one GPU): the
+    //! candidates combined, decoded and checked there, the same detections.
+    bool searches_on_device() const;
+
 private:
     struct workspace;
     std::unique_ptr<core::batch_decoder> d_decoder;

@@ -1,0 +1,450 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The PDCCH search's decoding on one GPU (pdcch_search.h). A thread a block: its
+// combined LLRs are those of pdcch.cc's combine_frame() in the same order of adds
+// (sent position j: L_j, then L_{j + K}, …), quantised as quantize_control_frame()
+// does; its CRC rule is space_of()'s and its re-encoding agreement that of
+// reencoded_agreement() (the same sums in the same order; the build has no fused
+// multiply-add), so that what passes is what the CPU search passes.
+
+#include "core/cuda/error.h"
+#include "core/cuda/llr.cuh"
+#include "core/cuda/memory.h"
+#include "pdcch_search.h"
+
+#include <gnuradio/gputurbo/engine/conv/code.h>
+#include <gnuradio/gputurbo/engine/conv/device_kernels.h>
+#include <gnuradio/gputurbo/engine/lte/control.h>
+#include <gnuradio/gputurbo/engine/lte/pdcch.h>
+#include <gnuradio/gputurbo/engine/lte/rate_matching.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+namespace gputurbo::lte::cuda {
+namespace {
+
+using core::cuda::device_array;
+using core::cuda::pinned_array;
+
+constexpr int block_threads = 128;
+constexpr int memory = 6; // of the control code, K = 7
+
+// The sum of the LLRs sent for position j of the circular buffer's first round: the
+// sent bits j, j + K, j + 2 K, … below E.
+__device__ float sent_value(const float* llrs, int j, int E, int K)
+{
+    float v = core::cuda::sanitize(llrs[j], false);
+    for (int e = j + K; e < E; e += K)
+        v += core::cuda::sanitize(llrs[e], false);
+    return v;
+}
+
+// Each block's int8 frame of the decoder's input (order: the coded bit of each sent
+// position of the first round).
+__global__ void __launch_bounds__(block_threads)
+    combine_kernel(const float* llrs,
+                   const device_block* blocks,
+                   std::size_t n,
+                   const std::int32_t* order,
+                   int K,
+                   std::int8_t* frames)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const device_block b = blocks[i];
+    const float* l = llrs + b.llr_offset;
+    const int E = cce_llrs * int(b.level), first_round = min(E, K);
+    std::int8_t* q = frames + i * std::size_t(K);
+    float largest = 0.0f;
+    for (int j = 0; j < first_round; ++j)
+        largest = fmaxf(largest, fabsf(sent_value(l, j, E, K)));
+    if (largest == 0.0f || E < K)
+        for (int k = 0; k < K; ++k)
+            q[k] = 0;
+    if (largest == 0.0f)
+        return;
+    const float scale = 127.0f / largest;
+    for (int j = 0; j < first_round; ++j)
+        q[order[j]] =
+            std::int8_t(core::cuda::quantize_llr(sent_value(l, j, E, K), scale));
+}
+
+// The CRC's mask of a decided block of A payload and 16 CRC bits (crc_mask(): gCRC16,
+// the register from 0, the payload's bits first).
+__device__ int crc_mask_of(const std::uint8_t* decided, int A)
+{
+    unsigned reg = 0;
+    for (int i = 0; i < A; ++i) {
+        const unsigned feedback = ((reg >> 15) ^ decided[i]) & 1u;
+        reg = ((reg << 1) & 0xFFFFu) ^ (feedback ? 0x1021u : 0u);
+    }
+    unsigned received = 0;
+    for (int i = 0; i < control_crc_bits; ++i)
+        received = received << 1 | (decided[A + i] & 1u);
+    return int(received ^ reg);
+}
+
+__device__ bool has(const std::int32_t* sorted, std::uint32_t count, int x)
+{
+    std::uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        const std::uint32_t mid = (lo + hi) / 2;
+        if (sorted[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < count && sorted[lo] == x;
+}
+
+// pdcch.cc's space_of(): the space the block's RNTI (mask) takes it in, or -1.
+__device__ int space_of(const device_block& b,
+                        int mask,
+                        bool exhaustive,
+                        const std::uint32_t* first,
+                        const std::int32_t* listed,
+                        const std::int32_t* ue)
+{
+    const std::uint32_t begin = first[b.subframe], count = first[b.subframe + 1] - begin;
+    const bool is_listed = has(listed + begin, count, mask);
+    const bool broadcast =
+        mask == si_rnti || mask == p_rnti || (mask >= min_ra_rnti && mask <= max_ra_rnti);
+    if (exhaustive) {
+        const bool rnti = mask != 0 && !(mask >= 0xFFF4 && mask <= 0xFFFC);
+        return rnti && (count == 0 || is_listed || broadcast)
+                   ? int(pdcch_space::exhaustive)
+                   : -1;
+    }
+    if (b.common && (is_listed || broadcast))
+        return int(pdcch_space::common);
+    if (has(ue + b.ue_first, b.ue_count, mask))
+        return int(pdcch_space::ue_specific);
+    return -1;
+}
+
+// The blocks whose frame status passed, whose RNTI the mode's rule takes and whose
+// decision, re-encoded, correlates with their LLRs at least min_correlation: listed (in
+// any order) with their A payload bits.
+__global__ void __launch_bounds__(block_threads)
+    check_kernel(const float* llrs,
+                 const device_block* blocks,
+                 std::size_t n,
+                 const std::uint8_t* bits,
+                 const unsigned char* passed,
+                 const std::int32_t* sent_of,     // coded bit -> sent position
+                 const unsigned char* coded_bits, // [2^K] of each register
+                 const std::uint32_t* rnti_first,
+                 const std::int32_t* listed,
+                 const std::int32_t* ue,
+                 int A,
+                 bool exhaustive,
+                 double min_correlation,
+                 unsigned* count,
+                 passed_block* out,
+                 std::uint8_t* payloads)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n || !passed[i])
+        return;
+    const device_block b = blocks[i];
+    const int D = A + control_crc_bits;
+    const std::uint8_t* decided = bits + i * std::size_t(D);
+    const int mask = crc_mask_of(decided, A);
+    const int space = space_of(b, mask, exhaustive, rnti_first, listed, ue);
+    if (space < 0)
+        return;
+    const float* l = llrs + b.llr_offset;
+    const int K = 3 * D, E = cce_llrs * int(b.level);
+    unsigned state = 0;
+    for (int k = D - memory; k < D; ++k)
+        state = (state >> 1) | (unsigned(decided[k]) << (memory - 1));
+    float sum[3] = {};
+    for (int k = 0; k < D; ++k) {
+        const unsigned reg = (unsigned(decided[k]) << memory) | state;
+        const unsigned c = coded_bits[reg];
+        for (int o = 0; o < 3; ++o) {
+            const int j = sent_of[3 * k + o];
+            const float value = j < E ? sent_value(l, j, E, K) : 0.0f;
+            sum[o] += float(int((c >> o) & 1u) * 2 - 1) * value;
+        }
+        state = reg >> 1;
+    }
+    const float correlation = (sum[0] + sum[1] + sum[2]) / b.magnitude;
+    if (double(correlation) < min_correlation)
+        return;
+    const unsigned at = atomicAdd(count, 1u);
+    out[at] = { unsigned(i), mask, space, correlation };
+    for (int k = 0; k < A; ++k)
+        payloads[std::size_t(at) * A + k] = decided[k];
+}
+
+unsigned grid(std::size_t n) { return unsigned((n + block_threads - 1) / block_threads); }
+
+// device, made current (so that the members after it are made on it).
+int made_current(int device)
+{
+    GPUTURBO_CUDA_TRY(cudaSetDevice(device));
+    return device;
+}
+
+template <class T>
+void to_device(device_array<T>& to, const std::vector<T>& from, cudaStream_t s)
+{
+    T* d = to.reserve(std::max<std::size_t>(from.size(), 1));
+    if (!from.empty())
+        GPUTURBO_CUDA_TRY(cudaMemcpyAsync(
+            d, from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice, s));
+}
+
+class device_search final : public pdcch_device_search
+{
+public:
+    device_search(std::unique_ptr<conv::device_kernels> kernels)
+        : d_kernels(std::move(kernels)), d_device(made_current(d_kernels->gpu()))
+    {
+        const conv::code code = control_decoder_config().generator;
+        std::vector<unsigned char> coded(std::size_t(1) << code.constraint);
+        for (std::size_t reg = 0; reg < coded.size(); ++reg)
+            coded[reg] = static_cast<unsigned char>(code.coded_bits(unsigned(reg)));
+        core::cuda::upload(d_coded.reserve(coded.size()), coded.data(), coded.size());
+    }
+
+    // Its buffers go only once the work that uses them is done.
+    ~device_search() override
+    {
+        cudaSetDevice(d_device);
+        cudaStreamSynchronize(d_stream); // a failure here cannot be acted on
+    }
+
+    // make(), its memory found, or a runtime_error that says what to do (and no CUDA
+    // error left behind for a later call to find).
+    template <class Make>
+    decltype(auto) with_memory_advice(std::size_t n, const Make& make)
+    {
+        try {
+            return make();
+        } catch (const core::cuda::cuda_error& e) {
+            if (e.code != cudaErrorMemoryAllocation)
+                throw;
+            cudaGetLastError();
+            throw std::runtime_error(
+                "pdcch search: " + std::to_string(n) +
+                " values or candidates need more memory than GPU " +
+                std::to_string(d_device) +
+                " (or page-locked host memory) has: search fewer subframes a call");
+        }
+    }
+
+    float* llr_room(std::size_t count) override
+    {
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        // The last call's copies have read it.
+        GPUTURBO_CUDA_TRY(cudaStreamSynchronize(d_stream));
+        return with_memory_advice(
+            count, [&] { return d_staged.reserve(std::max<std::size_t>(count, 1)); });
+    }
+
+    void set_llrs(std::size_t count, const device_rntis& rntis) override
+    {
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        with_memory_advice(count, [&] {
+            // From pageable memory, done when they return: before the LLRs' copy, so
+            // as not to wait for it.
+            to_device(d_rnti_first, rntis.first, d_stream);
+            to_device(d_listed, rntis.listed, d_stream);
+            to_device(d_ue, rntis.ue, d_stream);
+            float* device = d_llrs.reserve(std::max<std::size_t>(count, 1));
+            if (count > 0)
+                GPUTURBO_CUDA_TRY(cudaMemcpyAsync(device,
+                                                  d_staged.get(),
+                                                  count * sizeof(float),
+                                                  cudaMemcpyHostToDevice,
+                                                  d_stream));
+        });
+    }
+
+    void submit_size(int A,
+                     const device_block* blocks,
+                     std::size_t n,
+                     bool exhaustive,
+                     double min_correlation) override
+    {
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        size_slot& sl = slot_of(A);
+        sl.n = n;
+        if (n == 0)
+            return;
+        with_memory_advice(n, [&] {
+            const int D = A + control_crc_bits, K = 3 * D;
+            if (d_kernels->input_length(D) != std::size_t(K))
+                throw std::logic_error("pdcch_device_search: the decoder reads " +
+                                       std::to_string(d_kernels->input_length(D)) +
+                                       " LLRs a frame of " + std::to_string(D) +
+                                       " bits, not " + std::to_string(K));
+            const tables& t = tables_of(D);
+            device_block* staged = sl.staged.reserve(n);
+            device_block* device_blocks = sl.blocks.reserve(n);
+            std::int8_t* frames =
+                sl.frames.reserve(n * std::size_t(K) + conv::device_llr_padding);
+            conv::device_batch batch{ frames,
+                                      sl.bits.reserve(n * std::size_t(D)),
+                                      sl.iterations.reserve(n),
+                                      sl.passed.reserve(n),
+                                      sl.workspace.reserve(
+                                          d_kernels->workspace_bytes(D, n)) };
+            passed_block* out = sl.out.reserve(n);
+            std::uint8_t* payloads = sl.payloads.reserve(n * std::size_t(A));
+            std::copy(blocks, blocks + n, staged);
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(device_blocks,
+                                              staged,
+                                              n * sizeof(device_block),
+                                              cudaMemcpyHostToDevice,
+                                              d_stream));
+            combine_kernel<<<grid(n), block_threads, 0, d_stream>>>(
+                d_llrs.get(), device_blocks, n, t.order.get(), K, frames);
+            GPUTURBO_CUDA_CHECK_LAUNCH();
+            d_kernels->launch(D, n, batch, d_stream);
+            GPUTURBO_CUDA_TRY(
+                cudaMemsetAsync(sl.count.get(), 0, sizeof(unsigned), d_stream));
+            check_kernel<<<grid(n), block_threads, 0, d_stream>>>(d_llrs.get(),
+                                                                  device_blocks,
+                                                                  n,
+                                                                  batch.bits,
+                                                                  batch.passed,
+                                                                  t.sent_of.get(),
+                                                                  d_coded.get(),
+                                                                  d_rnti_first.get(),
+                                                                  d_listed.get(),
+                                                                  d_ue.get(),
+                                                                  A,
+                                                                  exhaustive,
+                                                                  min_correlation,
+                                                                  sl.count.get(),
+                                                                  out,
+                                                                  payloads);
+            GPUTURBO_CUDA_CHECK_LAUNCH();
+            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(sl.found.get(),
+                                              sl.count.get(),
+                                              sizeof(unsigned),
+                                              cudaMemcpyDeviceToHost,
+                                              d_stream));
+            GPUTURBO_CUDA_TRY(cudaEventRecord(sl.done, d_stream));
+        });
+    }
+
+    void collect_size(int A,
+                      std::vector<passed_block>& passed,
+                      std::vector<std::uint8_t>& payloads) override
+    {
+        passed.clear();
+        payloads.clear();
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        size_slot& sl = slot_of(A);
+        if (sl.n == 0)
+            return;
+        GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.done));
+        const unsigned found = *sl.found.get();
+        passed.resize(found);
+        payloads.resize(std::size_t(found) * A);
+        if (found > 0) {
+            GPUTURBO_CUDA_TRY(cudaMemcpy(passed.data(),
+                                         sl.out.get(),
+                                         found * sizeof(passed_block),
+                                         cudaMemcpyDeviceToHost));
+            GPUTURBO_CUDA_TRY(cudaMemcpy(payloads.data(),
+                                         sl.payloads.get(),
+                                         payloads.size(),
+                                         cudaMemcpyDeviceToHost));
+        }
+        sl.n = 0;
+    }
+
+private:
+    // For a block of D bits: order[j], the coded bit of sent position j of the first
+    // round (a permutation of 0 … 3 D - 1), and sent_of, its inverse.
+    struct tables
+    {
+        device_array<std::int32_t> order, sent_of;
+    };
+
+    const tables& tables_of(int D)
+    {
+        auto& t = d_tables[D];
+        if (!t) {
+            std::vector<std::int32_t> order;
+            for (const std::int32_t at : conv_circular_buffer(D))
+                if (at != null_bit)
+                    order.push_back(at);
+            std::vector<std::int32_t> sent_of(order.size());
+            for (std::size_t j = 0; j < order.size(); ++j)
+                sent_of[std::size_t(order[j])] = std::int32_t(j);
+            auto made = std::make_unique<tables>();
+            core::cuda::upload(
+                made->order.reserve(order.size()), order.data(), order.size());
+            core::cuda::upload(
+                made->sent_of.reserve(sent_of.size()), sent_of.data(), sent_of.size());
+            t = std::move(made);
+        }
+        return *t;
+    }
+
+    // One DCI size's buffers and answer, while its work is in flight.
+    struct size_slot
+    {
+        device_array<device_block> blocks;
+        pinned_array<device_block> staged;
+        device_array<std::int8_t> frames;
+        device_array<std::uint8_t> bits;
+        device_array<int> iterations;
+        device_array<unsigned char> passed;
+        device_array<unsigned char> workspace;
+        device_array<unsigned> count;
+        pinned_array<unsigned> found;
+        device_array<passed_block> out;
+        device_array<std::uint8_t> payloads;
+        core::cuda::event done;
+        std::size_t n = 0; // blocks submitted and not collected
+    };
+
+    size_slot& slot_of(int A)
+    {
+        auto& sl = d_slots[A];
+        if (!sl) {
+            sl = std::make_unique<size_slot>();
+            sl->count.reserve(1);
+            sl->found.reserve(1);
+        }
+        return *sl;
+    }
+
+    std::unique_ptr<conv::device_kernels> d_kernels;
+    const int d_device; // made current before the members below
+    core::cuda::stream d_stream;
+    std::map<int, std::unique_ptr<tables>> d_tables;
+    device_array<unsigned char> d_coded;
+    device_array<float> d_llrs;
+    pinned_array<float> d_staged;
+    device_array<std::uint32_t> d_rnti_first;
+    device_array<std::int32_t> d_listed, d_ue;
+    std::map<int, std::unique_ptr<size_slot>> d_slots;
+};
+
+} // namespace
+
+std::unique_ptr<pdcch_device_search>
+make_pdcch_device_search(const core::batch_decoder& decoder)
+{
+    auto kernels = conv::device_kernels_of(decoder);
+    if (!kernels)
+        return nullptr;
+    return std::make_unique<device_search>(std::move(kernels));
+}
+
+} // namespace gputurbo::lte::cuda

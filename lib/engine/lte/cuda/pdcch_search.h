@@ -1,0 +1,98 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-gputurbo authors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_GPUTURBO_LTE_CUDA_PDCCH_SEARCH_H
+#define INCLUDED_GPUTURBO_LTE_CUDA_PDCCH_SEARCH_H
+
+// Host-side view of the PDCCH search's GPU part; no CUDA header, so pdcch.cc can include
+// it.
+
+#include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace gputurbo::lte::cuda {
+
+//! A candidate to decode for one DCI size, with what the CRC rule needs of it.
+struct device_block
+{
+    std::uint64_t llr_offset; //!< its first LLR in the call's LLRs
+    float magnitude;          //!< the sum of its LLRs' |L|: the correlation's divisor
+    std::uint16_t level;      //!< L: E = 72 L LLRs
+    std::uint16_t common;     //!< it is in the common search space
+    std::uint32_t subframe;   //!< whose listed RNTIs it takes (device_rntis)
+    //! the RNTIs whose UE-specific space holds it: ue_rntis[ue_first … + ue_count)
+    std::uint32_t ue_first, ue_count;
+};
+
+//! A call's RNTIs: each subframe's listed ones, sorted (listed[first[s] … first[s + 1])),
+//! and the UE-specific RNTIs of the candidates (device_block::ue_first).
+struct device_rntis
+{
+    std::vector<std::uint32_t> first;
+    std::vector<std::int32_t> listed;
+    std::vector<std::int32_t> ue;
+};
+
+//! A block that the CRC rule and the re-encoding check pass: its index among the size's
+//! blocks, its RNTI (the CRC's mask), its space (pdcch_space as an int) and correlation.
+struct passed_block
+{
+    std::uint32_t index;
+    std::int32_t rnti;
+    std::int32_t space;
+    float correlation;
+};
+
+/*!
+ * \brief The search's decoding on one GPU: a call's LLRs go there once; each DCI size's
+ * candidates are de-rate-matched into int8 frames there (the CPU search's arithmetic:
+ * the same frames, value for value), decoded by the Viterbi kernels of the searcher's
+ * decoder (the same decisions), given the CRC rule of the search's mode and the
+ * re-encoding check there (the same values); only the blocks that pass both come back,
+ * with their payloads.
+ */
+class pdcch_device_search
+{
+public:
+    virtual ~pdcch_device_search() = default;
+    //! Page-locked room for the call's \p count LLRs, every subframe's CCEs one after
+    //! another (sanitised on the GPU), to fill before set_llrs().
+    virtual float* llr_room(std::size_t count) = 0;
+    //! Sends llr_room()'s LLRs and the call's RNTIs to the GPU.
+    virtual void set_llrs(std::size_t count, const device_rntis& rntis) = 0;
+    /*!
+     * Enqueues the decoding of \p n blocks of DCI size \p A in mode \p exhaustive or
+     * ue (the blocks are copied: the caller may reuse them), one size's at a time in
+     * flight for each A, so that the host prepares the next size while the GPU works.
+     */
+    virtual void submit_size(int A,
+                             const device_block* blocks,
+                             std::size_t n,
+                             bool exhaustive,
+                             double min_correlation) = 0;
+    /*!
+     * Waits for size \p A's blocks and fills \p passed and \p payloads
+     * ([passed.size()][A]) with those whose frame status passed, whose RNTI the mode's
+     * rule takes and whose correlation is at least the min_correlation submitted, in
+     * any order.
+     */
+    virtual void collect_size(int A,
+                              std::vector<passed_block>& passed,
+                              std::vector<std::uint8_t>& payloads) = 0;
+};
+
+//! The device search of \p decoder (make_viterbi_decoder(control_decoder_config(),
+//! "cuda") on one GPU), or nullptr for any other decoder.
+std::unique_ptr<pdcch_device_search>
+make_pdcch_device_search(const core::batch_decoder& decoder);
+
+} // namespace gputurbo::lte::cuda
+
+#endif
