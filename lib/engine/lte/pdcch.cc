@@ -449,10 +449,14 @@ struct pdcch_searcher::workspace
 
     /*!
      * The candidates of a checked subframe \p sf (its plan \p p), with the spaces each
-     * is in, its LLRs' magnitude and whether they carry information.
+     * is in, its LLRs' magnitude (of \p llrs: sf.llrs or a copy) and whether they carry
+     * information.
      */
-    static void
-    plan_candidates(const pdcch_subframe& sf, pdcch_search_mode mode, plan& p, scratch& s)
+    static void plan_candidates(const pdcch_subframe& sf,
+                                const float* llrs,
+                                pdcch_search_mode mode,
+                                plan& p,
+                                scratch& s)
     {
         p.ue_specific.clear();
         if (mode == pdcch_search_mode::exhaustive) {
@@ -488,11 +492,11 @@ struct pdcch_searcher::workspace
         p.live.clear();
         for (std::size_t c = 0; c < p.candidates.size(); ++c) {
             const pdcch_candidate& candidate = p.candidates[c];
-            const float* llrs =
-                sf.llrs + std::size_t(cce_llrs) * std::size_t(candidate.first_cce);
+            const float* l =
+                llrs + std::size_t(cce_llrs) * std::size_t(candidate.first_cce);
             const int E = cce_llrs * candidate.level;
             p.magnitudes[c] = sum_in_lanes(
-                E, [&](int e) { return std::fabs(core::sanitize_llr(llrs[e], false)); });
+                E, [&](int e) { return std::fabs(core::sanitize_llr(l[e], false)); });
             // An erased candidate (all 0, a CCE the caller left empty) decodes to
             // nothing: it is not decoded.
             if (p.magnitudes[c] >= core::information_floor * float(E))
@@ -500,20 +504,23 @@ struct pdcch_searcher::workspace
         }
     }
 
+    //! A batch for each size the subframes try (and those of calls before), empty.
+    void list_sizes(std::size_t n)
+    {
+        for (std::size_t s = 0; s < n; ++s)
+            for (const int A : plans[s].sizes)
+                batches[A].A = A;
+        for (auto& [A, batch] : batches)
+            batch.blocks.clear();
+    }
+
     //! Each size's blocks: the live candidates of the subframes that try it, in order.
     void list_blocks(std::size_t n)
     {
-        for (auto& [A, batch] : batches) {
-            batch.A = A;
-            batch.blocks.clear();
-        }
         for (std::size_t s = 0; s < n; ++s)
-            for (const int A : plans[s].sizes) {
-                auto& blocks = batches[A].blocks;
-                batches[A].A = A;
+            for (const int A : plans[s].sizes)
                 for (const std::uint32_t c : plans[s].live)
-                    blocks.push_back({ std::uint32_t(s), c });
-            }
+                    batches[A].blocks.push_back({ std::uint32_t(s), c });
     }
 
     /*!
@@ -647,9 +654,9 @@ struct pdcch_searcher::workspace
 #ifdef GPUTURBO_HAVE_CUDA
     /*!
      * Each size's blocks combined, decoded, given the mode's CRC rule and the
-     * re-encoding check on the GPU (device), the subframes' LLRs and RNTIs sent once;
-     * the detections that come back are find_dcis()'s, in another order (merge() puts
-     * them in its own).
+     * re-encoding check on the GPU (device), the subframes' LLRs, live candidates and
+     * RNTIs sent once; the detections that come back are find_dcis()'s, in another
+     * order (merge() puts them in its own).
      */
     std::size_t search_on_device(const pdcch_subframe* subframes,
                                  std::size_t n,
@@ -657,99 +664,144 @@ struct pdcch_searcher::workspace
                                  int threads,
                                  std::vector<pdcch_detection>& found)
     {
-        // Every subframe's CCEs one after another, straight into page-locked memory.
-        std::vector<std::uint64_t> first(n + 1, 0);
-        for (std::size_t s = 0; s < n; ++s)
-            first[s + 1] =
-                first[s] + std::uint64_t(cce_llrs) * std::uint64_t(plans[s].n_cce);
-        float* room = device->llr_room(std::size_t(first[n]));
-        // The RNTIs: each subframe's listed ones, and each candidate's UE-specific ones
-        // (plan::ue_specific, sorted by candidate and RNTI).
+        // Each subframe's LLRs into page-locked memory and planned from there (one
+        // pass over them from memory); its listed RNTIs.
+        std::vector<std::uint64_t> first_llr(n + 1, 0);
         cuda::device_rntis rntis;
-        std::vector<std::uint32_t> ue_first(n + 1, 0);
         rntis.first.assign(n + 1, 0);
         for (std::size_t s = 0; s < n; ++s) {
+            first_llr[s + 1] =
+                first_llr[s] + std::uint64_t(cce_llrs) * std::uint64_t(plans[s].n_cce);
             rntis.first[s + 1] = rntis.first[s] + std::uint32_t(plans[s].rntis.size());
-            ue_first[s + 1] = ue_first[s] + std::uint32_t(plans[s].ue_specific.size());
         }
+        const std::size_t llr_count = first_llr[n];
+        float* llrs = device->llr_room(llr_count);
         rntis.listed.resize(rntis.first[n]);
-        rntis.ue.resize(ue_first[n]);
         for_each_piece(threads,
                        n,
                        subframe_grain,
-                       [&](int, std::size_t, std::size_t begin, std::size_t end) {
-                           for (std::size_t s = begin; s < end; ++s) {
-                               const plan& p = plans[s];
+                       [&](int worker, std::size_t, std::size_t b, std::size_t e) {
+                           for (std::size_t s = b; s < e; ++s) {
+                               plan& p = plans[s];
+                               float* copy = llrs + first_llr[s];
                                std::copy(subframes[s].llrs,
-                                         subframes[s].llrs + (first[s + 1] - first[s]),
-                                         room + first[s]);
+                                         subframes[s].llrs +
+                                             (first_llr[s + 1] - first_llr[s]),
+                                         copy);
+                               plan_candidates(subframes[s],
+                                               copy,
+                                               options.mode,
+                                               p,
+                                               scratches[std::size_t(worker)]);
                                std::copy(p.rntis.begin(),
                                          p.rntis.end(),
                                          rntis.listed.begin() + rntis.first[s]);
-                               for (std::size_t i = 0; i < p.ue_specific.size(); ++i)
-                                   rntis.ue[ue_first[s] + i] = p.ue_specific[i].second;
                            }
                        });
-        device->set_llrs(std::size_t(first[n]), rntis);
+        list_sizes(n);
+        // Each subframe's first live candidate in the call's, and its UE-specific
+        // RNTIs' first (plan::ue_specific, sorted by candidate and RNTI).
+        std::vector<std::uint32_t> first_candidate(n + 1, 0), ue_first(n + 1, 0);
+        for (std::size_t s = 0; s < n; ++s) {
+            first_candidate[s + 1] =
+                first_candidate[s] + std::uint32_t(plans[s].live.size());
+            ue_first[s + 1] = ue_first[s] + std::uint32_t(plans[s].ue_specific.size());
+        }
+        const std::size_t candidate_count = first_candidate[n];
+        cuda::device_block* candidates = device->candidate_room(candidate_count);
+        rntis.ue.resize(ue_first[n]);
+        for_each_piece(
+            threads,
+            n,
+            subframe_grain,
+            [&](int, std::size_t, std::size_t b, std::size_t e) {
+                for (std::size_t s = b; s < e; ++s) {
+                    const plan& p = plans[s];
+                    for (std::size_t i = 0; i < p.ue_specific.size(); ++i)
+                        rntis.ue[ue_first[s] + i] = p.ue_specific[i].second;
+                    // The live candidates rise, as the (candidate, RNTI) pairs do.
+                    auto pair = p.ue_specific.begin();
+                    cuda::device_block* out = candidates + first_candidate[s];
+                    for (const std::uint32_t c : p.live) {
+                        while (pair != p.ue_specific.end() && pair->first < int(c))
+                            ++pair;
+                        const auto pairs_begin = pair;
+                        while (pair != p.ue_specific.end() && pair->first == int(c))
+                            ++pair;
+                        const pdcch_candidate& k = p.candidates[c];
+                        *out++ = { first_llr[s] + std::uint64_t(cce_llrs) *
+                                                      std::uint64_t(k.first_cce),
+                                   p.magnitudes[c],
+                                   std::uint16_t(k.level),
+                                   std::uint16_t(p.common[c]),
+                                   std::uint32_t(s),
+                                   c,
+                                   ue_first[s] +
+                                       std::uint32_t(pairs_begin - p.ue_specific.begin()),
+                                   std::uint32_t(pair - pairs_begin) };
+                    }
+                }
+            });
+        device->send(llr_count, candidate_count, rntis);
+        // Each size's blocks: every candidate where every subframe tries it, else
+        // those of the subframes that do.
         std::size_t decoded = 0;
-        std::vector<cuda::device_block> blocks;
+        std::vector<std::uint32_t> picks;
+        for (auto& [A, batch] : batches) {
+            const auto tries = [&, A = A](std::size_t s) {
+                return std::binary_search(
+                    plans[s].sizes.begin(), plans[s].sizes.end(), A);
+            };
+            std::size_t blocks = 0;
+            bool every = true;
+            for (std::size_t s = 0; s < n; ++s) {
+                if (tries(s))
+                    blocks += first_candidate[s + 1] - first_candidate[s];
+                else
+                    every = false;
+            }
+            if (blocks == 0)
+                continue;
+            picks.clear();
+            for (std::size_t s = 0; s < n && !every; ++s)
+                if (tries(s))
+                    for (std::uint32_t c = first_candidate[s]; c < first_candidate[s + 1];
+                         ++c)
+                        picks.push_back(c);
+            device->submit_size(A,
+                                every ? nullptr : picks.data(),
+                                blocks,
+                                options.mode == pdcch_search_mode::exhaustive,
+                                options.min_correlation);
+            decoded += blocks;
+        }
         std::vector<cuda::passed_block> passed;
         std::vector<std::uint8_t> payloads;
         for (auto& [A, batch] : batches) {
-            if (batch.blocks.empty())
-                continue;
-            blocks.resize(batch.blocks.size());
+            device->collect_size(A, passed, payloads);
+            pieces.resize(piece_count(passed.size(), block_grain));
             for_each_piece(
                 threads,
-                blocks.size(),
+                passed.size(),
                 block_grain,
-                [&](int, std::size_t, std::size_t begin, std::size_t end) {
-                    for (std::size_t i = begin; i < end; ++i) {
-                        const block& k = batch.blocks[i];
-                        const plan& p = plans[k.subframe];
-                        const pdcch_candidate& c = p.candidates[k.candidate];
-                        // The candidate's (candidate, RNTI) pairs.
-                        const auto pairs =
-                            std::equal_range(p.ue_specific.begin(),
-                                             p.ue_specific.end(),
-                                             std::pair{ int(k.candidate), 0 },
-                                             [](const auto& a, const auto& b) {
-                                                 return a.first < b.first;
-                                             });
-                        blocks[i] = { first[k.subframe] + std::uint64_t(cce_llrs) *
-                                                              std::uint64_t(c.first_cce),
-                                      p.magnitudes[k.candidate],
-                                      std::uint16_t(c.level),
-                                      std::uint16_t(p.common[k.candidate]),
-                                      k.subframe,
-                                      ue_first[k.subframe] +
-                                          std::uint32_t(pairs.first -
-                                                        p.ue_specific.begin()),
-                                      std::uint32_t(pairs.second - pairs.first) };
+                [&, A = A](int, std::size_t piece, std::size_t b, std::size_t e) {
+                    std::vector<pdcch_detection>& out = pieces[piece];
+                    out.clear();
+                    for (std::size_t i = b; i < e; ++i) {
+                        const cuda::device_block& k = candidates[passed[i].index];
+                        const std::uint8_t* payload =
+                            payloads.data() + i * std::size_t(A);
+                        out.push_back({ k.subframe,
+                                        plans[k.subframe].candidates[k.candidate],
+                                        A,
+                                        std::vector<std::uint8_t>(payload, payload + A),
+                                        passed[i].rnti,
+                                        pdcch_space(passed[i].space),
+                                        passed[i].correlation });
                     }
                 });
-            device->submit_size(A,
-                                blocks.data(),
-                                blocks.size(),
-                                options.mode == pdcch_search_mode::exhaustive,
-                                options.min_correlation);
-            decoded += blocks.size();
-        }
-        for (auto& [A, batch] : batches) {
-            if (batch.blocks.empty())
-                continue;
-            device->collect_size(A, passed, payloads);
-            for (std::size_t i = 0; i < passed.size(); ++i) {
-                const block& k = batch.blocks[passed[i].index];
-                const std::uint8_t* payload = payloads.data() + i * std::size_t(A);
-                found.push_back({ k.subframe,
-                                  plans[k.subframe].candidates[k.candidate],
-                                  A,
-                                  std::vector<std::uint8_t>(payload, payload + A),
-                                  passed[i].rnti,
-                                  pdcch_space(passed[i].space),
-                                  passed[i].correlation });
-            }
+            for (auto& piece : pieces)
+                std::move(piece.begin(), piece.end(), std::back_inserter(found));
         }
         return decoded;
     }
@@ -822,17 +874,6 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
     // Every subframe checked before anything is planned: the first bad one named.
     for (std::size_t s = 0; s < n; ++s)
         w.check_subframe(subframes[s], s, *d_decoder);
-    for_each_piece(threads,
-                   n,
-                   subframe_grain,
-                   [&](int worker, std::size_t, std::size_t begin, std::size_t end) {
-                       for (std::size_t s = begin; s < end; ++s)
-                           workspace::plan_candidates(subframes[s],
-                                                      options.mode,
-                                                      w.plans[s],
-                                                      w.scratches[std::size_t(worker)]);
-                   });
-    w.list_blocks(n);
 #ifdef GPUTURBO_HAVE_CUDA
     if (w.device) {
         std::vector<pdcch_detection> found;
@@ -840,6 +881,19 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
         return w.merge(std::move(found), subframes, n, threads);
     }
 #endif
+    for_each_piece(threads,
+                   n,
+                   subframe_grain,
+                   [&](int worker, std::size_t, std::size_t begin, std::size_t end) {
+                       for (std::size_t s = begin; s < end; ++s)
+                           workspace::plan_candidates(subframes[s],
+                                                      subframes[s].llrs,
+                                                      options.mode,
+                                                      w.plans[s],
+                                                      w.scratches[std::size_t(worker)]);
+                   });
+    w.list_sizes(n);
+    w.list_blocks(n);
 
     // Each size's blocks of every subframe in one batch, up to max_in_flight batches
     // decoding at once (a GPU decodes one while the CPU combines the next).

@@ -45,11 +45,18 @@ __device__ float sent_value(const float* llrs, int j, int E, int K)
     return v;
 }
 
+// Block i's candidate: picks[i], or i where every candidate is a block.
+__device__ std::uint32_t picked(const std::uint32_t* picks, std::size_t i)
+{
+    return picks ? picks[i] : std::uint32_t(i);
+}
+
 // Each block's int8 frame of the decoder's input (order: the coded bit of each sent
 // position of the first round).
 __global__ void __launch_bounds__(block_threads)
     combine_kernel(const float* llrs,
-                   const device_block* blocks,
+                   const device_block* candidates,
+                   const std::uint32_t* picks,
                    std::size_t n,
                    const std::int32_t* order,
                    int K,
@@ -58,7 +65,7 @@ __global__ void __launch_bounds__(block_threads)
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    const device_block b = blocks[i];
+    const device_block b = candidates[picked(picks, i)];
     const float* l = llrs + b.llr_offset;
     const int E = cce_llrs * int(b.level), first_round = min(E, K);
     std::int8_t* q = frames + i * std::size_t(K);
@@ -134,7 +141,8 @@ __device__ int space_of(const device_block& b,
 // any order) with their A payload bits.
 __global__ void __launch_bounds__(block_threads)
     check_kernel(const float* llrs,
-                 const device_block* blocks,
+                 const device_block* candidates,
+                 const std::uint32_t* picks,
                  std::size_t n,
                  const std::uint8_t* bits,
                  const unsigned char* passed,
@@ -153,7 +161,8 @@ __global__ void __launch_bounds__(block_threads)
     const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n || !passed[i])
         return;
-    const device_block b = blocks[i];
+    const std::uint32_t candidate = picked(picks, i);
+    const device_block b = candidates[candidate];
     const int D = A + control_crc_bits;
     const std::uint8_t* decided = bits + i * std::size_t(D);
     const int mask = crc_mask_of(decided, A);
@@ -180,7 +189,7 @@ __global__ void __launch_bounds__(block_threads)
     if (double(correlation) < min_correlation)
         return;
     const unsigned at = atomicAdd(count, 1u);
-    out[at] = { unsigned(i), mask, space, correlation };
+    out[at] = { candidate, mask, space, correlation };
     for (int k = 0; k < A; ++k)
         payloads[std::size_t(at) * A + k] = decided[k];
 }
@@ -192,6 +201,19 @@ int made_current(int device)
 {
     GPUTURBO_CUDA_TRY(cudaSetDevice(device));
     return device;
+}
+
+// \p count values of page-locked \p from to \p to, enqueued on \p s.
+template <class T>
+void copy_staged(device_array<T>& to,
+                 const pinned_array<T>& from,
+                 std::size_t count,
+                 cudaStream_t s)
+{
+    T* d = to.reserve(std::max<std::size_t>(count, 1));
+    if (count > 0)
+        GPUTURBO_CUDA_TRY(
+            cudaMemcpyAsync(d, from.get(), count * sizeof(T), cudaMemcpyHostToDevice, s));
 }
 
 template <class T>
@@ -245,33 +267,37 @@ public:
     float* llr_room(std::size_t count) override
     {
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        // The last call's copies have read it.
+        // The last call's copies have read it (and the candidates).
         GPUTURBO_CUDA_TRY(cudaStreamSynchronize(d_stream));
         return with_memory_advice(
             count, [&] { return d_staged.reserve(std::max<std::size_t>(count, 1)); });
     }
 
-    void set_llrs(std::size_t count, const device_rntis& rntis) override
+    device_block* candidate_room(std::size_t count) override
     {
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        with_memory_advice(count, [&] {
+        return with_memory_advice(count, [&] {
+            return d_staged_candidates.reserve(std::max<std::size_t>(count, 1));
+        });
+    }
+
+    void
+    send(std::size_t llrs, std::size_t candidates, const device_rntis& rntis) override
+    {
+        GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
+        with_memory_advice(llrs + candidates, [&] {
             // From pageable memory, done when they return: before the LLRs' copy, so
             // as not to wait for it.
             to_device(d_rnti_first, rntis.first, d_stream);
             to_device(d_listed, rntis.listed, d_stream);
             to_device(d_ue, rntis.ue, d_stream);
-            float* device = d_llrs.reserve(std::max<std::size_t>(count, 1));
-            if (count > 0)
-                GPUTURBO_CUDA_TRY(cudaMemcpyAsync(device,
-                                                  d_staged.get(),
-                                                  count * sizeof(float),
-                                                  cudaMemcpyHostToDevice,
-                                                  d_stream));
+            copy_staged(d_candidates, d_staged_candidates, candidates, d_stream);
+            copy_staged(d_llrs, d_staged, llrs, d_stream);
         });
     }
 
     void submit_size(int A,
-                     const device_block* blocks,
+                     const std::uint32_t* picks,
                      std::size_t n,
                      bool exhaustive,
                      double min_correlation) override
@@ -289,8 +315,12 @@ public:
                                        " LLRs a frame of " + std::to_string(D) +
                                        " bits, not " + std::to_string(K));
             const tables& t = tables_of(D);
-            device_block* staged = sl.staged.reserve(n);
-            device_block* device_blocks = sl.blocks.reserve(n);
+            const std::uint32_t* device_picks = nullptr;
+            if (picks) {
+                std::copy(picks, picks + n, sl.staged_picks.reserve(n));
+                copy_staged(sl.picks, sl.staged_picks, n, d_stream);
+                device_picks = sl.picks.get();
+            }
             std::int8_t* frames =
                 sl.frames.reserve(n * std::size_t(K) + conv::device_llr_padding);
             conv::device_batch batch{ frames,
@@ -301,20 +331,20 @@ public:
                                           d_kernels->workspace_bytes(D, n)) };
             passed_block* out = sl.out.reserve(n);
             std::uint8_t* payloads = sl.payloads.reserve(n * std::size_t(A));
-            std::copy(blocks, blocks + n, staged);
-            GPUTURBO_CUDA_TRY(cudaMemcpyAsync(device_blocks,
-                                              staged,
-                                              n * sizeof(device_block),
-                                              cudaMemcpyHostToDevice,
-                                              d_stream));
-            combine_kernel<<<grid(n), block_threads, 0, d_stream>>>(
-                d_llrs.get(), device_blocks, n, t.order.get(), K, frames);
+            combine_kernel<<<grid(n), block_threads, 0, d_stream>>>(d_llrs.get(),
+                                                                    d_candidates.get(),
+                                                                    device_picks,
+                                                                    n,
+                                                                    t.order.get(),
+                                                                    K,
+                                                                    frames);
             GPUTURBO_CUDA_CHECK_LAUNCH();
             d_kernels->launch(D, n, batch, d_stream);
             GPUTURBO_CUDA_TRY(
                 cudaMemsetAsync(sl.count.get(), 0, sizeof(unsigned), d_stream));
             check_kernel<<<grid(n), block_threads, 0, d_stream>>>(d_llrs.get(),
-                                                                  device_blocks,
+                                                                  d_candidates.get(),
+                                                                  device_picks,
                                                                   n,
                                                                   batch.bits,
                                                                   batch.passed,
@@ -398,8 +428,8 @@ private:
     // One DCI size's buffers and answer, while its work is in flight.
     struct size_slot
     {
-        device_array<device_block> blocks;
-        pinned_array<device_block> staged;
+        device_array<std::uint32_t> picks; // none where every candidate is a block
+        pinned_array<std::uint32_t> staged_picks;
         device_array<std::int8_t> frames;
         device_array<std::uint8_t> bits;
         device_array<int> iterations;
@@ -431,6 +461,8 @@ private:
     device_array<unsigned char> d_coded;
     device_array<float> d_llrs;
     pinned_array<float> d_staged;
+    device_array<device_block> d_candidates;
+    pinned_array<device_block> d_staged_candidates;
     device_array<std::uint32_t> d_rnti_first;
     device_array<std::int32_t> d_listed, d_ue;
     std::map<int, std::unique_ptr<size_slot>> d_slots;

@@ -19,7 +19,8 @@
 
 namespace gputurbo::lte::cuda {
 
-//! A candidate to decode for one DCI size, with what the CRC rule needs of it.
+//! A call's candidate, decoded for each DCI size its subframe tries, with what the CRC
+//! rule needs of it.
 struct device_block
 {
     std::uint64_t llr_offset; //!< its first LLR in the call's LLRs
@@ -27,9 +28,11 @@ struct device_block
     std::uint16_t level;      //!< L: E = 72 L LLRs
     std::uint16_t common;     //!< it is in the common search space
     std::uint32_t subframe;   //!< whose listed RNTIs it takes (device_rntis)
+    std::uint32_t candidate;  //!< its index among its subframe's candidates
     //! the RNTIs whose UE-specific space holds it: ue_rntis[ue_first … + ue_count)
     std::uint32_t ue_first, ue_count;
 };
+static_assert(sizeof(device_block) == 32, "a candidate in 32 bytes");
 
 //! A call's RNTIs: each subframe's listed ones, sorted (listed[first[s] … first[s + 1])),
 //! and the UE-specific RNTIs of the candidates (device_block::ue_first).
@@ -40,8 +43,9 @@ struct device_rntis
     std::vector<std::int32_t> ue;
 };
 
-//! A block that the CRC rule and the re-encoding check pass: its index among the size's
-//! blocks, its RNTI (the CRC's mask), its space (pdcch_space as an int) and correlation.
+//! A block that the CRC rule and the re-encoding check pass: its candidate (an index
+//! into the call's), its RNTI (the CRC's mask), its space (pdcch_space as an int) and
+//! correlation.
 struct passed_block
 {
     std::uint32_t index;
@@ -63,17 +67,22 @@ class pdcch_device_search
 public:
     virtual ~pdcch_device_search() = default;
     //! Page-locked room for the call's \p count LLRs, every subframe's CCEs one after
-    //! another (sanitised on the GPU), to fill before set_llrs().
+    //! another (sanitised on the GPU), to fill before send().
     virtual float* llr_room(std::size_t count) = 0;
-    //! Sends llr_room()'s LLRs and the call's RNTIs to the GPU.
-    virtual void set_llrs(std::size_t count, const device_rntis& rntis) = 0;
+    //! Page-locked room for the call's \p count candidates (after llr_room()), to fill
+    //! before send().
+    virtual device_block* candidate_room(std::size_t count) = 0;
+    //! Sends the rooms' LLRs and candidates and the call's RNTIs to the GPU.
+    virtual void
+    send(std::size_t llrs, std::size_t candidates, const device_rntis& rntis) = 0;
     /*!
-     * Enqueues the decoding of \p n blocks of DCI size \p A in mode \p exhaustive or
-     * ue (the blocks are copied: the caller may reuse them), one size's at a time in
-     * flight for each A, so that the host prepares the next size while the GPU works.
+     * Enqueues the decoding of \p n of the call's candidates for DCI size \p A, those
+     * at \p picks (copied: the caller may reuse them) or, with none, all, in mode \p
+     * exhaustive or ue; one size's at a time in flight for each A, so that the host
+     * prepares the next size while the GPU works.
      */
     virtual void submit_size(int A,
-                             const device_block* blocks,
+                             const std::uint32_t* picks,
                              std::size_t n,
                              bool exhaustive,
                              double min_correlation) = 0;
