@@ -163,14 +163,11 @@ namespace {
 class subframe_checker
 {
 public:
-    explicit subframe_checker(std::size_t index)
-        : d_prefix("subframe " + std::to_string(index) + ": ")
-    {
-    }
+    explicit subframe_checker(std::size_t index) : d_index(index) {}
 
     [[noreturn]] void fail(const std::string& what) const
     {
-        throw std::invalid_argument(d_prefix + what);
+        throw std::invalid_argument("subframe " + std::to_string(d_index) + ": " + what);
     }
 
     //! f()'s result, its std::invalid_argument named after the subframe.
@@ -185,7 +182,7 @@ public:
     }
 
 private:
-    std::string d_prefix;
+    std::size_t d_index;
 };
 
 void check_options(const pdcch_search_options& options)
@@ -349,9 +346,20 @@ struct pdcch_searcher::workspace
     std::vector<std::vector<pdcch_detection>> pieces; // a piece's detections
     //! The control code's coded bits of each register (conv::code::coded_bits())
     std::vector<std::uint8_t> code_outputs;
+    std::vector<int> sizes_taken; //!< DCI sizes the decoder takes, sorted
 #ifdef GPUTURBO_HAVE_CUDA
     //! A CUDA decoder's: the frames combined, decoded and checked on its GPU
     std::unique_ptr<cuda::pdcch_device_search> device;
+    //! A size's blocks that passed there, and their payloads
+    struct size_answer
+    {
+        int A = 0;
+        std::vector<cuda::passed_block> passed;
+        std::vector<std::uint8_t> payloads;
+    };
+    std::vector<size_answer> answers;
+    //! Each piece of subframes' passed blocks: (answer, index in it)
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> piece_blocks;
 #endif
 
     workspace()
@@ -435,12 +443,18 @@ struct pdcch_searcher::workspace
                 check.fail(out_of_range("dci_sizes[" + std::to_string(i) + "]",
                                         p.sizes[i],
                                         "1 ... " + std::to_string(max_dci_bits)));
-            // control_decode() of no blocks checks that the decoder takes the size.
-            check.named([&] {
-                control_decode(
-                    decoder, p.sizes[i], cce_llrs, nullptr, 0, nullptr, nullptr);
-                return 0;
-            });
+            // control_decode() of no blocks checks that the decoder takes the size,
+            // once a size.
+            if (!std::binary_search(sizes_taken.begin(), sizes_taken.end(), p.sizes[i])) {
+                check.named([&] {
+                    control_decode(
+                        decoder, p.sizes[i], cce_llrs, nullptr, 0, nullptr, nullptr);
+                    return 0;
+                });
+                sizes_taken.insert(
+                    std::upper_bound(sizes_taken.begin(), sizes_taken.end(), p.sizes[i]),
+                    p.sizes[i]);
+            }
         }
         sort_unique(p.sizes);
         p.rntis = sf.rntis;
@@ -655,8 +669,8 @@ struct pdcch_searcher::workspace
     /*!
      * Each size's blocks combined, decoded, given the mode's CRC rule and the
      * re-encoding check on the GPU (device), the subframes' LLRs, live candidates and
-     * RNTIs sent once; the detections that come back are find_dcis()'s, in another
-     * order (merge() puts them in its own).
+     * RNTIs sent once: \p found, the detections that find_dcis() and merge() give, and
+     * the blocks decoded.
      */
     std::size_t search_on_device(const pdcch_subframe* subframes,
                                  std::size_t n,
@@ -775,34 +789,49 @@ struct pdcch_searcher::workspace
                                 options.min_correlation);
             decoded += blocks;
         }
-        std::vector<cuda::passed_block> passed;
-        std::vector<std::uint8_t> payloads;
+        // Each size's answer as it comes (the GPU decoding the sizes after it), its
+        // blocks listed by their subframes' piece; then each piece's detections made
+        // and merged on the pool.
+        answers.resize(batches.size());
+        const std::size_t piece_total = piece_count(n, subframe_grain);
+        piece_blocks.resize(piece_total);
+        for (auto& blocks : piece_blocks)
+            blocks.clear();
+        std::size_t a = 0;
         for (auto& [A, batch] : batches) {
-            device->collect_size(A, passed, payloads);
-            pieces.resize(piece_count(passed.size(), block_grain));
-            for_each_piece(
-                threads,
-                passed.size(),
-                block_grain,
-                [&, A = A](int, std::size_t piece, std::size_t b, std::size_t e) {
-                    std::vector<pdcch_detection>& out = pieces[piece];
-                    out.clear();
-                    for (std::size_t i = b; i < e; ++i) {
-                        const cuda::device_block& k = candidates[passed[i].index];
-                        const std::uint8_t* payload =
-                            payloads.data() + i * std::size_t(A);
-                        out.push_back({ k.subframe,
-                                        plans[k.subframe].candidates[k.candidate],
-                                        A,
-                                        std::vector<std::uint8_t>(payload, payload + A),
-                                        passed[i].rnti,
-                                        pdcch_space(passed[i].space),
-                                        passed[i].correlation });
-                    }
-                });
-            for (auto& piece : pieces)
-                std::move(piece.begin(), piece.end(), std::back_inserter(found));
+            size_answer& answer = answers[a];
+            answer.A = A;
+            device->collect_size(A, answer.passed, answer.payloads);
+            for (std::uint32_t i = 0; i < answer.passed.size(); ++i)
+                piece_blocks[candidates[answer.passed[i].index].subframe / subframe_grain]
+                    .push_back({ std::uint32_t(a), i });
+            ++a;
         }
+        pieces.resize(piece_total);
+        for_each_piece(threads,
+                       n,
+                       subframe_grain,
+                       [&](int, std::size_t piece, std::size_t, std::size_t) {
+                           std::vector<pdcch_detection>& out = pieces[piece];
+                           out.clear();
+                           for (const auto [answer_index, i] : piece_blocks[piece]) {
+                               const size_answer& answer = answers[answer_index];
+                               const cuda::passed_block& b = answer.passed[i];
+                               const cuda::device_block& k = candidates[b.index];
+                               const std::uint8_t* payload =
+                                   answer.payloads.data() + i * std::size_t(answer.A);
+                               out.push_back({ k.subframe,
+                                               plans[k.subframe].candidates[k.candidate],
+                                               answer.A,
+                                               std::vector<std::uint8_t>(
+                                                   payload, payload + answer.A),
+                                               b.rnti,
+                                               pdcch_space(b.space),
+                                               b.correlation });
+                           }
+                           out = merge_duplicates(std::move(out), subframes);
+                       });
+        found = gather_pieces();
         return decoded;
     }
 #endif
@@ -828,7 +857,17 @@ struct pdcch_searcher::workspace
                            pieces[piece] =
                                merge_duplicates(std::move(pieces[piece]), subframes);
                        });
-        found.clear();
+        return gather_pieces();
+    }
+
+    //! The pieces' detections one after another.
+    std::vector<pdcch_detection> gather_pieces()
+    {
+        std::size_t total = 0;
+        for (const auto& piece : pieces)
+            total += piece.size();
+        std::vector<pdcch_detection> found;
+        found.reserve(total);
         for (auto& piece : pieces)
             std::move(piece.begin(), piece.end(), std::back_inserter(found));
         return found;
@@ -878,7 +917,7 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
     if (w.device) {
         std::vector<pdcch_detection> found;
         d_decoded = w.search_on_device(subframes, n, options, threads, found);
-        return w.merge(std::move(found), subframes, n, threads);
+        return found;
     }
 #endif
     for_each_piece(threads,

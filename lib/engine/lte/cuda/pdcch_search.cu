@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The PDCCH search's decoding on one GPU (pdcch_search.h). A thread a block: its
-// combined LLRs are those of pdcch.cc's combine_frame() in the same order of adds
+// The PDCCH search's decoding on one GPU (pdcch_search.h). A block's combined LLRs
+// (a warp's work) are those of pdcch.cc's combine_frame() in the same order of adds
 // (sent position j: L_j, then L_{j + K}, …), quantised as quantize_control_frame()
 // does; its CRC rule is space_of()'s and its re-encoding agreement that of
 // reencoded_agreement() (the same sums in the same order; the build has no fused
@@ -52,7 +52,9 @@ __device__ std::uint32_t picked(const std::uint32_t* picks, std::size_t i)
 }
 
 // Each block's int8 frame of the decoder's input (order: the coded bit of each sent
-// position of the first round).
+// position of the first round), a warp a block: lane t sums positions t, t + 32, …
+// (reads side by side), the warp finds their largest magnitude, and each lane
+// quantises its own, summed again.
 __global__ void __launch_bounds__(block_threads)
     combine_kernel(const float* llrs,
                    const device_block* candidates,
@@ -62,23 +64,28 @@ __global__ void __launch_bounds__(block_threads)
                    int K,
                    std::int8_t* frames)
 {
-    const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= n)
+    const std::size_t i = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const int lane = int(threadIdx.x % 32);
+    if (i >= n) // the same for the whole warp
         return;
     const device_block b = candidates[picked(picks, i)];
     const float* l = llrs + b.llr_offset;
     const int E = cce_llrs * int(b.level), first_round = min(E, K);
     std::int8_t* q = frames + i * std::size_t(K);
     float largest = 0.0f;
-    for (int j = 0; j < first_round; ++j)
+    for (int j = lane; j < first_round; j += 32)
         largest = fmaxf(largest, fabsf(sent_value(l, j, E, K)));
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2)
+        largest = fmaxf(largest, __shfl_xor_sync(0xffffffffu, largest, d));
     if (largest == 0.0f || E < K)
-        for (int k = 0; k < K; ++k)
+        for (int k = lane; k < K; k += 32)
             q[k] = 0;
     if (largest == 0.0f)
         return;
+    __syncwarp(); // the zeros before the values
     const float scale = 127.0f / largest;
-    for (int j = 0; j < first_round; ++j)
+    for (int j = lane; j < first_round; j += 32)
         q[order[j]] =
             std::int8_t(core::cuda::quantize_llr(sent_value(l, j, E, K), scale));
 }
@@ -331,13 +338,14 @@ public:
                                           d_kernels->workspace_bytes(D, n)) };
             passed_block* out = sl.out.reserve(n);
             std::uint8_t* payloads = sl.payloads.reserve(n * std::size_t(A));
-            combine_kernel<<<grid(n), block_threads, 0, d_stream>>>(d_llrs.get(),
-                                                                    d_candidates.get(),
-                                                                    device_picks,
-                                                                    n,
-                                                                    t.order.get(),
-                                                                    K,
-                                                                    frames);
+            combine_kernel<<<grid(32 * n), block_threads, 0, d_stream>>>(
+                d_llrs.get(),
+                d_candidates.get(),
+                device_picks,
+                n,
+                t.order.get(),
+                K,
+                frames);
             GPUTURBO_CUDA_CHECK_LAUNCH();
             d_kernels->launch(D, n, batch, d_stream);
             GPUTURBO_CUDA_TRY(
