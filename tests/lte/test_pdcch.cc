@@ -15,6 +15,9 @@
 
 #include "conv/conv_test_util.h"
 #include "test_util.h"
+#ifdef GPUTURBO_HAVE_CUDA
+#include "lte/cuda/pdcch_search.h"
+#endif
 
 #include <gnuradio/gputurbo/engine/lte/control.h>
 #include <gnuradio/gputurbo/engine/lte/pdcch.h>
@@ -25,9 +28,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <iterator>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <random>
@@ -540,6 +543,52 @@ TEST(LtePdcchCuda, TheGpuSearchFindsWhatTheCpuSearchFinds)
                        options(pdcch_search_mode::exhaustive),
                        "1,000 subframes, exhaustive");
 }
+
+#ifdef GPUTURBO_HAVE_CUDA
+TEST(LtePdcchCuda, ANewCallForgetsWhatTheLastOneLeftUncollected)
+{
+    // A call that fails after submitting a size leaves its answer on the GPU; the next
+    // call, which may not try that size, must not take it for its own (its candidates'
+    // numbers would point into the other call's).
+    if (!conv_test::have_cuda())
+        GTEST_SKIP() << "backend 'cuda' is not available on this machine";
+    auto decoder = conv::make_viterbi_decoder(lte::control_decoder_config(), "cuda");
+    auto search = lte::cuda::make_pdcch_device_search(*decoder);
+    ASSERT_TRUE(search);
+    constexpr int level = 8, A = 27, E = lte::cce_llrs * level;
+    std::mt19937 rng(test::test_seed());
+    std::normal_distribution<float> noise(0.0f, 4.0f);
+    lte::cuda::device_rntis none; // one subframe, no RNTI listed
+    none.first = { 0, 0 };
+    // One candidate of noise, of any RNTI (mode exhaustive) and any correlation: it
+    // passes whenever its CRC's mask is an RNTI.
+    auto start_call = [&] {
+        float* llrs = search->llr_room(E);
+        float magnitude = 0.0f;
+        for (int e = 0; e < E; ++e) {
+            llrs[e] = noise(rng);
+            magnitude += std::fabs(llrs[e]);
+        }
+        *search->candidate_room(1) = { 0, magnitude, level, 0, 0, 0, 0, 0 };
+        search->send(E, 1, none);
+    };
+    std::vector<lte::cuda::passed_block> blocks;
+    std::vector<std::uint8_t> payloads;
+    bool passed = false;
+    for (int call = 0; call < 8 && !passed; ++call) {
+        start_call();
+        search->submit_size(A, nullptr, 1, true, -1.0);
+        search->collect_size(A, blocks, payloads);
+        passed = blocks.size() == 1;
+    }
+    ASSERT_TRUE(passed) << "no noise candidate gave an RNTI in 8 tries";
+    search->submit_size(A, nullptr, 1, true, -1.0); // left uncollected
+    start_call();
+    search->collect_size(A, blocks, payloads);
+    EXPECT_TRUE(blocks.empty());
+    EXPECT_TRUE(payloads.empty());
+}
+#endif
 
 TEST_P(LtePdcch, NoisyDetectionRateAndTheCheckLosesNone)
 {

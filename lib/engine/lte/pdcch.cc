@@ -23,6 +23,7 @@
 #include <cmath>
 #include <deque>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -185,6 +186,18 @@ private:
     std::size_t d_index;
 };
 
+#ifdef GPUTURBO_HAVE_CUDA
+//! \p first + \p count as a 32-bit offset of the GPU's tables, or an error that says
+//! what to do.
+std::uint32_t offset_after(std::uint32_t first, std::size_t count)
+{
+    if (count > std::numeric_limits<std::uint32_t>::max() - first)
+        throw std::invalid_argument("pdcch search: more than 2^32 - 1 candidates or "
+                                    "RNTIs in a call: search fewer subframes a call");
+    return first + std::uint32_t(count);
+}
+#endif
+
 void check_options(const pdcch_search_options& options)
 {
     if (options.mode != pdcch_search_mode::ue &&
@@ -297,7 +310,8 @@ std::vector<pdcch_detection> merge_duplicates(std::vector<pdcch_detection> found
  *   a quarter of float's bytes to write and copy), decoded in one call.
  * The subframes' plans, the frames and the checks of the decoded frames are shared over
  * the threads in pieces; each piece writes its own place, so the result is the same
- * with any threads.
+ * with any threads. With a CUDA decoder on one GPU the frames are made, decoded and
+ * checked there instead (search_on_device()); the batches only name the sizes.
  */
 struct pdcch_searcher::workspace
 {
@@ -686,7 +700,7 @@ struct pdcch_searcher::workspace
         for (std::size_t s = 0; s < n; ++s) {
             first_llr[s + 1] =
                 first_llr[s] + std::uint64_t(cce_llrs) * std::uint64_t(plans[s].n_cce);
-            rntis.first[s + 1] = rntis.first[s] + std::uint32_t(plans[s].rntis.size());
+            rntis.first[s + 1] = offset_after(rntis.first[s], plans[s].rntis.size());
         }
         const std::size_t llr_count = first_llr[n];
         float* llrs = device->llr_room(llr_count);
@@ -718,8 +732,8 @@ struct pdcch_searcher::workspace
         std::vector<std::uint32_t> first_candidate(n + 1, 0), ue_first(n + 1, 0);
         for (std::size_t s = 0; s < n; ++s) {
             first_candidate[s + 1] =
-                first_candidate[s] + std::uint32_t(plans[s].live.size());
-            ue_first[s + 1] = ue_first[s] + std::uint32_t(plans[s].ue_specific.size());
+                offset_after(first_candidate[s], plans[s].live.size());
+            ue_first[s + 1] = offset_after(ue_first[s], plans[s].ue_specific.size());
         }
         const std::size_t candidate_count = first_candidate[n];
         cuda::device_block* candidates = device->candidate_room(candidate_count);
@@ -761,7 +775,8 @@ struct pdcch_searcher::workspace
         // those of the subframes that do.
         std::size_t decoded = 0;
         std::vector<std::uint32_t> picks;
-        for (auto& [A, batch] : batches) {
+        std::vector<int> submitted;
+        for (const auto& [A, unused] : batches) {
             const auto tries = [&, A = A](std::size_t s) {
                 return std::binary_search(
                     plans[s].sizes.begin(), plans[s].sizes.end(), A);
@@ -787,25 +802,24 @@ struct pdcch_searcher::workspace
                                 blocks,
                                 options.mode == pdcch_search_mode::exhaustive,
                                 options.min_correlation);
+            submitted.push_back(A);
             decoded += blocks;
         }
         // Each size's answer as it comes (the GPU decoding the sizes after it), its
         // blocks listed by their subframes' piece; then each piece's detections made
         // and merged on the pool.
-        answers.resize(batches.size());
+        answers.resize(submitted.size());
         const std::size_t piece_total = piece_count(n, subframe_grain);
         piece_blocks.resize(piece_total);
         for (auto& blocks : piece_blocks)
             blocks.clear();
-        std::size_t a = 0;
-        for (auto& [A, batch] : batches) {
+        for (std::size_t a = 0; a < submitted.size(); ++a) {
             size_answer& answer = answers[a];
-            answer.A = A;
-            device->collect_size(A, answer.passed, answer.payloads);
+            answer.A = submitted[a];
+            device->collect_size(answer.A, answer.passed, answer.payloads);
             for (std::uint32_t i = 0; i < answer.passed.size(); ++i)
                 piece_blocks[candidates[answer.passed[i].index].subframe / subframe_grain]
                     .push_back({ std::uint32_t(a), i });
-            ++a;
         }
         pieces.resize(piece_total);
         for_each_piece(threads,
@@ -814,7 +828,7 @@ struct pdcch_searcher::workspace
                        [&](int, std::size_t piece, std::size_t, std::size_t) {
                            std::vector<pdcch_detection>& out = pieces[piece];
                            out.clear();
-                           for (const auto [answer_index, i] : piece_blocks[piece]) {
+                           for (const auto& [answer_index, i] : piece_blocks[piece]) {
                                const size_answer& answer = answers[answer_index];
                                const cuda::passed_block& b = answer.passed[i];
                                const cuda::device_block& k = candidates[b.index];

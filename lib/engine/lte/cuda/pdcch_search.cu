@@ -33,7 +33,7 @@ using core::cuda::device_array;
 using core::cuda::pinned_array;
 
 constexpr int block_threads = 128;
-constexpr int memory = 6; // of the control code, K = 7
+constexpr int code_memory = 6; // of the control code, K = 7
 
 // The sum of the LLRs sent for position j of the circular buffer's first round: the
 // sent bits j, j + K, j + 2 K, … below E.
@@ -179,11 +179,11 @@ __global__ void __launch_bounds__(block_threads)
     const float* l = llrs + b.llr_offset;
     const int K = 3 * D, E = cce_llrs * int(b.level);
     unsigned state = 0;
-    for (int k = D - memory; k < D; ++k)
-        state = (state >> 1) | (unsigned(decided[k]) << (memory - 1));
+    for (int k = D - code_memory; k < D; ++k)
+        state = (state >> 1) | (unsigned(decided[k]) << (code_memory - 1));
     float sum[3] = {};
     for (int k = 0; k < D; ++k) {
-        const unsigned reg = (unsigned(decided[k]) << memory) | state;
+        const unsigned reg = (unsigned(decided[k]) << code_memory) | state;
         const unsigned c = coded_bits[reg];
         for (int o = 0; o < 3; ++o) {
             const int j = sent_of[3 * k + o];
@@ -274,10 +274,14 @@ public:
     float* llr_room(std::size_t count) override
     {
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        // The last call's copies have read it (and the candidates).
+        // The last call's work is done (its copies have read the rooms), and what it
+        // left uncollected (a call that failed) is forgotten.
         GPUTURBO_CUDA_TRY(cudaStreamSynchronize(d_stream));
-        return with_memory_advice(
-            count, [&] { return d_staged.reserve(std::max<std::size_t>(count, 1)); });
+        for (auto& [A, sl] : d_slots)
+            sl->n = 0;
+        return with_memory_advice(count, [&] {
+            return d_staged_llrs.reserve(std::max<std::size_t>(count, 1));
+        });
     }
 
     device_block* candidate_room(std::size_t count) override
@@ -299,7 +303,7 @@ public:
             to_device(d_listed, rntis.listed, d_stream);
             to_device(d_ue, rntis.ue, d_stream);
             copy_staged(d_candidates, d_staged_candidates, candidates, d_stream);
-            copy_staged(d_llrs, d_staged, llrs, d_stream);
+            copy_staged(d_llrs, d_staged_llrs, llrs, d_stream);
         });
     }
 
@@ -311,7 +315,7 @@ public:
     {
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         size_slot& sl = slot_of(A);
-        sl.n = n;
+        sl.n = 0; // until its work is enqueued whole
         if (n == 0)
             return;
         with_memory_advice(n, [&] {
@@ -375,24 +379,26 @@ public:
                                               d_stream));
             GPUTURBO_CUDA_TRY(cudaEventRecord(sl.done, d_stream));
         });
+        sl.n = n;
     }
 
     void collect_size(int A,
-                      std::vector<passed_block>& passed,
+                      std::vector<passed_block>& blocks,
                       std::vector<std::uint8_t>& payloads) override
     {
-        passed.clear();
+        blocks.clear();
         payloads.clear();
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
-        size_slot& sl = slot_of(A);
-        if (sl.n == 0)
+        const auto at = d_slots.find(A);
+        if (at == d_slots.end() || at->second->n == 0)
             return;
+        size_slot& sl = *at->second;
         GPUTURBO_CUDA_TRY(cudaEventSynchronize(sl.done));
         const unsigned found = *sl.found.get();
-        passed.resize(found);
+        blocks.resize(found);
         payloads.resize(std::size_t(found) * A);
         if (found > 0) {
-            GPUTURBO_CUDA_TRY(cudaMemcpy(passed.data(),
+            GPUTURBO_CUDA_TRY(cudaMemcpy(blocks.data(),
                                          sl.out.get(),
                                          found * sizeof(passed_block),
                                          cudaMemcpyDeviceToHost));
@@ -468,7 +474,7 @@ private:
     std::map<int, std::unique_ptr<tables>> d_tables;
     device_array<unsigned char> d_coded;
     device_array<float> d_llrs;
-    pinned_array<float> d_staged;
+    pinned_array<float> d_staged_llrs;
     device_array<device_block> d_candidates;
     pinned_array<device_block> d_staged_candidates;
     device_array<std::uint32_t> d_rnti_first;

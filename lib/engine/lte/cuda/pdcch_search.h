@@ -66,8 +66,8 @@ class pdcch_device_search
 {
 public:
     virtual ~pdcch_device_search() = default;
-    //! Page-locked room for the call's \p count LLRs, every subframe's CCEs one after
-    //! another (sanitised on the GPU), to fill before send().
+    //! Starts a call: page-locked room for its \p count LLRs, every subframe's CCEs one
+    //! after another (sanitised on the GPU), to fill before send().
     virtual float* llr_room(std::size_t count) = 0;
     //! Page-locked room for the call's \p count candidates (after llr_room()), to fill
     //! before send().
@@ -87,13 +87,14 @@ public:
                              bool exhaustive,
                              double min_correlation) = 0;
     /*!
-     * Waits for size \p A's blocks and fills \p passed and \p payloads
-     * ([passed.size()][A]) with those whose frame status passed, whose RNTI the mode's
-     * rule takes and whose correlation is at least the min_correlation submitted, in
-     * any order.
+     * Waits for size \p A's blocks of this call (none where the call did not submit
+     * the size: a new call, llr_room(), forgets what the last one left) and fills \p
+     * blocks and \p payloads ([blocks.size()][A]) with those whose frame status
+     * passed, whose RNTI the mode's rule takes and whose correlation is at least the
+     * min_correlation submitted, in any order.
      */
     virtual void collect_size(int A,
-                              std::vector<passed_block>& passed,
+                              std::vector<passed_block>& blocks,
                               std::vector<std::uint8_t>& payloads) = 0;
 };
 

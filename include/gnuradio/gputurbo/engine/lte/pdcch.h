@@ -163,9 +163,10 @@ struct pdcch_detection
 /*!
  * \brief The blind search: the DCIs of many subframes (of one cell or several) in one
  * pass, the candidates of all of them of each DCI size decoded in one call of the
- * decoder (up to core::batch_decoder::max_in_flight sizes decoding at once). Each
- * size's candidates are held as the decoder's input, 3 (A + 16) floats each, from
- * call to call. Not safe for concurrent calls on one object.
+ * decoder (up to core::batch_decoder::max_in_flight sizes decoding at once), or, with
+ * a CUDA decoder on one GPU, combined, decoded and checked on that GPU (every size in
+ * flight; the same detections). Buffers are kept from call to call. Not safe for
+ * concurrent calls on one object.
  */
 class pdcch_searcher
 {
@@ -213,6 +214,8 @@ public:
     //! whose LLRs are all 0 not.
     std::size_t decoded_candidates() const { return d_decoded; }
 
+    //! The decoder given (on one GPU the search decodes with its kernels, outside its
+    //! pipeline: its statistics do not count that work).
     core::batch_decoder& decoder() const { return *d_decoder; }
 
     //! Whether the search runs on the decoder's GPU (a CUDA decoder on one GPU): the
