@@ -119,18 +119,6 @@ std::unique_ptr<core::batch_decoder> make_viterbi_decoder(const viterbi_config& 
     throw std::logic_error("make_viterbi_decoder: unhandled backend");
 }
 
-std::unique_ptr<device_kernels> make_device_kernels(const viterbi_config& config,
-                                                    int device)
-{
-    config.validate();
-#ifdef GPUTURBO_HAVE_CUDA
-    return cuda::make_device_kernels(config, device);
-#else
-    (void)device;
-    throw std::runtime_error("make_device_kernels: this build has no CUDA");
-#endif
-}
-
 std::unique_ptr<device_kernels> device_kernels_of(const core::batch_decoder& decoder)
 {
 #ifdef GPUTURBO_HAVE_CUDA

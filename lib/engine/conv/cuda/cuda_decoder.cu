@@ -299,15 +299,8 @@ public:
     void
     launch(int frame_bits, std::size_t n, const device_batch& b, cudaStream_t s) override
     {
-        core::cuda::batch_buffers buffers{};
-        buffers.llrs = b.llrs;
-        buffers.int8 = true;
-        buffers.bits = b.bits;
-        buffers.iterations = b.iterations;
-        buffers.passed = b.passed;
-        buffers.workspace = b.workspace;
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_frames.d_pipeline.device()));
-        d_frames.launch(frame_bits, n, buffers, s);
+        d_frames.launch(frame_bits, n, core::cuda::buffers_of(b), s);
     }
 
 private:
@@ -550,15 +543,6 @@ make_cuda_viterbi_decoder(const viterbi_config& config)
     if (devices.size() == 1)
         return std::make_unique<frame_decoder>(config, devices.front());
     return std::make_unique<multi_device_decoder>(config, devices);
-}
-
-std::unique_ptr<device_kernels> make_device_kernels(const viterbi_config& config,
-                                                    int device)
-{
-    const std::string why = core::cuda::unavailable_reason(std::to_string(device));
-    if (!why.empty())
-        throw std::runtime_error("backend 'cuda' is not available: " + why);
-    return std::make_unique<kernels_on_device>(config, device);
 }
 
 std::unique_ptr<device_kernels> device_kernels_of(const core::batch_decoder& decoder)

@@ -27,10 +27,6 @@ namespace gputurbo::conv::cuda {
 std::unique_ptr<core::batch_decoder>
 make_cuda_viterbi_decoder(const viterbi_config& config);
 
-//! The frame kernels of \p config on GPU \p device (conv::make_device_kernels()).
-std::unique_ptr<device_kernels> make_device_kernels(const viterbi_config& config,
-                                                    int device);
-
 //! The frame kernels of \p decoder, a CUDA decoder of frames on one GPU (its config
 //! and device), or nullptr for any other decoder.
 std::unique_ptr<device_kernels> device_kernels_of(const core::batch_decoder& decoder);

@@ -16,6 +16,7 @@
 #include "slot_ring.h"
 
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
+#include <gnuradio/gputurbo/engine/core/device_batch.h>
 
 #include <memory>
 #include <string>
@@ -53,6 +54,20 @@ struct batch_buffers
     unsigned char* passed;    //!< [n] out
     unsigned char* workspace; //!< workspace_bytes(block, n) bytes of scratch
 };
+
+//! A caller's int8 launch on the device (device_batch) as the pipeline's buffers: no soft
+//! output, the bits one a byte.
+inline batch_buffers buffers_of(const device_batch& b)
+{
+    batch_buffers buffers{};
+    buffers.llrs = b.llrs;
+    buffers.int8 = true;
+    buffers.bits = b.bits;
+    buffers.iterations = b.iterations;
+    buffers.passed = b.passed;
+    buffers.workspace = b.workspace;
+    return buffers;
+}
 
 //! What a code family gives the pipeline: its shapes and its kernels.
 class family_kernels

@@ -209,14 +209,7 @@ public:
                 const device_batch& b,
                 cudaStream_t s) override
     {
-        core::cuda::batch_buffers buffers{};
-        buffers.llrs = b.llrs;
-        buffers.int8 = true;
-        buffers.bits = b.bits;
-        buffers.iterations = b.iterations;
-        buffers.passed = b.passed;
-        buffers.workspace = b.workspace;
-        d_launcher.launch(c, K, subblocks(K), n, buffers, s);
+        d_launcher.launch(c, K, subblocks(K), n, core::cuda::buffers_of(b), s);
     }
 
     std::string device() const override

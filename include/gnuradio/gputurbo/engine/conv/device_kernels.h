@@ -16,6 +16,7 @@
  */
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
+#include <gnuradio/gputurbo/engine/core/device_batch.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -28,16 +29,9 @@ namespace gputurbo::conv {
 //! Bytes after a launch's LLRs that its kernels may read and do not use.
 constexpr std::size_t device_llr_padding = 16;
 
-//! A launch's buffers, all in the device memory of the kernels' GPU.
-struct device_batch
-{
-    //! [n][input_length(frame_bits)] int8 LLRs, then device_llr_padding bytes
-    const std::int8_t* llrs;
-    std::uint8_t* bits;       //!< [n][frame_bits] decisions out, one byte per bit
-    int* iterations;          //!< [n] out (0)
-    unsigned char* passed;    //!< [n] out: the frame status of core::codeword_status
-    unsigned char* workspace; //!< device_kernels::workspace_bytes() of scratch
-};
+//! A launch's buffers: [n][input_length(frame_bits)] int8 LLRs, then
+//! device_llr_padding bytes; the frame status in passed.
+using device_batch = core::device_batch;
 
 /*!
  * \brief The Viterbi kernels of one GPU for a viterbi_config: the decisions of the
@@ -58,11 +52,6 @@ public:
     virtual void
     launch(int frame_bits, std::size_t n, const device_batch& b, CUstream_st* stream) = 0;
 };
-
-//! The kernels of \p config on CUDA device \p device; throws std::runtime_error with the
-//! reason when the device cannot run them, or when this build has no CUDA.
-std::unique_ptr<device_kernels> make_device_kernels(const viterbi_config& config,
-                                                    int device);
 
 //! The kernels of \p decoder, a CUDA decoder of frames on one GPU (its config and
 //! device), or nullptr for any other decoder (and in a build without CUDA).

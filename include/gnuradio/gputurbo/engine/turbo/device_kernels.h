@@ -15,6 +15,7 @@
  *        the CUDA headers.
  */
 
+#include <gnuradio/gputurbo/engine/core/device_batch.h>
 #include <gnuradio/gputurbo/engine/turbo/decoder.h>
 
 #include <cstddef>
@@ -26,16 +27,9 @@ struct CUstream_st; // cudaStream_t is CUstream_st*
 
 namespace gputurbo::turbo {
 
-//! A launch's buffers, all in the device memory of the kernels' GPU.
-struct device_batch
-{
-    const std::int8_t* llrs;  //!< [n][codeword_length(K)] int8, then 16 bytes that may
-                              //!< be read and are not used
-    std::uint8_t* bits;       //!< [n][K] hard decisions out, one byte per bit
-    int* iterations;          //!< [n] out
-    unsigned char* passed;    //!< [n] out: the stop rule's CRC checked
-    unsigned char* workspace; //!< device_kernels::workspace_bytes() of scratch
-};
+//! A launch's buffers: [n][codeword_length(K)] int8 LLRs, then 16 bytes; the stop
+//! rule's CRC checked in passed.
+using device_batch = core::device_batch;
 
 /*!
  * \brief The turbo kernels of one GPU for a given decoder_config: what a block size
