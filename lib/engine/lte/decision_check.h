@@ -26,13 +26,9 @@
 // point), so they decide alike; the CPU encodes with turbo::encode(), the GPU in
 // parallel segments (transport_decoder.cu).
 
-#include <cstdint>
+#include "host_device.h"
 
-#ifdef __CUDACC__
-#define GPUTURBO_LTE_HD __host__ __device__ __forceinline__
-#else
-#define GPUTURBO_LTE_HD inline
-#endif
+#include <cstdint>
 
 namespace gputurbo::lte {
 

@@ -6,6 +6,7 @@
 
 #include <gnuradio/gputurbo/engine/lte/pdcch.h>
 
+#include "control_check.h"
 #include "core/names.h"
 #include "core/thread_pool.h"
 #ifdef GPUTURBO_HAVE_CUDA
@@ -49,15 +50,6 @@ std::string out_of_range(const std::string& name, long value, const std::string&
 {
     return name + "=" + std::to_string(value) + " is out of range: use " + range;
 }
-
-bool is_broadcast_rnti(int rnti)
-{
-    return rnti == si_rnti || rnti == p_rnti ||
-           (rnti >= min_ra_rnti && rnti <= max_ra_rnti);
-}
-
-// 36.321 Table 7.1-1 reserves these values: no RNTI.
-bool is_rnti(int mask) { return mask != 0 && !(mask >= 0xFFF4 && mask <= 0xFFFC); }
 
 // A candidate holds a DCI all over when each of its halves correlates with it at
 // least this share of the best detection of the DCI: one around a DCI holds it only
@@ -384,31 +376,6 @@ struct pdcch_searcher::workspace
     }
 
     /*!
-     * The sum of the \p coded LLRs (3 \p D, GNU Radio's sign), each with the sign of
-     * its bit in the codeword of the \p D \p decoded bits (the decoded payload and the
-     * CRC received: the payload's CRC masked by the RNTI): 1 plus, 0 minus. The
-     * tail-biting encoder of conv::encode(), fused with the sum: the register starts
-     * with the frame's last K - 1 bits.
-     */
-    float
-    reencoded_agreement(const std::uint8_t* decoded, int D, const float* coded) const
-    {
-        constexpr int memory = 6; // of the "lte" code, K = 7
-        unsigned state = 0;
-        for (int i = D - memory; i < D; ++i)
-            state = (state >> 1) | (unsigned(decoded[i]) << (memory - 1));
-        float sum[3] = {};
-        for (int k = 0; k < D; ++k) {
-            const unsigned reg = (unsigned(decoded[k]) << memory) | state;
-            const unsigned bits = code_outputs[reg];
-            for (int o = 0; o < 3; ++o) // a product: a branch would be mispredicted
-                sum[o] += float(int((bits >> o) & 1u) * 2 - 1) * coded[3 * k + o];
-            state = reg >> 1;
-        }
-        return sum[0] + sum[1] + sum[2];
-    }
-
-    /*!
      * For A + 16 = \p D bits: the coded bit (in the decoder's input order) of each of
      * the first 3 D bits sent. Rate matching reads the circular buffer round from its
      * start, skipping its NULL bits (conv_select_bits()): a round sends every coded
@@ -608,18 +575,22 @@ struct pdcch_searcher::workspace
     static std::optional<pdcch_space>
     space_of(const plan& p, std::uint32_t c, int mask, pdcch_search_mode mode)
     {
-        const bool listed = std::binary_search(p.rntis.begin(), p.rntis.end(), mask);
-        if (mode == pdcch_search_mode::exhaustive) {
-            if (is_rnti(mask) && (p.rntis.empty() || listed || is_broadcast_rnti(mask)))
-                return pdcch_space::exhaustive;
+        const int space = dci_space(
+            mask,
+            mode == pdcch_search_mode::exhaustive,
+            !p.rntis.empty(),
+            p.common[c],
+            [&](int rnti) {
+                return std::binary_search(p.rntis.begin(), p.rntis.end(), rnti);
+            },
+            [&](int rnti) {
+                return std::binary_search(p.ue_specific.begin(),
+                                          p.ue_specific.end(),
+                                          std::pair{ int(c), rnti });
+            });
+        if (space < 0)
             return std::nullopt;
-        }
-        if (p.common[c] && (listed || is_broadcast_rnti(mask)))
-            return pdcch_space::common;
-        if (std::binary_search(
-                p.ue_specific.begin(), p.ue_specific.end(), std::pair{ int(c), mask }))
-            return pdcch_space::ue_specific;
-        return std::nullopt;
+        return pdcch_space(space);
     }
 
     /*!
@@ -662,7 +633,10 @@ struct pdcch_searcher::workspace
                     // 1) is that of the coded bits.
                     combine_frame(k, A, subframes, s);
                     const float correlation =
-                        reencoded_agreement(decoded, D, s.frame.data()) /
+                        reencoded_agreement(decoded,
+                                            D,
+                                            code_outputs.data(),
+                                            [&](int i) { return s.frame[i]; }) /
                         p.magnitudes[k.candidate];
                     if (correlation < options.min_correlation)
                         continue;

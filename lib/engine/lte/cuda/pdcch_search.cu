@@ -7,10 +7,11 @@
 // The PDCCH search's decoding on one GPU (pdcch_search.h). A block's combined LLRs
 // (a warp's work) are those of pdcch.cc's combine_frame() in the same order of adds
 // (sent position j: L_j, then L_{j + K}, …), quantised as quantize_control_frame()
-// does; its CRC rule is space_of()'s and its re-encoding agreement that of
-// reencoded_agreement() (the same sums in the same order; the build has no fused
-// multiply-add), so that what passes is what the CPU search passes.
+// does; its CRC rule and re-encoding agreement are control_check.h's, as the CPU
+// search's (the build has no fused multiply-add), so that what passes is what the CPU
+// search passes.
 
+#include "../control_check.h"
 #include "core/cuda/error.h"
 #include "core/cuda/llr.cuh"
 #include "core/cuda/memory.h"
@@ -33,7 +34,6 @@ using core::cuda::device_array;
 using core::cuda::pinned_array;
 
 constexpr int block_threads = 128;
-constexpr int code_memory = 6; // of the control code, K = 7
 
 // The sum of the LLRs sent for position j of the circular buffer's first round: the
 // sent bits j, j + K, j + 2 K, … below E.
@@ -118,31 +118,6 @@ __device__ bool has(const std::int32_t* sorted, std::uint32_t count, int x)
     return lo < count && sorted[lo] == x;
 }
 
-// pdcch.cc's space_of(): the space the block's RNTI (mask) takes it in, or -1.
-__device__ int space_of(const device_block& b,
-                        int mask,
-                        bool exhaustive,
-                        const std::uint32_t* first,
-                        const std::int32_t* listed,
-                        const std::int32_t* ue)
-{
-    const std::uint32_t begin = first[b.subframe], count = first[b.subframe + 1] - begin;
-    const bool is_listed = has(listed + begin, count, mask);
-    const bool broadcast =
-        mask == si_rnti || mask == p_rnti || (mask >= min_ra_rnti && mask <= max_ra_rnti);
-    if (exhaustive) {
-        const bool rnti = mask != 0 && !(mask >= 0xFFF4 && mask <= 0xFFFC);
-        return rnti && (count == 0 || is_listed || broadcast)
-                   ? int(pdcch_space::exhaustive)
-                   : -1;
-    }
-    if (b.common && (is_listed || broadcast))
-        return int(pdcch_space::common);
-    if (has(ue + b.ue_first, b.ue_count, mask))
-        return int(pdcch_space::ue_specific);
-    return -1;
-}
-
 // The blocks whose frame status passed, whose RNTI the mode's rule takes and whose
 // decision, re-encoded, correlates with their LLRs at least min_correlation: listed (in
 // any order) with their A payload bits.
@@ -173,26 +148,29 @@ __global__ void __launch_bounds__(block_threads)
     const int D = A + control_crc_bits;
     const std::uint8_t* decided = bits + i * std::size_t(D);
     const int mask = crc_mask_of(decided, A);
-    const int space = space_of(b, mask, exhaustive, rnti_first, listed, ue);
+    const std::uint32_t first = rnti_first[b.subframe],
+                        lists = rnti_first[b.subframe + 1] - first;
+    const int space = dci_space(
+        mask,
+        exhaustive,
+        lists > 0,
+        b.common,
+        [&](int rnti) { return has(listed + first, lists, rnti); },
+        [&](int rnti) { return has(ue + b.ue_first, b.ue_count, rnti); });
     if (space < 0)
         return;
     const float* l = llrs + b.llr_offset;
     const int K = 3 * D, E = cce_llrs * int(b.level);
-    unsigned state = 0;
-    for (int k = D - code_memory; k < D; ++k)
-        state = (state >> 1) | (unsigned(decided[k]) << (code_memory - 1));
-    float sum[3] = {};
-    for (int k = 0; k < D; ++k) {
-        const unsigned reg = (unsigned(decided[k]) << code_memory) | state;
-        const unsigned c = coded_bits[reg];
-        for (int o = 0; o < 3; ++o) {
-            const int j = sent_of[3 * k + o];
-            const float value = j < E ? sent_value(l, j, E, K) : 0.0f;
-            sum[o] += float(int((c >> o) & 1u) * 2 - 1) * value;
-        }
-        state = reg >> 1;
-    }
-    const float correlation = (sum[0] + sum[1] + sum[2]) / b.magnitude;
+    // The frame's value of coded bit i: its sent position's, 0 where none was sent.
+    const float correlation =
+        reencoded_agreement(decided,
+                            D,
+                            coded_bits,
+                            [&](int i) {
+                                const int j = sent_of[i];
+                                return j < E ? sent_value(l, j, E, K) : 0.0f;
+                            }) /
+        b.magnitude;
     if (double(correlation) < min_correlation)
         return;
     const unsigned at = atomicAdd(count, 1u);
