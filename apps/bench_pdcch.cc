@@ -95,6 +95,7 @@ std::vector<option> pdcch_options()
         section("Search"),
         search_option(),
         parameter_option(control("min_correlation")),
+        parameter_option(control("max_false_alarm")),
         { "subframes",
           "N,...",
           "0",
@@ -130,6 +131,7 @@ struct pdcch_settings
     std::uint64_t seed = 0;
     std::vector<lte::pdcch_search_mode> modes;
     double min_correlation = 0.0;
+    double max_false_alarm = 1.0;
     std::vector<std::size_t> subframes; // a call; 0: automatic
 };
 
@@ -188,6 +190,7 @@ pdcch_settings parse_pdcch_settings(const args& a)
     for (const auto& item : split_list("search", a.get("search")))
         s.modes.push_back(search_mode(item));
     s.min_correlation = number(a, control("min_correlation"));
+    s.max_false_alarm = number(a, control("max_false_alarm"));
     for (const auto& item : split_list("subframes", a.get("subframes")))
         s.subframes.push_back(std::size_t(to_count("subframes", item)));
     const std::string mode = a.get("mode");
@@ -377,6 +380,7 @@ pdcch_measurement time_search(lte::pdcch_searcher& searcher,
     lte::pdcch_search_options options;
     options.mode = mode;
     options.min_correlation = s.min_correlation;
+    options.max_false_alarm = s.max_false_alarm;
     options.threads = s.config.threads;
     pdcch_measurement m;
     m.mode = mode;
@@ -420,6 +424,7 @@ json pdcch_row(const pdcch_settings& s,
         .set("rntis_listed", m.mode == lte::pdcch_search_mode::ue ? s.ues : 0)
         .set("dci_sizes", sizes_text(s.cell.dci_sizes))
         .set("min_correlation", s.min_correlation)
+        .set("max_false_alarm", s.max_false_alarm)
         .set("esn0_db", s.esn0)
         .set("subframes", m.subframes)
         .set("subframes_requested", m.requested)
@@ -448,7 +453,8 @@ void print_pdcch_table(const pdcch_settings& s,
               << lte::to_string(s.cell.duplex) << ": " << lte::cce_count(region)
               << " CCEs; " << s.ues << " UEs, sizes " << sizes_text(s.cell.dci_sizes)
               << ", Es/N0 " << s.esn0 << " dB, min_correlation " << s.min_correlation
-              << "; commit " << source_commit() << "\n";
+              << ", max_false_alarm " << s.max_false_alarm << "; commit "
+              << source_commit() << "\n";
     std::vector<std::vector<std::string>> rows;
     for (const pdcch_measurement& m : ms)
         rows.push_back({ lte::to_string(m.mode),

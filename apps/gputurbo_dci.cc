@@ -12,6 +12,7 @@
 
 #include <gnuradio/gputurbo/engine/conv/decoder.h>
 #include <gnuradio/gputurbo/engine/lte/control.h>
+#include <gnuradio/gputurbo/engine/lte/parameters.h>
 #include <gnuradio/gputurbo/engine/lte/pbch.h>
 #include <gnuradio/gputurbo/engine/lte/pdcch.h>
 
@@ -150,6 +151,7 @@ std::vector<cli::option> search_options()
           "0.6",
           "the re-encoding check, -1 ... 1: a DCI is printed where its re-encoded bits "
           "correlate with its LLRs at least this well" },
+        cli::parameter_option(lte::control_parameter("max_false_alarm")),
         { "cell-id",
           "N",
           "none",
@@ -393,6 +395,7 @@ int search(const cli::args& a)
     options.mode = a.flag("exhaustive") ? lte::pdcch_search_mode::exhaustive
                                         : lte::pdcch_search_mode::ue;
     options.min_correlation = cli::to_double("min-correlation", a.get("min-correlation"));
+    options.max_false_alarm = cli::number(a, lte::control_parameter("max_false_alarm"));
     options.threads = to_int("threads", a.get("threads")); // the decoder's too
     const std::string cell = a.get("cell-id");
     const int cell_id = cell == "none" ? -1 : to_int("cell-id", cell);

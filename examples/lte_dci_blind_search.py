@@ -26,8 +26,8 @@ detection rate is those found over those sent, by the level sent and overall; a 
 alarm is a detection that is no DCI sent, counted a subframe and a decoded candidate
 (a candidate once for each DCI size; engine.decoded_candidates). The same searches on
 subframes of noise alone (nothing sent) give the false-alarm rate where no DCI is, with
-the re-encoding check at its default (min_correlation 0.6) and without it (the CRC
-alone): in mode ue a candidate passes the CRC with about 2^-16 for each RNTI it is
+the re-encoding check and the false-alarm floor at their defaults (min_correlation 0.6,
+max_false_alarm 1e-4) and without either (the CRC alone): in mode ue a candidate passes the CRC with about 2^-16 for each RNTI it is
 checked against (in a UE-specific candidate the RNTI of each listed UE whose space
 holds it; in the common space SI-, P-, the 60 RA-RNTIs and the listed ones), which the
 record counts as its hypotheses; in mode exhaustive every candidate is checked against
@@ -66,7 +66,8 @@ SI_RNTI = 0xFFFF
 BROADCAST_RNTIS = 62                # SI-RNTI, P-RNTI and the RA-RNTIs 1 ... 60
 MODES = ("ue", "exhaustive")
 CHECK = 0.6                         # search()'s min_correlation by default
-CRC_ALONE = -1.0                    # min_correlation: no re-encoding check
+CRC_ALONE = -1.0                    # min_correlation: no re-encoding check (and no
+                                    # false-alarm floor: max_false_alarm 1)
 # The searches of the subframes with DCIs: each mode with the re-encoding check, and
 # mode ue without it, which shows what the check costs.
 SEARCHES = (("ue", CHECK), ("exhaustive", CHECK), ("ue", CRC_ALONE))
@@ -159,8 +160,9 @@ def search(engine, subframes, llrs, mode, min_correlation, chunk=250):
         part = [{"llrs": gputurbo.descramble_pdcch(llrs[i], s.k, CELL_ID),
                  "subframe": s.k, "rntis": s.rntis}
                 for i, s in enumerate(subframes[start:start + chunk], start)]
+        floor = {"max_false_alarm": 1.0} if min_correlation == CRC_ALONE else {}
         for d in engine.search(part, mode=mode, min_correlation=min_correlation,
-                               **CELL):
+                               **floor, **CELL):
             found[start + d["subframe"]].append(d)
         decoded += engine.decoded_candidates
     return found, decoded

@@ -43,6 +43,7 @@ LABELS = {
     "training_depth": "Training Depth", "segment_bits": "Segment Bits",
     "node_sync": "Node Sync", "output": "Output", "output_type": "Output Type",
     "mode": "Search Mode", "min_correlation": "Min Correlation",
+    "max_false_alarm": "Max False Alarm",
 }
 OPTION_LABELS = {
     "algorithm": {"scaled-max-log": "Scaled Max-Log-MAP", "max-log": "Max-Log-MAP",

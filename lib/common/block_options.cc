@@ -114,9 +114,9 @@ std::map<std::string, std::vector<block_argument>> make_signatures()
         "c_init", "backend", "max_batch", "threads", "arithmetic", "devices",
         "max_harq_processes" });
     s["pdcch_decoder_pdu"] = arguments(pdcch_table, {
-        "mode", "min_correlation", "n_prb", "cfi", "antenna_ports", "ng", "phich_mi",
-        "duplex", "cell_id", "descramble", "backend", "max_batch", "threads",
-        "devices" });
+        "mode", "min_correlation", "max_false_alarm", "n_prb", "cfi", "antenna_ports",
+        "ng", "phich_mi", "duplex", "cell_id", "descramble", "backend", "max_batch",
+        "threads", "devices" });
     // clang-format on
     argument(s["turbo_decoder"], "K").required = true;
     argument(s["turbo_decoder_fec"], "K").name = "frame_size";
@@ -359,6 +359,8 @@ pdcch_options pdcch_options_from(const std::string& block, const block_values& v
                 d.duplex = lte::parse_duplex_mode(text);
         } else if (name == "min_correlation")
             o.search.min_correlation = checked_real(p, v);
+        else if (name == "max_false_alarm")
+            o.search.max_false_alarm = checked_real(p, v);
         else if (name == "descramble")
             d.descramble = core::flag_of(p, v);
         else if (name == "threads") // the decoder's and the search's own

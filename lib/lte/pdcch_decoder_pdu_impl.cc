@@ -40,15 +40,17 @@ std::unique_ptr<lte::pdcch_searcher> make_searcher(const pdcch_options& options)
         ::gputurbo::conv::make_viterbi_decoder(options.decoder, options.block.backend));
 }
 
-double checked_min_correlation(double value)
+// A real parameter's value, checked against the control table.
+double checked_real(const char* name, double value)
 {
-    core::check(lte::control_parameter("min_correlation"), value);
+    core::check(lte::control_parameter(name), value);
     return value;
 }
 
 lte::pdcch_search_options checked(lte::pdcch_search_options search)
 {
-    checked_min_correlation(search.min_correlation);
+    checked_real("min_correlation", search.min_correlation);
+    checked_real("max_false_alarm", search.max_false_alarm);
     if (search.mode != lte::pdcch_search_mode::ue &&
         search.mode != lte::pdcch_search_mode::exhaustive)
         throw std::invalid_argument("mode=" + std::to_string(int(search.mode)) +
@@ -245,13 +247,25 @@ void pdcch_decoder_pdu_impl::publish_failure(const pmt::pmt_t& meta,
 void pdcch_decoder_pdu_impl::set_min_correlation(double min_correlation)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    d_search.min_correlation = checked_min_correlation(min_correlation);
+    d_search.min_correlation = checked_real("min_correlation", min_correlation);
 }
 
 double pdcch_decoder_pdu_impl::min_correlation() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
     return d_search.min_correlation;
+}
+
+void pdcch_decoder_pdu_impl::set_max_false_alarm(double max_false_alarm)
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    d_search.max_false_alarm = checked_real("max_false_alarm", max_false_alarm);
+}
+
+double pdcch_decoder_pdu_impl::max_false_alarm() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_search.max_false_alarm;
 }
 
 std::string pdcch_decoder_pdu_impl::mode() const { return lte::to_string(d_search.mode); }

@@ -66,6 +66,8 @@ public:
 
     void set_min_correlation(double min_correlation) override;
     double min_correlation() const override;
+    void set_max_false_alarm(double max_false_alarm) override;
+    double max_false_alarm() const override;
     std::string mode() const override;
     std::uint64_t found_dcis() const override;
     std::uint64_t decoded_candidates() const override;

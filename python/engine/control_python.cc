@@ -512,6 +512,7 @@ public:
     py::list search(const py::object& subframes,
                     const std::string& mode,
                     double min_correlation,
+                    double max_false_alarm,
                     const std::vector<py::object>& fields)
     {
         lte::pdcch_subframe common;
@@ -520,6 +521,7 @@ public:
         lte::pdcch_search_options options;
         options.mode = mode_of(mode);
         options.min_correlation = min_correlation;
+        options.max_false_alarm = max_false_alarm;
         options.threads = d_threads;
         const search_input input(subframes, common);
         std::vector<lte::pdcch_detection> found;
@@ -665,8 +667,9 @@ const char* search_doc =
 candidate of their search spaces decoded for every DCI size, each size's candidates of
 all the subframes in one decoder call.
 
-search(subframes, mode="ue", min_correlation=0.6, n_prb=100, cfi=3, antenna_ports=2,
-       ng="1", phich_mi=1, duplex="fdd", subframe=0, rntis=None, dci_sizes=None)
+search(subframes, mode="ue", min_correlation=0.6, max_false_alarm=1e-4, n_prb=100,
+       cfi=3, antenna_ports=2, ng="1", phich_mi=1, duplex="fdd", subframe=0,
+       rntis=None, dci_sizes=None)
 
 subframes: each subframe's LLRs in CCE order, 72 a CCE (the bits of its 9 REGs after
   REG de-interleaving, 36.211 §6.8.5, and descrambling, descramble_pdcch()), float32 in
@@ -685,6 +688,12 @@ min_correlation: the re-encoding check, -1 ... 1: a DCI is reported when the cor
   of its re-encoded bits with its LLRs is at least this (-1: every one the CRC rule
   passes). 0.6 keeps the DCIs decoded at Es/N0 = 0 dB; an exhaustive search for any RNTI
   needs more (0.9, 0.99) and a good SNR (docs/usage.md gives the measured rates).
+max_false_alarm: the false alarms allowed, 0 < p <= 1: a decoded candidate is reported
+  only where noise would pass its CRC rule with a correlation as high with probability
+  at most this (false_alarm_floor() gives the correlation that takes; 1: off). It
+  changes nothing where the CRC alone bounds it (a candidate tried for a few RNTIs); an
+  exhaustive search for any RNTI then asks 0.93 ... 1 of level-1 DCIs (none of 43 bits
+  or more: noise decodes to as good a word) and 0.74 ... 0.89 of level 2's.
 n_prb (6 ... 110), cfi (1 ... 3), antenna_ports (1, 2, 4), ng ("1/6", "1/2", "1", "2",
   the PHICH's N_g) and phich_mi (m_i: 1 in FDD; 0, 1 or 2 in TDD): the control region,
   which gives N_CCE (cce_count()).
@@ -851,6 +860,18 @@ void bind_control_functions(py::module& m)
         "Every candidate a region of n_cce CCEs can hold, a list of (first_cce, level): "
         "at each level L of 1, 2, 4, 8 those that start on a multiple of L (a search "
         "that knows no RNTI, mode=\"exhaustive\").");
+    m.def("false_alarm_floor",
+          &lte::false_alarm_floor,
+          py::arg("A"),
+          py::arg("level"),
+          py::arg("hypotheses"),
+          py::arg("max_false_alarm"),
+          "The least correlation at which a decoded candidate of a level (1, 2, 4, 8) "
+          "and DCI size A, checked against a number of RNTI hypotheses (those its CRC "
+          "rule takes, 1 ... 65536: 65536 for any RNTI), is noise with probability at "
+          "most max_false_alarm (0 < p <= 1): -1 where the CRC alone bounds it, inf "
+          "where no correlation does. A Chernoff bound for Gaussian LLRs of noise over "
+          "the 2^A codewords of each RNTI (search()'s max_false_alarm applies it).");
     m.def("descramble_pdcch",
           &descramble_pdcch,
           py::arg("llrs"),
@@ -890,6 +911,7 @@ void bind_control(py::module& m)
                const py::object& subframes,
                const std::string& mode,
                double min_correlation,
+               double max_false_alarm,
                const py::object& n_prb,
                const py::object& cfi,
                const py::object& antenna_ports,
@@ -902,6 +924,7 @@ void bind_control(py::module& m)
                 return e.search(subframes,
                                 mode,
                                 min_correlation,
+                                max_false_alarm,
                                 { n_prb,
                                   cfi,
                                   antenna_ports,
@@ -915,6 +938,7 @@ void bind_control(py::module& m)
             py::arg("subframes"),
             py::arg("mode") = lte::to_string(search_defaults.mode),
             py::arg("min_correlation") = search_defaults.min_correlation,
+            py::arg("max_false_alarm") = search_defaults.max_false_alarm,
             py::arg("n_prb") = subframe_defaults.region.n_prb,
             py::arg("cfi") = subframe_defaults.region.cfi,
             py::arg("antenna_ports") = subframe_defaults.region.antenna_ports,

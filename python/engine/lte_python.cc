@@ -515,7 +515,8 @@ void bind_parameter_tables(py::module& m)
             return out;
         },
         "The LTE control channel's parameters (engine/lte/parameters.h: mode, "
-        "min_correlation, n_prb, cfi, antenna_ports, ng, phich_mi, duplex, subframe, "
+        "min_correlation, max_false_alarm, n_prb, cfi, antenna_ports, ng, phich_mi, "
+        "duplex, subframe, "
         "cell_id, descramble), each a dict as transport_parameters() gives them.");
 }
 

@@ -386,6 +386,9 @@ class qa_control_engine_errors(gr_unittest.TestCase):
             (lambda: e.search(llrs, mode="all"),
              "unknown mode 'all': use ue, exhaustive"),
             (lambda: e.search(llrs, min_correlation=2), "min_correlation=2"),
+            (lambda: e.search(llrs, max_false_alarm=0), "max_false_alarm=0 is out of "
+             "range: use 0 < max_false_alarm <= 1"),
+            (lambda: gputurbo.false_alarm_floor(27, 3, 1, 1e-4), "level=3"),
             (lambda: e.search(llrs[:-1]), "subframe 0: llr_count=6047 does not fit the "
              "control region: use 6048 (72 N_CCE) ..."),
             (lambda: e.search([llrs, dict(llrs=llrs, cfi=4)]),
@@ -411,6 +414,15 @@ class qa_control_engine_errors(gr_unittest.TestCase):
             (lambda: e.search(np.zeros((2, 2, 2), np.float32)), "subframes must be "
              "float32 of shape (n, L)"),
         ])
+
+    def test_002_false_alarm_floor(self):
+        # The search's false-alarm floor (a Chernoff bound; the C++ tests compare it
+        # with scipy's): -1 where the CRC alone bounds the false alarms, inf where no
+        # correlation does.
+        self.assertAlmostEqual(gputurbo.false_alarm_floor(27, 2, 65536, 1e-4),
+                               0.8113591831, places=7)
+        self.assertEqual(gputurbo.false_alarm_floor(4, 1, 4, 1e-4), -1.0)
+        self.assertEqual(gputurbo.false_alarm_floor(43, 1, 65536, 1e-4), float("inf"))
 
     def test_003_pbch(self):
         e = self.eng

@@ -409,6 +409,8 @@ class qa_pdcch_decoder_pdu(gr_unittest.TestCase):
                                  "range: use 1, 2 or 4"),
                                 (dict(min_correlation=1.5), "min_correlation=1.5 is out "
                                  "of range"),
+                                (dict(max_false_alarm=0.0), "max_false_alarm=0 is out of "
+                                 "range: use 0 < max_false_alarm <= 1"),
                                 (dict(mode="fast"), "unknown mode 'fast': use one of ue, "
                                  "exhaustive"),
                                 (dict(ng="3"), "unknown ng '3'"),
@@ -424,6 +426,11 @@ class qa_pdcch_decoder_pdu(gr_unittest.TestCase):
         self.assertEqual(block.min_correlation(), 0.95)
         with self.assertRaisesRegex(ValueError, "min_correlation=-2 is out of range"):
             block.set_min_correlation(-2)
+        self.assertEqual(block.max_false_alarm(), 1e-4)
+        block.set_max_false_alarm(1.0)
+        self.assertEqual(block.max_false_alarm(), 1.0)
+        with self.assertRaisesRegex(ValueError, "max_false_alarm=2 is out of range"):
+            block.set_max_false_alarm(2)
         sf = self.subframe(Cell(), 0, [0x0123])
         messages = [pdu(sf.llrs, subframe=0, rntis=[0x0123], seq=i) for i in range(8)]
         outputs, _ = run_block(block, messages)

@@ -127,6 +127,7 @@ TEST(LteControlParameters, DefaultsAreThoseOfTheRegionSubframeAndSearch)
     EXPECT_EQ(text("subframe"), std::to_string(sf.subframe));
     EXPECT_EQ(text("mode"), lte::to_string(o.mode));
     EXPECT_EQ(std::stod(text("min_correlation")), o.min_correlation);
+    EXPECT_EQ(std::stod(text("max_false_alarm")), o.max_false_alarm);
     EXPECT_EQ(text("cell_id"), "0");
     EXPECT_EQ(text("descramble"), "false");
     // The choices name every value of their enums, in the enums' order.
@@ -184,6 +185,15 @@ TEST(LteControlParameters, TheTableAcceptsWhatTheEngineAccepts)
         lte::pdcch_search_options o;
         o.min_correlation = v;
         EXPECT_EQ(core::in_range(c, v), invalid_argument_message([&] {
+                                            searcher.search(nullptr, 0, o);
+                                        }) == "(accepted)")
+            << v;
+    }
+    const core::parameter& f = lte::control_parameter("max_false_alarm");
+    for (const double v : { -1.0, 0.0, 1e-300, 1e-4, 1.0, 1.0001 }) {
+        lte::pdcch_search_options o;
+        o.max_false_alarm = v;
+        EXPECT_EQ(core::in_range(f, v), invalid_argument_message([&] {
                                             searcher.search(nullptr, 0, o);
                                         }) == "(accepted)")
             << v;

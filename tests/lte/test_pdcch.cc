@@ -221,12 +221,22 @@ std::unique_ptr<lte::pdcch_searcher> make_searcher(const std::string& backend,
         conv::make_viterbi_decoder(config, backend));
 }
 
-lte::pdcch_search_options options(pdcch_search_mode mode, double min_correlation = 0.6)
+lte::pdcch_search_options
+options(pdcch_search_mode mode,
+        double min_correlation = 0.6,
+        double max_false_alarm = lte::pdcch_search_options{}.max_false_alarm)
 {
     lte::pdcch_search_options o;
     o.mode = mode;
     o.min_correlation = min_correlation;
+    o.max_false_alarm = max_false_alarm;
     return o;
+}
+
+// Every candidate that the CRC rule passes: no re-encoding check, no false-alarm floor.
+lte::pdcch_search_options crc_alone(pdcch_search_mode mode)
+{
+    return options(mode, -1.0, 1.0);
 }
 
 // The detections that are a DCI sent, by its key; the others in \p others.
@@ -349,30 +359,48 @@ TEST_P(LtePdcch, ExhaustiveSearchFindsThemToo)
     auto searcher = make_searcher(GetParam());
     // Any RNTI: every DCI where it was sent, each once (the candidates that overlap it
     // decode it again, and are merged into it); other candidates may pass by chance.
+    // With the false-alarm floor, only those whose floor a noiseless DCI (correlation
+    // 1) reaches: none at level 1 of the larger sizes.
     auto any_rnti = s.input();
     for (auto& sf : any_rnti)
         sf.rntis.clear();
-    const auto found = searcher->search(any_rnti, options(pdcch_search_mode::exhaustive));
-    EXPECT_EQ(searcher->decoded_candidates() % 4, 0u);
+    for (const double floor : { 1e-4, 1.0 }) {
+        const auto found = searcher->search(
+            any_rnti, options(pdcch_search_mode::exhaustive, 0.6, floor));
+        EXPECT_EQ(searcher->decoded_candidates() % 4, 0u);
+        std::vector<sent_dci> reachable, beyond;
+        for (sent_dci d : s.sent()) {
+            d.space = pdcch_space::exhaustive;
+            const bool reached =
+                lte::false_alarm_floor(d.size, d.candidate.level, 65536, floor) <= 1.0;
+            (reached ? reachable : beyond).push_back(d);
+        }
+        std::vector<pdcch_detection> others;
+        EXPECT_EQ(count_found(reachable, found, &others), reachable.size());
+        for (const pdcch_detection& d : others)
+            for (const sent_dci& sent : s.sent())
+                EXPECT_FALSE(d.subframe == sent.subframe && d.rnti == sent.rnti &&
+                             d.payload == sent.payload)
+                    << "found again: " << describe(d);
+        if (floor < 1.0)
+            EXPECT_GT(beyond.size(), 0u); // the case the floor is for
+        else
+            EXPECT_EQ(beyond.size(), 0u);
+        std::printf("exhaustive, noiseless, max_false_alarm %g: %zu DCIs sent, %zu "
+                    "beyond the floor, %zu other detections\n",
+                    floor,
+                    reachable.size() + beyond.size(),
+                    beyond.size(),
+                    others.size());
+    }
     auto as_exhaustive = s.sent();
     for (sent_dci& d : as_exhaustive)
         d.space = pdcch_space::exhaustive;
-    std::vector<pdcch_detection> others;
-    EXPECT_EQ(count_found(as_exhaustive, found, &others), as_exhaustive.size());
-    for (const pdcch_detection& d : others)
-        for (const sent_dci& sent : as_exhaustive)
-            EXPECT_FALSE(d.subframe == sent.subframe && d.rnti == sent.rnti &&
-                         d.payload == sent.payload)
-                << "found again: " << describe(d);
-    std::printf("exhaustive, noiseless, CCEs not sent 0: %zu DCIs sent, %zu other "
-                "detections\n",
-                as_exhaustive.size(),
-                others.size());
     // The RNTIs listed: the DCIs sent, and a detection of another RNTI only where the
     // CRC passes for a listed one or a broadcast one by chance.
     const auto listed =
         searcher->search(s.input(), options(pdcch_search_mode::exhaustive, 0.99));
-    others.clear();
+    std::vector<pdcch_detection> others;
     EXPECT_EQ(count_found(as_exhaustive, listed, &others), as_exhaustive.size());
     EXPECT_LE(others.size(), 2u);
 }
@@ -385,11 +413,10 @@ TEST_P(LtePdcch, ManySubframesInOneCallAreAsManyCallsOfOne)
     auto searcher = make_searcher(GetParam());
     for (const auto mode : { pdcch_search_mode::ue, pdcch_search_mode::exhaustive }) {
         const auto input = s.input();
-        const auto together = searcher->search(input, options(mode, -1.0));
+        const auto together = searcher->search(input, crc_alone(mode));
         std::vector<pdcch_detection> apart;
         for (std::size_t i = 0; i < input.size(); ++i)
-            for (pdcch_detection d :
-                 searcher->search(&input[i], 1, options(mode, -1.0))) {
+            for (pdcch_detection d : searcher->search(&input[i], 1, crc_alone(mode))) {
                 d.subframe = i;
                 apart.push_back(d);
             }
@@ -418,7 +445,7 @@ TEST_P(LtePdcch, AnyThreadsFindWhatOneDoes)
         if (mode == pdcch_search_mode::exhaustive)
             for (auto& sf : input)
                 sf.rntis.clear();
-        auto o = options(mode, -1.0);
+        auto o = crc_alone(mode);
         o.threads = 1;
         const auto one = searcher->search(input, o);
         const std::size_t decoded = searcher->decoded_candidates();
@@ -481,27 +508,33 @@ TEST(LtePdcchCuda, TheGpuSearchFindsWhatTheCpuSearchFinds)
             sf.rntis.clear();
         return input;
     };
+    const std::pair<double, double> checks[] = { { 0.6, 1e-4 },
+                                                 { -1.0, 1.0 },
+                                                 { 0.0, 1e-7 } };
     for (const double es_n0 : { 0.0, -3.0 }) {
         subframes s(31, qpsk_channel{ es_n0 });
         for (int k = 0; k < 40; ++k)
             s.add(k % 10, 6, k % 2 == 0, k % 5 != 4);
-        for (const double least : { 0.6, -1.0 }) {
+        // The defaults; the CRC alone; floors in mode ue too (1e-7 is less than one
+        // RNTI's 2^-16).
+        for (const auto [least, floor] : checks) {
             const std::string what = "Es/N0 " + std::to_string(es_n0) +
-                                     " min_correlation " + std::to_string(least);
+                                     " min_correlation " + std::to_string(least) +
+                                     " max_false_alarm " + std::to_string(floor);
             expect_same_search(*cpu,
                                *gpu,
                                s.input(),
-                               options(pdcch_search_mode::ue, least),
+                               options(pdcch_search_mode::ue, least, floor),
                                "ue " + what);
             expect_same_search(*cpu,
                                *gpu,
                                without_rntis(s.input()),
-                               options(pdcch_search_mode::exhaustive, least),
+                               options(pdcch_search_mode::exhaustive, least, floor),
                                "exhaustive " + what);
             expect_same_search(*cpu,
                                *gpu,
                                s.input(),
-                               options(pdcch_search_mode::exhaustive, least),
+                               options(pdcch_search_mode::exhaustive, least, floor),
                                "exhaustive, RNTIs listed, " + what);
         }
     }
@@ -522,15 +555,19 @@ TEST(LtePdcchCuda, TheGpuSearchFindsWhatTheCpuSearchFinds)
             l[std::size_t(lte::cce_llrs + e)] = -l[std::size_t(e)];
         auto input = s.input();
         input[0].dci_sizes = { 8, 27 };
-        for (const double least : { 0.6, -1.0 }) {
-            const std::string what =
-                "special values, min_correlation " + std::to_string(least);
-            expect_same_search(
-                *cpu, *gpu, input, options(pdcch_search_mode::ue, least), what + ", ue");
+        for (const auto [least, floor] : checks) {
+            const std::string what = "special values, min_correlation " +
+                                     std::to_string(least) + " max_false_alarm " +
+                                     std::to_string(floor);
+            expect_same_search(*cpu,
+                               *gpu,
+                               input,
+                               options(pdcch_search_mode::ue, least, floor),
+                               what + ", ue");
             expect_same_search(*cpu,
                                *gpu,
                                without_rntis(input),
-                               options(pdcch_search_mode::exhaustive, least),
+                               options(pdcch_search_mode::exhaustive, least, floor),
                                what + ", exhaustive");
         }
     }
@@ -569,20 +606,23 @@ TEST(LtePdcchCuda, ANewCallForgetsWhatTheLastOneLeftUncollected)
             llrs[e] = noise(rng);
             magnitude += std::fabs(llrs[e]);
         }
-        *search->candidate_room(1) = { 0, magnitude, level, 0, 0, 0, 0, 0 };
+        *search->candidate_room(1) = { 0, magnitude, level, 0, level, 0, 0, 0, 0 };
         search->send(E, 1, none);
     };
+    lte::correlation_floors any_correlation;
+    for (auto& by_hypotheses : any_correlation.least)
+        std::fill(std::begin(by_hypotheses), std::end(by_hypotheses), -1.0);
     std::vector<lte::cuda::passed_block> blocks;
     std::vector<std::uint8_t> payloads;
     bool passed = false;
     for (int call = 0; call < 8 && !passed; ++call) {
         start_call();
-        search->submit_size(A, nullptr, 1, true, -1.0);
+        search->submit_size(A, nullptr, 1, true, any_correlation);
         search->collect_size(A, blocks, payloads);
         passed = blocks.size() == 1;
     }
     ASSERT_TRUE(passed) << "no noise candidate gave an RNTI in 8 tries";
-    search->submit_size(A, nullptr, 1, true, -1.0); // left uncollected
+    search->submit_size(A, nullptr, 1, true, any_correlation); // left uncollected
     start_call();
     search->collect_size(A, blocks, payloads);
     EXPECT_TRUE(blocks.empty());
@@ -603,7 +643,7 @@ TEST_P(LtePdcch, NoisyDetectionRateAndTheCheckLosesNone)
             s.add(k % 10, 4, false, true, level, { 15, 28 });
         const auto checked = searcher->search(s.input());
         const auto unchecked =
-            searcher->search(s.input(), options(pdcch_search_mode::ue, -1.0));
+            searcher->search(s.input(), crc_alone(pdcch_search_mode::ue));
         const std::size_t hits = count_found(s.sent(), checked);
         EXPECT_EQ(hits, count_found(s.sent(), unchecked)) << "level " << level;
         by_level[level] = { hits, s.sent().size() };
@@ -695,7 +735,7 @@ TEST(LtePdcchCheck, TheCorrelationIsThatOfTheReencodedBits)
         s.add(k, 6, true, true, 0, { 15, 28, 48, 60 });
     auto searcher = make_searcher("cpu");
     const auto input = s.input();
-    const auto found = searcher->search(input, options(pdcch_search_mode::ue, -1.0));
+    const auto found = searcher->search(input, crc_alone(pdcch_search_mode::ue));
     std::set<int> levels;
     for (const pdcch_detection& d : found) {
         const int E = lte::cce_llrs * d.candidate.level;
@@ -716,7 +756,7 @@ TEST(LtePdcchCheck, TheCorrelationIsThatOfTheReencodedBits)
     s.llrs(0)[0] = std::nanf("");
     s.llrs(0)[1] = INFINITY;
     for (const pdcch_detection& d :
-         searcher->search(input, options(pdcch_search_mode::ue, -1.0)))
+         searcher->search(input, crc_alone(pdcch_search_mode::ue)))
         EXPECT_TRUE(std::isfinite(d.correlation)) << describe(d);
 }
 
@@ -759,7 +799,10 @@ struct noise_detections
     }
 };
 
-noise_detections noise_search(pdcch_search_mode mode, int n, int ues)
+noise_detections noise_search(pdcch_search_mode mode,
+                              int n,
+                              int ues,
+                              std::optional<lte::pdcch_search_options> o = {})
 {
     subframes s(27, qpsk_channel{});
     for (int k = 0; k < n; ++k)
@@ -782,7 +825,7 @@ noise_detections noise_search(pdcch_search_mode mode, int n, int ues)
             out.hypotheses += 4.0 * rntis;
     }
     auto searcher = make_searcher("cpu");
-    out.found = searcher->search(input, options(mode, -1.0));
+    out.found = searcher->search(input, o ? *o : crc_alone(mode));
     out.decoded = searcher->decoded_candidates();
     return out;
 }
@@ -824,6 +867,84 @@ TEST(LtePdcchFalseAlarms, SlowOnNoiseWithAndWithoutTheCheck)
     EXPECT_LE(double(any.count(0.99)), 0.05 * double(any.count(-1.0)));
 }
 
+TEST(LtePdcchFalseAlarms, FloorsAreTheChernoffBoundsComputedElsewhere)
+{
+    // (A, level, hypotheses, max_false_alarm) and the floor that scipy gives for the
+    // same bound (minimize_scalar over lambda of the half-normal's log-MGF, brentq for
+    // t): the CRC's share alone, finite floors, one past any correlation.
+    const std::tuple<int, int, int, double, double> cases[] = {
+        { 27, 2, 65536, 1e-4, 0.8113591831072701 },
+        { 15, 1, 65536, 1e-4, 0.9336370739144173 },
+        { 42, 1, 65536, 1e-4, 0.9999629152161408 },
+        { 48, 4, 128, 1e-4, 0.6667236742855546 },
+        { 28, 8, 65536, 1e-3, 0.4389814299991144 },
+        { 8, 1, 1, 1e-7, 0.8415698401577786 },
+        { 60, 8, 65536, 1e-6, 0.5719066426176092 },
+        { 31, 2, 78, 1e-4, 0.7801052360523887 },
+        { 4, 1, 4, 1e-4, -1.0 },
+    };
+    for (const auto& [A, level, hypotheses, p, expected] : cases)
+        EXPECT_NEAR(lte::false_alarm_floor(A, level, hypotheses, p), expected, 1e-7)
+            << "A " << A << " level " << level << " hypotheses " << hypotheses << " p "
+            << p;
+    EXPECT_TRUE(std::isinf(lte::false_alarm_floor(43, 1, 65536, 1e-4)));
+    EXPECT_EQ(lte::false_alarm_floor(560, 8, 65536, 1.0), -1.0);
+    EXPECT_EQ(
+        test::invalid_argument_message([] { lte::false_alarm_floor(27, 3, 1, 1e-4); }),
+        "false_alarm_floor: level=3 is out of range: use 1, 2, 4 or 8");
+    EXPECT_EQ(
+        test::invalid_argument_message([] { lte::false_alarm_floor(27, 1, 1, 0.0); }),
+        "false_alarm_floor: max_false_alarm=0 is out of range: use 0 < "
+        "max_false_alarm <= 1");
+    EXPECT_EQ(test::invalid_argument_message(
+                  [] { lte::false_alarm_floor(27, 1, 65537, 1e-4); }),
+              "false_alarm_floor: hypotheses=65537 is out of range: use 1 ... 65536");
+    EXPECT_EQ(
+        test::invalid_argument_message([] { lte::false_alarm_floor(0, 1, 1, 1e-4); }),
+        "false_alarm_floor: A=0 is out of range: use 1 ... 560");
+}
+
+TEST(LtePdcchFalseAlarms, TheFloorKeepsItsPromiseOnNoise)
+{
+    // Mode exhaustive, any RNTI, on noise: at most max_false_alarm of the decoded
+    // candidates reported (the floor is a bound: fewer); without it, 0.6 lets most
+    // of levels 1 and 2 through.
+    for (const double p : { 1e-2, 1e-3 }) {
+        auto o = options(pdcch_search_mode::exhaustive, 0.6, p);
+        const auto any = noise_search(pdcch_search_mode::exhaustive, 40, 0, o);
+        const double rate = double(any.found.size()) / double(any.decoded);
+        std::printf("exhaustive, any RNTI, max_false_alarm %g: %zu of %zu decoded "
+                    "candidates reported (%.3g)\n",
+                    p,
+                    any.found.size(),
+                    any.decoded,
+                    rate);
+        EXPECT_LE(rate, p);
+    }
+    const auto none = noise_search(pdcch_search_mode::exhaustive,
+                                   40,
+                                   0,
+                                   options(pdcch_search_mode::exhaustive, 0.6, 1.0));
+    EXPECT_GE(double(none.found.size()), 0.5 * double(none.decoded));
+    // Mode ue with 16 RNTIs: the default floor asks nothing more of a UE-specific
+    // candidate (the CRC bounds it), the same detections as with none.
+    const auto ue =
+        noise_search(pdcch_search_mode::ue, 200, 16, options(pdcch_search_mode::ue));
+    const auto ue_without = noise_search(
+        pdcch_search_mode::ue, 200, 16, options(pdcch_search_mode::ue, 0.6, 1.0));
+    std::vector<pdcch_detection> ue_specific, ue_specific_without;
+    std::copy_if(ue.found.begin(),
+                 ue.found.end(),
+                 std::back_inserter(ue_specific),
+                 [](const auto& d) { return d.space == pdcch_space::ue_specific; });
+    std::copy_if(ue_without.found.begin(),
+                 ue_without.found.end(),
+                 std::back_inserter(ue_specific_without),
+                 [](const auto& d) { return d.space == pdcch_space::ue_specific; });
+    EXPECT_EQ(ue_specific.size(), ue_specific_without.size());
+    EXPECT_LE(ue.found.size(), ue_without.found.size());
+}
+
 TEST(LtePdcchCheck, SlowKeepsTheDcisDecoded)
 {
     // The share of the DCIs decoded (found without the check) that each threshold
@@ -838,7 +959,7 @@ TEST(LtePdcchCheck, SlowKeepsTheDcisDecoded)
             const auto input = s.input();
             std::vector<pdcch_detection> decoded;
             for (const pdcch_detection& d :
-                 searcher->search(input, options(pdcch_search_mode::ue, -1.0)))
+                 searcher->search(input, crc_alone(pdcch_search_mode::ue)))
                 if (count_found(s.sent(), { d }) == 1)
                     decoded.push_back(d);
             std::printf("Es/N0 %4.1f dB, level %d: %zu of %zu DCIs decoded; kept",

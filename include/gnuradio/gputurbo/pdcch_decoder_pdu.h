@@ -69,13 +69,14 @@ public:
 
     /*!
      * \brief Makes a PDCCH PDU decoder of \p options
-     * (pdcch_options_from("pdcch_decoder_pdu", …)): the search's mode and
-     * min_correlation, the cell's defaults for the metadata (n_prb, cfi, antenna_ports,
-     * ng, phich_mi, duplex, cell_id, descramble; engine/lte/parameters.h), the Viterbi
-     * decoder's backend and devices, and threads (the decoder's and the search's own,
-     * 0 = all cores); max_batch is the most subframes
-     * searched together (0: automatic, 1024 on CUDA, 64 on the CPU). Bad parameters
-     * raise ValueError; a backend this build or machine lacks raises RuntimeError.
+     * (pdcch_options_from("pdcch_decoder_pdu", …)): the search's mode,
+     * min_correlation and max_false_alarm, the cell's defaults for the metadata (n_prb,
+     * cfi, antenna_ports, ng, phich_mi, duplex, cell_id, descramble;
+     * engine/lte/parameters.h), the Viterbi decoder's backend and devices, and threads
+     * (the decoder's and the search's own, 0 = all cores); max_batch is the most
+     * subframes searched together (0: automatic, 1024 on CUDA, 64 on the CPU). Bad
+     * parameters raise ValueError; a backend this build or machine lacks raises
+     * RuntimeError.
      */
     static sptr make(const pdcch_options& options);
 
@@ -89,6 +90,18 @@ public:
 
     //! The re-encoding check's threshold.
     virtual double min_correlation() const = 0;
+
+    /*!
+     * \brief Sets the false alarms allowed, 0 < p <= 1 (ValueError otherwise): a
+     * decoded candidate is reported only where noise would pass its CRC rule with a
+     * correlation as high with probability at most this (1: off; see
+     * lte::pdcch_search_options::max_false_alarm). Applies from the next batch.
+     * \param max_false_alarm the probability
+     */
+    virtual void set_max_false_alarm(double max_false_alarm) = 0;
+
+    //! The false alarms allowed.
+    virtual double max_false_alarm() const = 0;
 
     //! The search mode: "ue" or "exhaustive".
     virtual std::string mode() const = 0;

@@ -58,6 +58,73 @@ GPUTURBO_LTE_HD int dci_space(int mask,
     return -1;
 }
 
+//! The broadcasts' RNTIs: SI-, P- and the RA-RNTIs.
+constexpr int broadcast_rnti_count = 2 + max_ra_rnti - min_ra_rnti + 1;
+//! The CRC masks that are RNTIs (is_rnti()): all but 0 and FFF4 ... FFFC.
+constexpr int rnti_mask_count = 65536 - 10;
+
+/*!
+ * How many RNTIs the rule of dci_space() takes for a candidate (at most): the
+ * hypotheses a decoded block of noise can pass the CRC with. \p listed: the RNTIs its
+ * subframe lists; \p ue_count: those whose UE-specific space holds it.
+ */
+GPUTURBO_LTE_HD int
+rnti_hypotheses(bool exhaustive, int listed, bool common, int ue_count)
+{
+    if (exhaustive)
+        return listed > 0 ? listed + broadcast_rnti_count : rnti_mask_count;
+    return common ? listed + broadcast_rnti_count : ue_count;
+}
+
+/*!
+ * The level whose false-alarm floor a candidate of \p level takes: its own where its
+ * LLRs are of one power, a lower one where a few of them outweigh the rest (CCEs of
+ * another DCI beside empty ones; 0s, erased CCEs, are none): the floor bounds noise
+ * over E LLRs alike. \p effective, (sum |L|)^2 / sum L^2, is E for LLRs of one
+ * magnitude, 2 E / pi for Gaussian noise and about 0.7 E for a DCI at 0 dB, and counts
+ * the strong ones where the powers differ; a level takes it up to 1.5 times that.
+ */
+inline int floor_level(int level, float effective)
+{
+    while (level > 1 && float(cce_llrs * level) > 1.5f * effective)
+        level /= 2;
+    return level;
+}
+
+/*!
+ * The least correlation a detection of one DCI size needs: the search's
+ * min_correlation or the size's false-alarm floor (false_alarm_floor()), the higher,
+ * by level (1, 2, 4, 8) and by the RNTI hypotheses rounded up to a power of 2 (2^0 ...
+ * 2^16), so that the CPU's and the GPU's searches compare with the same numbers.
+ */
+struct correlation_floors
+{
+    static constexpr int levels = 4, hypothesis_steps = 17;
+    double least[levels][hypothesis_steps];
+
+    //! ceil(log2(n)) for 1 <= n <= 2^16 (0 for n <= 1).
+    GPUTURBO_LTE_HD static int hypothesis_step(int n)
+    {
+        int step = 0;
+        while (step < hypothesis_steps - 1 && (1 << step) < n)
+            ++step;
+        return step;
+    }
+
+    GPUTURBO_LTE_HD double of(int level, int hypotheses) const
+    {
+        const int l = level >= 8 ? 3 : level >= 4 ? 2 : level >= 2 ? 1 : 0;
+        return least[l][hypothesis_step(hypotheses)];
+    }
+};
+
+/*!
+ * Size \p A's correlation_floors for a search's \p min_correlation and \p
+ * max_false_alarm (the floors kept for the process: a size's take some 10 ms).
+ */
+correlation_floors
+least_correlations(int A, double min_correlation, double max_false_alarm);
+
 //! The control code's memory (K = 7).
 constexpr int control_code_memory = 6;
 

@@ -100,6 +100,16 @@ std::vector<core::parameter> make_control_table()
                              "the re-encoding check: a DCI is reported when its "
                              "re-encoded bits correlate with its LLRs at least this "
                              "much (-1: every DCI the CRC passes)"));
+    t.push_back(core::number(core::parameter_kind::real,
+                             "max_false_alarm",
+                             "1e-4",
+                             0.0,
+                             1.0,
+                             "the false alarms allowed: a decoded candidate is reported "
+                             "only where noise would pass its CRC rule with a "
+                             "correlation as high with at most this probability (1: "
+                             "off; with any RNTI, level-1 DCIs then need 0.93 ... 1)"));
+    t.back().min_exclusive = true;
     t.push_back(integer("n_prb",
                         "100",
                         min_cell_prb,

@@ -15,7 +15,9 @@
 
 #include <gnuradio/gputurbo/engine/conv/code.h>
 #include <gnuradio/gputurbo/engine/core/llr.h>
+#include <gnuradio/gputurbo/engine/core/parameters.h>
 #include <gnuradio/gputurbo/engine/lte/control.h>
+#include <gnuradio/gputurbo/engine/lte/parameters.h>
 #include <gnuradio/gputurbo/engine/lte/rate_matching.h>
 #include <gnuradio/gputurbo/engine/lte/scrambling.h>
 
@@ -200,24 +202,33 @@ void check_options(const pdcch_search_options& options)
         throw std::invalid_argument(
             "min_correlation=" + std::to_string(options.min_correlation) +
             " is out of range: use -1 ... 1");
+    core::check(control_parameter("max_false_alarm"), options.max_false_alarm);
     if (options.threads < 0)
         throw std::invalid_argument(
             out_of_range("threads", options.threads, "0 (one per core) or more"));
 }
 
+//! Whether each half of a detection's candidate carries its DCI (halves_of()).
+struct halves
+{
+    bool first, second;
+    float first_correlation; //!< the first half's correlation with the DCI's bits
+};
+
 /*!
  * Whether each half of the candidate of detection \p d carries its DCI: the
  * correlation of the half's LLRs with the DCI's bits sent there (control_encode()) is
- * positive and at least \p least. A candidate of one CCE has no halves: it does.
+ * positive and at least \p least. A candidate of one CCE has no halves: both do.
  */
-bool both_halves_carry(const pdcch_detection& d, const float* llrs, float least)
+halves halves_of(const pdcch_detection& d, const float* llrs, float least)
 {
     const int E = cce_llrs * d.candidate.level, half = E / 2;
     if (d.candidate.level == 1)
-        return true;
+        return { true, true, d.correlation };
     std::vector<std::uint8_t> e(static_cast<std::size_t>(E));
     control_encode(d.size, d.payload.data(), d.rnti, E, e.data());
     llrs += std::size_t(cce_llrs) * std::size_t(d.candidate.first_cce);
+    halves h{};
     for (const int from : { 0, half }) {
         float agreement = 0.0f, magnitude = 0.0f;
         for (int k = from; k < from + half; ++k) {
@@ -225,10 +236,32 @@ bool both_halves_carry(const pdcch_detection& d, const float* llrs, float least)
             agreement += e[std::size_t(k)] ? L : -L;
             magnitude += std::fabs(L);
         }
-        if (!(agreement > 0.0f && agreement >= least * magnitude))
-            return false;
+        const bool carries = agreement > 0.0f && agreement >= least * magnitude;
+        if (from == 0) {
+            h.first = carries;
+            h.first_correlation = carries ? agreement / magnitude : 0.0f;
+        } else {
+            h.second = carries;
+        }
     }
-    return true;
+    return h;
+}
+
+/*!
+ * A DCI sends its first bits on the first half of a candidate around it: detection \p
+ * d of mode exhaustive whose first half alone carries its DCI (a lower level's
+ * candidate, all of whose CCEs mode exhaustive searches, failed the false-alarm floor
+ * that the higher level passed) is that half's, as often as that holds.
+ */
+void narrow_to_the_dci(pdcch_detection& d, const float* llrs)
+{
+    while (d.space == pdcch_space::exhaustive && d.candidate.level > 1) {
+        const halves h = halves_of(d, llrs, half_share * d.correlation);
+        if (!h.first || h.second)
+            return;
+        d.candidate.level /= 2;
+        d.correlation = h.first_correlation;
+    }
 }
 
 /*!
@@ -254,6 +287,11 @@ std::vector<pdcch_detection> merge_duplicates(std::vector<pdcch_detection> found
                   return std::tuple_cat(dci(a), place(a)) <
                          std::tuple_cat(dci(b), place(b));
               });
+    auto both_halves_carry =
+        [](const pdcch_detection& d, const float* llrs, float least) {
+            const halves h = halves_of(d, llrs, least);
+            return h.first && h.second;
+        };
     std::vector<pdcch_detection> out;
     for (std::size_t i = 0; i < found.size();) {
         // found[i … j): one DCI's detections on CCEs that overlap in a chain.
@@ -278,6 +316,7 @@ std::vector<pdcch_detection> merge_duplicates(std::vector<pdcch_detection> found
             if (highest != j)
                 keep = highest;
         }
+        narrow_to_the_dci(found[keep], subframes[found[keep].subframe].llrs);
         out.push_back(std::move(found[keep]));
         i = j;
     }
@@ -311,8 +350,10 @@ struct pdcch_searcher::workspace
     {
         int n_cce = 0;
         std::vector<pdcch_candidate> candidates;
-        std::vector<std::uint8_t> common;             // per candidate
-        std::vector<float> magnitudes;                // per candidate: sum |L|
+        std::vector<std::uint8_t> common; // per candidate
+        std::vector<float> magnitudes;    // per candidate: sum |L|
+        //! per candidate: the level whose false-alarm floor it takes (floor_level())
+        std::vector<std::uint8_t> floor_levels;
         std::vector<std::uint32_t> live;              // candidates not erased
         std::vector<std::pair<int, int>> ue_specific; // (candidate, RNTI), sorted
         std::vector<int> rntis;                       // sorted, each once
@@ -343,6 +384,7 @@ struct pdcch_searcher::workspace
         std::vector<std::tuple<int, int, int>> spaces; // (level, first CCE, RNTI or 0)
         std::vector<float> sums;                       // a frame's LLRs added up
         std::vector<float> frame; // a block's combined LLRs, the decoder's order
+        std::vector<std::pair<float, float>> cce_sums; // a subframe's CCEs' |L|, L^2
     };
 
     std::vector<plan> plans;
@@ -483,7 +525,25 @@ struct pdcch_searcher::workspace
                     p.ue_specific.emplace_back(c, rnti);
             }
         }
+        // Each CCE's sums of |L| and L^2: a candidate's LLRs' effective count.
+        auto& sums = s.cce_sums;
+        sums.resize(std::size_t(p.n_cce));
+        for (int cce = 0; cce < p.n_cce; ++cce) {
+            const float* l = llrs + std::size_t(cce_llrs) * std::size_t(cce);
+            sums[std::size_t(cce)] = { sum_in_lanes(cce_llrs,
+                                                    [&](int e) {
+                                                        return std::fabs(
+                                                            core::sanitize_llr(l[e],
+                                                                               false));
+                                                    }),
+                                       sum_in_lanes(cce_llrs, [&](int e) {
+                                           const float L =
+                                               core::sanitize_llr(l[e], false);
+                                           return L * L;
+                                       }) };
+        }
         p.magnitudes.resize(p.candidates.size());
+        p.floor_levels.resize(p.candidates.size());
         p.live.clear();
         for (std::size_t c = 0; c < p.candidates.size(); ++c) {
             const pdcch_candidate& candidate = p.candidates[c];
@@ -496,6 +556,13 @@ struct pdcch_searcher::workspace
             // nothing: it is not decoded.
             if (p.magnitudes[c] >= core::information_floor * float(E))
                 p.live.push_back(std::uint32_t(c));
+            float magnitude = 0.0f, energy = 0.0f;
+            for (int k = 0; k < candidate.level; ++k) {
+                magnitude += sums[std::size_t(candidate.first_cce + k)].first;
+                energy += sums[std::size_t(candidate.first_cce + k)].second;
+            }
+            p.floor_levels[c] = std::uint8_t(floor_level(
+                candidate.level, energy > 0.0f ? magnitude * magnitude / energy : 0.0f));
         }
     }
 
@@ -593,6 +660,20 @@ struct pdcch_searcher::workspace
         return pdcch_space(space);
     }
 
+    //! The RNTIs the rule of \p mode takes for candidate \p c of plan \p p.
+    static int hypotheses_of(const plan& p, std::uint32_t c, pdcch_search_mode mode)
+    {
+        const auto [first, last] = std::equal_range(
+            p.ue_specific.begin(),
+            p.ue_specific.end(),
+            std::pair{ int(c), 0 },
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+        return rnti_hypotheses(mode == pdcch_search_mode::exhaustive,
+                               int(p.rntis.size()),
+                               p.common[c],
+                               int(last - first));
+    }
+
     /*!
      * Takes the decoder's answer for \p b and adds to \p found its blocks that the
      * mode's CRC rule and the re-encoding check pass, in the blocks' order (pieces of
@@ -607,6 +688,8 @@ struct pdcch_searcher::workspace
                    std::vector<pdcch_detection>& found)
     {
         const int A = b.A, D = A + control_crc_bits;
+        const correlation_floors floors =
+            least_correlations(A, options.min_correlation, options.max_false_alarm);
         decoder.collect(b.ticket, b.bits.data(), b.status.data());
         pieces.resize(piece_count(b.blocks.size(), block_grain));
         for_each_piece(
@@ -638,7 +721,9 @@ struct pdcch_searcher::workspace
                                             code_outputs.data(),
                                             [&](int i) { return s.frame[i]; }) /
                         p.magnitudes[k.candidate];
-                    if (correlation < options.min_correlation)
+                    if (correlation <
+                        floors.of(p.floor_levels[k.candidate],
+                                  hypotheses_of(p, k.candidate, options.mode)))
                         continue;
                     out.push_back({ k.subframe,
                                     p.candidates[k.candidate],
@@ -735,7 +820,8 @@ struct pdcch_searcher::workspace
                                                       std::uint64_t(k.first_cce),
                                    p.magnitudes[c],
                                    std::uint16_t(k.level),
-                                   std::uint16_t(p.common[c]),
+                                   p.common[c],
+                                   p.floor_levels[c],
                                    std::uint32_t(s),
                                    c,
                                    ue_first[s] +
@@ -771,11 +857,12 @@ struct pdcch_searcher::workspace
                     for (std::uint32_t c = first_candidate[s]; c < first_candidate[s + 1];
                          ++c)
                         picks.push_back(c);
-            device->submit_size(A,
-                                every ? nullptr : picks.data(),
-                                blocks,
-                                options.mode == pdcch_search_mode::exhaustive,
-                                options.min_correlation);
+            device->submit_size(
+                A,
+                every ? nullptr : picks.data(),
+                blocks,
+                options.mode == pdcch_search_mode::exhaustive,
+                least_correlations(A, options.min_correlation, options.max_false_alarm));
             submitted.push_back(A);
             decoded += blocks;
         }

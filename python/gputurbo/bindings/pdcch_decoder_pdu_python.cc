@@ -36,6 +36,13 @@ void bind_pdcch_decoder_pdu(py::module& m)
         .def("min_correlation",
              &pdcch_decoder_pdu::min_correlation,
              D(pdcch_decoder_pdu, min_correlation))
+        .def("set_max_false_alarm",
+             &pdcch_decoder_pdu::set_max_false_alarm,
+             py::arg("max_false_alarm"),
+             D(pdcch_decoder_pdu, set_max_false_alarm))
+        .def("max_false_alarm",
+             &pdcch_decoder_pdu::max_false_alarm,
+             D(pdcch_decoder_pdu, max_false_alarm))
         .def("mode", &pdcch_decoder_pdu::mode, D(pdcch_decoder_pdu, mode))
         .def("found_dcis",
              &pdcch_decoder_pdu::found_dcis,

@@ -119,8 +119,8 @@ __device__ bool has(const std::int32_t* sorted, std::uint32_t count, int x)
 }
 
 // The blocks whose frame status passed, whose RNTI the mode's rule takes and whose
-// decision, re-encoded, correlates with their LLRs at least min_correlation: listed (in
-// any order) with their A payload bits.
+// decision, re-encoded, correlates with their LLRs at least as the floors ask (by level
+// and RNTI hypotheses): listed (in any order) with their A payload bits.
 __global__ void __launch_bounds__(block_threads)
     check_kernel(const float* llrs,
                  const device_block* candidates,
@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(block_threads)
                  const std::int32_t* ue,
                  int A,
                  bool exhaustive,
-                 double min_correlation,
+                 correlation_floors least,
                  unsigned* count,
                  passed_block* out,
                  std::uint8_t* payloads)
@@ -171,7 +171,9 @@ __global__ void __launch_bounds__(block_threads)
                                 return j < E ? sent_value(l, j, E, K) : 0.0f;
                             }) /
         b.magnitude;
-    if (double(correlation) < min_correlation)
+    const int hypotheses =
+        rnti_hypotheses(exhaustive, int(lists), b.common, int(b.ue_count));
+    if (double(correlation) < least.of(b.floor_level, hypotheses))
         return;
     const unsigned at = atomicAdd(count, 1u);
     out[at] = { candidate, mask, space, correlation };
@@ -289,7 +291,7 @@ public:
                      const std::uint32_t* picks,
                      std::size_t n,
                      bool exhaustive,
-                     double min_correlation) override
+                     const correlation_floors& least) override
     {
         GPUTURBO_CUDA_TRY(cudaSetDevice(d_device));
         size_slot& sl = slot_of(A);
@@ -345,7 +347,7 @@ public:
                                                                   d_ue.get(),
                                                                   A,
                                                                   exhaustive,
-                                                                  min_correlation,
+                                                                  least,
                                                                   sl.count.get(),
                                                                   out,
                                                                   payloads);

@@ -10,6 +10,8 @@
 // Host-side view of the PDCCH search's GPU part; no CUDA header, so pdcch.cc can include
 // it.
 
+#include "../control_check.h" // correlation_floors
+
 #include <gnuradio/gputurbo/engine/core/batch_decoder.h>
 
 #include <cstddef>
@@ -26,7 +28,8 @@ struct device_block
     std::uint64_t llr_offset; //!< its first LLR in the call's LLRs
     float magnitude;          //!< the sum of its LLRs' |L|: the correlation's divisor
     std::uint16_t level;      //!< L: E = 72 L LLRs
-    std::uint16_t common;     //!< it is in the common search space
+    std::uint8_t common;      //!< it is in the common search space
+    std::uint8_t floor_level; //!< the level of its false-alarm floor (floor_level())
     std::uint32_t subframe;   //!< whose listed RNTIs it takes (device_rntis)
     std::uint32_t candidate;  //!< its index among its subframe's candidates
     //! the RNTIs whose UE-specific space holds it: ue_rntis[ue_first … + ue_count)
@@ -78,20 +81,21 @@ public:
     /*!
      * Enqueues the decoding of \p n of the call's candidates for DCI size \p A, those
      * at \p picks (copied: the caller may reuse them) or, with none, all, in mode \p
-     * exhaustive or ue; one size's at a time in flight for each A, so that the host
-     * prepares the next size while the GPU works.
+     * exhaustive or ue, the correlation a block needs by level and hypotheses \p
+     * least; one size's at a time in flight for each A, so that the host prepares the
+     * next size while the GPU works.
      */
     virtual void submit_size(int A,
                              const std::uint32_t* picks,
                              std::size_t n,
                              bool exhaustive,
-                             double min_correlation) = 0;
+                             const correlation_floors& least) = 0;
     /*!
      * Waits for size \p A's blocks of this call (none where the call did not submit
      * the size: a new call, llr_room(), forgets what the last one left) and fills \p
      * blocks and \p payloads ([blocks.size()][A]) with those whose frame status
-     * passed, whose RNTI the mode's rule takes and whose correlation is at least the
-     * min_correlation submitted, in any order.
+     * passed, whose RNTI the mode's rule takes and whose correlation is at least what
+     * the floors submitted ask of it, in any order.
      */
     virtual void collect_size(int A,
                               std::vector<passed_block>& blocks,

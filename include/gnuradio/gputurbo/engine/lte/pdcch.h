@@ -132,6 +132,21 @@ struct pdcch_search_options
      */
     double min_correlation = 0.6;
     /*!
+     * The false alarms allowed: a decoded candidate is reported only where a block of
+     * noise alone would pass its CRC rule with a correlation as high with probability
+     * at most this, 0 < max_false_alarm <= 1 (false_alarm_floor() gives the least
+     * correlation that takes, by size, level and the RNTIs the rule takes; 1 turns it
+     * off). The default changes nothing where the CRC alone bounds it (a candidate
+     * checked against at most 6 RNTIs) and raises the bar where the CRC cannot: mode
+     * exhaustive with any RNTI, where about 0.7 of the decoded candidates of noise
+     * reach 0.6, asks a DCI at level 1 for 0.93 ... 1 (larger sizes more; none of 43
+     * bits or more: a level-1 candidate then holds nearly every word of its length),
+     * at level 2 for 0.74 ... 0.90 (sizes 15 ... 48). The bound is for LLRs of one
+     * power: a candidate where a few outweigh the others (a DCI's CCE beside empty
+     * ones; erased CCEs) takes the floor of the lower level they count for.
+     */
+    double max_false_alarm = 1e-4;
+    /*!
      * CPU threads of the search's own work (the subframes planned, the candidates'
      * LLRs combined into the decoder's frames, the decoded ones checked, duplicates
      * merged), 0 = one per core; the decoder's are its config's. A small call takes
@@ -139,6 +154,23 @@ struct pdcch_search_options
      */
     int threads = 0;
 };
+
+/*!
+ * \brief The least correlation (pdcch_detection::correlation) at which a decoded
+ * candidate of \p level (1, 2, 4, 8: E = 72 level LLRs) and DCI size \p A, checked
+ * against \p hypotheses RNTIs (those its CRC rule takes, 1 ... 65536), is noise with
+ * probability at most \p max_false_alarm (0 < p <= 1): -1 where the CRC alone bounds
+ * it (hypotheses 2^-16 <= p), infinity where no correlation does.
+ *
+ * For LLRs of noise (zero-mean Gaussian), a given codeword's correlation reaches t
+ * with probability at most exp(-E I(t)) (Chernoff; I(t) the rate function of sum L s
+ * - t |L| over E LLRs, from 0 at t = 0 to ln 2 at t = 1), so a search passes noise at
+ * t with probability at most min(hypotheses 2^-16, hypotheses 2^A exp(-E I(t))): the
+ * CRC's share, and the union over the 2^A codewords of each RNTI taken. The floor is
+ * the least t where that is at most p. Throws std::invalid_argument for arguments out
+ * of range.
+ */
+double false_alarm_floor(int A, int level, int hypotheses, double max_false_alarm);
 
 //! A DCI found.
 struct pdcch_detection
@@ -195,7 +227,11 @@ public:
      * halves both carry it (the LLRs of each correlate with the DCI's bits sent there
      * at least half as well as the best of the detections; the half of a candidate
      * around a DCI that does not hold it, noise, zeros or another DCI, correlates
-     * about 0), or, where none does, at the best correlation.
+     * about 0), or, where none does, at the best correlation. In mode exhaustive a
+     * detection whose first half alone carries its DCI is reported at that half's
+     * candidate (a lower level, where the DCI sent its first bits), as often as that
+     * holds: a level-1 DCI beyond the false-alarm floor is found through the level-2
+     * candidate around it.
      *
      * Throws std::invalid_argument naming the subframe and what is wrong with it (its
      * LLRs, region, subframe index, an RNTI or a size) or an option out of range,
