@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0) */
 /* BINDTOOL_USE_PYGCCXML(0) */
 /* BINDTOOL_HEADER_FILE(pdcch_decoder_pdu.h) */
-/* BINDTOOL_HEADER_FILE_HASH(0516716c1865c0b3cc8dc54264f9a16e) */
+/* BINDTOOL_HEADER_FILE_HASH(d3eff87b4bd1bf52adbf6dce71d14b72) */
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
