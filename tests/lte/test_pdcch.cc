@@ -945,6 +945,47 @@ TEST(LtePdcchFalseAlarms, TheFloorKeepsItsPromiseOnNoise)
     EXPECT_LE(ue.found.size(), ue_without.found.size());
 }
 
+TEST(LtePdcchFalseAlarms, CcesOfUnequalPowerTakeTheFloorOfTheirStrongOnes)
+{
+    // Noise ten times as strong on every other CCE: a candidate of two decodes the
+    // word nearest its strong CCE, as a level-1 candidate would, and takes level 1's
+    // floor (at level 2's, some 2 % of them would pass).
+    constexpr int n = 40, n_cce = 84;
+    std::mt19937 rng(test::test_seed());
+    std::normal_distribution<float> noise(0.0f, 1.0f);
+    std::vector<std::vector<float>> llrs(n);
+    std::vector<lte::pdcch_subframe> input(n);
+    for (int k = 0; k < n; ++k) {
+        for (int cce = 0; cce < n_cce; ++cce)
+            for (int e = 0; e < lte::cce_llrs; ++e)
+                llrs[k].push_back((cce % 2 ? 10.0f : 1.0f) * noise(rng));
+        input[k].llrs = llrs[k].data();
+        input[k].llr_count = llrs[k].size();
+        input[k].region = cell;
+        input[k].subframe = k % 10;
+    }
+    auto searcher = make_searcher("cpu");
+    for (const double p : { 1e-2, 1.0 }) {
+        const auto found =
+            searcher->search(input, options(pdcch_search_mode::exhaustive, 0.6, p));
+        const auto above_level_1 =
+            std::count_if(found.begin(), found.end(), [](const auto& d) {
+                return d.candidate.level > 1;
+            });
+        std::printf("exhaustive, CCEs of unequal noise, max_false_alarm %g: %zu of %zu "
+                    "decoded candidates reported, %zu above level 1\n",
+                    p,
+                    found.size(),
+                    searcher->decoded_candidates(),
+                    std::size_t(above_level_1));
+        if (p < 1.0)
+            EXPECT_LE(double(found.size()), p * double(searcher->decoded_candidates()));
+        else
+            EXPECT_GE(double(above_level_1),
+                      1e-2 * double(searcher->decoded_candidates()));
+    }
+}
+
 TEST(LtePdcchCheck, SlowKeepsTheDcisDecoded)
 {
     // The share of the DCIs decoded (found without the check) that each threshold

@@ -78,15 +78,15 @@ rnti_hypotheses(bool exhaustive, int listed, bool common, int ue_count)
 
 /*!
  * The level whose false-alarm floor a candidate of \p level takes: its own where its
- * LLRs are of one power, a lower one where a few of them outweigh the rest (CCEs of
- * another DCI beside empty ones; 0s, erased CCEs, are none): the floor bounds noise
- * over E LLRs alike. \p effective, (sum |L|)^2 / sum L^2, is E for LLRs of one
- * magnitude, 2 E / pi for Gaussian noise and about 0.7 E for a DCI at 0 dB, and counts
- * the strong ones where the powers differ; a level takes it up to 1.5 times that.
+ * CCEs carry LLRs of one power, a lower one where a few outweigh the others (a DCI's
+ * CCE beside empty ones; erased CCEs, 0s, weigh nothing): the floor bounds noise over
+ * E LLRs alike. \p effective, (sum m)^2 / sum m^2 of its CCEs' sums m of |L|, is the
+ * level where they are equal and about the strong ones' count where they are not; a
+ * level takes it up to 1.25 times that (the sums of noise differ by some 7 %).
  */
 inline int floor_level(int level, float effective)
 {
-    while (level > 1 && float(cce_llrs * level) > 1.5f * effective)
+    while (level > 1 && float(level) > 1.25f * effective)
         level /= 2;
     return level;
 }

@@ -111,6 +111,8 @@ void for_each_piece(int threads, std::size_t n, std::size_t grain, const Body& b
 // by what one costs (a subframe's plan or merge; a candidate's frame or check).
 constexpr std::size_t subframe_grain = 8;
 constexpr std::size_t block_grain = 512;
+// The fewest subframes of a chunk on a GPU search: kernels of some 250,000 blocks.
+constexpr std::size_t least_device_chunk = 512;
 
 } // namespace
 
@@ -208,27 +210,19 @@ void check_options(const pdcch_search_options& options)
             out_of_range("threads", options.threads, "0 (one per core) or more"));
 }
 
-//! Whether each half of a detection's candidate carries its DCI (halves_of()).
-struct halves
-{
-    bool first, second;
-    float first_correlation; //!< the first half's correlation with the DCI's bits
-};
-
 /*!
  * Whether each half of the candidate of detection \p d carries its DCI: the
  * correlation of the half's LLRs with the DCI's bits sent there (control_encode()) is
- * positive and at least \p least. A candidate of one CCE has no halves: both do.
+ * positive and at least \p least. A candidate of one CCE has no halves: it does.
  */
-halves halves_of(const pdcch_detection& d, const float* llrs, float least)
+bool both_halves_carry(const pdcch_detection& d, const float* llrs, float least)
 {
     const int E = cce_llrs * d.candidate.level, half = E / 2;
     if (d.candidate.level == 1)
-        return { true, true, d.correlation };
+        return true;
     std::vector<std::uint8_t> e(static_cast<std::size_t>(E));
     control_encode(d.size, d.payload.data(), d.rnti, E, e.data());
     llrs += std::size_t(cce_llrs) * std::size_t(d.candidate.first_cce);
-    halves h{};
     for (const int from : { 0, half }) {
         float agreement = 0.0f, magnitude = 0.0f;
         for (int k = from; k < from + half; ++k) {
@@ -236,32 +230,10 @@ halves halves_of(const pdcch_detection& d, const float* llrs, float least)
             agreement += e[std::size_t(k)] ? L : -L;
             magnitude += std::fabs(L);
         }
-        const bool carries = agreement > 0.0f && agreement >= least * magnitude;
-        if (from == 0) {
-            h.first = carries;
-            h.first_correlation = carries ? agreement / magnitude : 0.0f;
-        } else {
-            h.second = carries;
-        }
+        if (!(agreement > 0.0f && agreement >= least * magnitude))
+            return false;
     }
-    return h;
-}
-
-/*!
- * A DCI sends its first bits on the first half of a candidate around it: detection \p
- * d of mode exhaustive whose first half alone carries its DCI (a lower level's
- * candidate, all of whose CCEs mode exhaustive searches, failed the false-alarm floor
- * that the higher level passed) is that half's, as often as that holds.
- */
-void narrow_to_the_dci(pdcch_detection& d, const float* llrs)
-{
-    while (d.space == pdcch_space::exhaustive && d.candidate.level > 1) {
-        const halves h = halves_of(d, llrs, half_share * d.correlation);
-        if (!h.first || h.second)
-            return;
-        d.candidate.level /= 2;
-        d.correlation = h.first_correlation;
-    }
+    return true;
 }
 
 /*!
@@ -287,11 +259,6 @@ std::vector<pdcch_detection> merge_duplicates(std::vector<pdcch_detection> found
                   return std::tuple_cat(dci(a), place(a)) <
                          std::tuple_cat(dci(b), place(b));
               });
-    auto both_halves_carry =
-        [](const pdcch_detection& d, const float* llrs, float least) {
-            const halves h = halves_of(d, llrs, least);
-            return h.first && h.second;
-        };
     std::vector<pdcch_detection> out;
     for (std::size_t i = 0; i < found.size();) {
         // found[i … j): one DCI's detections on CCEs that overlap in a chain.
@@ -316,7 +283,6 @@ std::vector<pdcch_detection> merge_duplicates(std::vector<pdcch_detection> found
             if (highest != j)
                 keep = highest;
         }
-        narrow_to_the_dci(found[keep], subframes[found[keep].subframe].llrs);
         out.push_back(std::move(found[keep]));
         i = j;
     }
@@ -383,8 +349,8 @@ struct pdcch_searcher::workspace
     {
         std::vector<std::tuple<int, int, int>> spaces; // (level, first CCE, RNTI or 0)
         std::vector<float> sums;                       // a frame's LLRs added up
-        std::vector<float> frame; // a block's combined LLRs, the decoder's order
-        std::vector<std::pair<float, float>> cce_sums; // a subframe's CCEs' |L|, L^2
+        std::vector<float> frame;          // a block's combined LLRs, the decoder's order
+        std::vector<float> cce_magnitudes; // a subframe's CCEs' sums of |L|
     };
 
     std::vector<plan> plans;
@@ -397,7 +363,7 @@ struct pdcch_searcher::workspace
     std::vector<int> sizes_taken; //!< DCI sizes the decoder takes, sorted
 #ifdef GPUTURBO_HAVE_CUDA
     //! A CUDA decoder's: the frames combined, decoded and checked on its GPU
-    std::unique_ptr<cuda::pdcch_device_search> device;
+    std::vector<std::unique_ptr<cuda::pdcch_device_search>> devices;
     //! A size's blocks that passed there, and their payloads
     struct size_answer
     {
@@ -525,44 +491,35 @@ struct pdcch_searcher::workspace
                     p.ue_specific.emplace_back(c, rnti);
             }
         }
-        // Each CCE's sums of |L| and L^2: a candidate's LLRs' effective count.
-        auto& sums = s.cce_sums;
+        // Each CCE's sum of |L|, which a candidate's add up: the correlation's divisor,
+        // its erasure and its CCEs' effective count.
+        auto& sums = s.cce_magnitudes;
         sums.resize(std::size_t(p.n_cce));
         for (int cce = 0; cce < p.n_cce; ++cce) {
             const float* l = llrs + std::size_t(cce_llrs) * std::size_t(cce);
-            sums[std::size_t(cce)] = { sum_in_lanes(cce_llrs,
-                                                    [&](int e) {
-                                                        return std::fabs(
-                                                            core::sanitize_llr(l[e],
-                                                                               false));
-                                                    }),
-                                       sum_in_lanes(cce_llrs, [&](int e) {
-                                           const float L =
-                                               core::sanitize_llr(l[e], false);
-                                           return L * L;
-                                       }) };
+            sums[std::size_t(cce)] = sum_in_lanes(cce_llrs, [&](int e) {
+                return std::fabs(core::sanitize_llr(l[e], false));
+            });
         }
         p.magnitudes.resize(p.candidates.size());
         p.floor_levels.resize(p.candidates.size());
         p.live.clear();
         for (std::size_t c = 0; c < p.candidates.size(); ++c) {
             const pdcch_candidate& candidate = p.candidates[c];
-            const float* l =
-                llrs + std::size_t(cce_llrs) * std::size_t(candidate.first_cce);
-            const int E = cce_llrs * candidate.level;
-            p.magnitudes[c] = sum_in_lanes(
-                E, [&](int e) { return std::fabs(core::sanitize_llr(l[e], false)); });
+            float magnitude = 0.0f, squares = 0.0f;
+            for (int k = 0; k < candidate.level; ++k) {
+                const float m = sums[std::size_t(candidate.first_cce + k)];
+                magnitude += m;
+                squares += m * m;
+            }
+            p.magnitudes[c] = magnitude;
             // An erased candidate (all 0, a CCE the caller left empty) decodes to
             // nothing: it is not decoded.
-            if (p.magnitudes[c] >= core::information_floor * float(E))
+            if (magnitude >= core::information_floor * float(cce_llrs * candidate.level))
                 p.live.push_back(std::uint32_t(c));
-            float magnitude = 0.0f, energy = 0.0f;
-            for (int k = 0; k < candidate.level; ++k) {
-                magnitude += sums[std::size_t(candidate.first_cce + k)].first;
-                energy += sums[std::size_t(candidate.first_cce + k)].second;
-            }
-            p.floor_levels[c] = std::uint8_t(floor_level(
-                candidate.level, energy > 0.0f ? magnitude * magnitude / energy : 0.0f));
+            p.floor_levels[c] = std::uint8_t(
+                floor_level(candidate.level,
+                            squares > 0.0f ? magnitude * magnitude / squares : 0.0f));
         }
     }
 
@@ -739,11 +696,24 @@ struct pdcch_searcher::workspace
     }
 
 #ifdef GPUTURBO_HAVE_CUDA
+    //! A chunk of a call's subframes submitted to one of the GPU searches.
+    struct device_chunk
+    {
+        std::size_t first = 0, n = 0; //!< the call's subframes first ... first + n - 1
+        cuda::pdcch_device_search* device = nullptr;
+        //! its candidates (the device's room), their subframes numbered in the chunk
+        const cuda::device_block* candidates = nullptr;
+        std::vector<int> submitted; //!< its sizes, in order
+        std::size_t decoded = 0;    //!< its blocks
+    };
+
     /*!
      * Each size's blocks combined, decoded, given the mode's CRC rule and the
-     * re-encoding check on the GPU (device), the subframes' LLRs, live candidates and
-     * RNTIs sent once: \p found, the detections that find_dcis() and merge() give, and
-     * the blocks decoded.
+     * re-encoding check on the GPU, the subframes' LLRs, live candidates and RNTIs
+     * sent once: \p found, the detections that find_dcis() and merge() give, and the
+     * blocks decoded. The call's subframes go in chunks to the GPU searches in turn,
+     * so that the host plans a chunk and makes the detections of the one before while
+     * the GPU decodes.
      */
     std::size_t search_on_device(const pdcch_subframe* subframes,
                                  std::size_t n,
@@ -751,6 +721,46 @@ struct pdcch_searcher::workspace
                                  int threads,
                                  std::vector<pdcch_detection>& found)
     {
+        list_sizes(n);
+        const std::size_t per_chunk = std::max(
+            least_device_chunk, (n + devices.size() * 2 - 1) / (devices.size() * 2));
+        std::deque<device_chunk> in_flight;
+        std::size_t decoded = 0;
+        auto collect_first = [&] {
+            decoded += in_flight.front().decoded;
+            collect_chunk(in_flight.front(), subframes, threads, found);
+            in_flight.pop_front();
+        };
+        for (std::size_t first = 0, k = 0; first < n; first += per_chunk, ++k) {
+            if (in_flight.size() == devices.size())
+                collect_first();
+            in_flight.push_back(submit_chunk(*devices[k % devices.size()],
+                                             subframes,
+                                             first,
+                                             std::min(per_chunk, n - first),
+                                             options,
+                                             threads));
+        }
+        while (!in_flight.empty())
+            collect_first();
+        return decoded;
+    }
+
+    //! Subframes \p first ... \p first + \p n - 1 of \p subframes planned, sent to
+    //! \p device and each size's blocks submitted there.
+    device_chunk submit_chunk(cuda::pdcch_device_search& device,
+                              const pdcch_subframe* subframes,
+                              std::size_t first,
+                              std::size_t n,
+                              const pdcch_search_options& options,
+                              int threads)
+    {
+        device_chunk chunk;
+        chunk.first = first;
+        chunk.n = n;
+        chunk.device = &device;
+        plan* const plans = this->plans.data() + first;
+        subframes += first;
         // Each subframe's LLRs into page-locked memory and planned from there (one
         // pass over them from memory); its listed RNTIs.
         std::vector<std::uint64_t> first_llr(n + 1, 0);
@@ -762,7 +772,7 @@ struct pdcch_searcher::workspace
             rntis.first[s + 1] = offset_after(rntis.first[s], plans[s].rntis.size());
         }
         const std::size_t llr_count = first_llr[n];
-        float* llrs = device->llr_room(llr_count);
+        float* llrs = device.llr_room(llr_count);
         rntis.listed.resize(rntis.first[n]);
         for_each_piece(threads,
                        n,
@@ -785,7 +795,6 @@ struct pdcch_searcher::workspace
                                          rntis.listed.begin() + rntis.first[s]);
                            }
                        });
-        list_sizes(n);
         // Each subframe's first live candidate in the call's, and its UE-specific
         // RNTIs' first (plan::ue_specific, sorted by candidate and RNTI).
         std::vector<std::uint32_t> first_candidate(n + 1, 0), ue_first(n + 1, 0);
@@ -795,7 +804,8 @@ struct pdcch_searcher::workspace
             ue_first[s + 1] = offset_after(ue_first[s], plans[s].ue_specific.size());
         }
         const std::size_t candidate_count = first_candidate[n];
-        cuda::device_block* candidates = device->candidate_room(candidate_count);
+        cuda::device_block* candidates = device.candidate_room(candidate_count);
+        chunk.candidates = candidates;
         rntis.ue.resize(ue_first[n]);
         for_each_piece(
             threads,
@@ -830,12 +840,10 @@ struct pdcch_searcher::workspace
                     }
                 }
             });
-        device->send(llr_count, candidate_count, rntis);
+        device.send(llr_count, candidate_count, rntis);
         // Each size's blocks: every candidate where every subframe tries it, else
         // those of the subframes that do.
-        std::size_t decoded = 0;
         std::vector<std::uint32_t> picks;
-        std::vector<int> submitted;
         for (const auto& [A, unused] : batches) {
             const auto tries = [&, A = A](std::size_t s) {
                 return std::binary_search(
@@ -857,27 +865,38 @@ struct pdcch_searcher::workspace
                     for (std::uint32_t c = first_candidate[s]; c < first_candidate[s + 1];
                          ++c)
                         picks.push_back(c);
-            device->submit_size(
+            device.submit_size(
                 A,
                 every ? nullptr : picks.data(),
                 blocks,
                 options.mode == pdcch_search_mode::exhaustive,
                 least_correlations(A, options.min_correlation, options.max_false_alarm));
-            submitted.push_back(A);
-            decoded += blocks;
+            chunk.submitted.push_back(A);
+            chunk.decoded += blocks;
         }
-        // Each size's answer as it comes (the GPU decoding the sizes after it), its
-        // blocks listed by their subframes' piece; then each piece's detections made
-        // and merged on the pool.
-        answers.resize(submitted.size());
+        return chunk;
+    }
+
+    //! The detections of \p chunk (submit_chunk()) added to \p found: each size's
+    //! answer as it comes (the GPU decoding the sizes after it), its blocks listed by
+    //! their subframes' piece; then each piece's detections made and merged on the
+    //! pool.
+    void collect_chunk(const device_chunk& chunk,
+                       const pdcch_subframe* subframes,
+                       int threads,
+                       std::vector<pdcch_detection>& found)
+    {
+        const std::size_t n = chunk.n;
+        const cuda::device_block* candidates = chunk.candidates;
+        answers.resize(chunk.submitted.size());
         const std::size_t piece_total = piece_count(n, subframe_grain);
         piece_blocks.resize(piece_total);
         for (auto& blocks : piece_blocks)
             blocks.clear();
-        for (std::size_t a = 0; a < submitted.size(); ++a) {
+        for (std::size_t a = 0; a < chunk.submitted.size(); ++a) {
             size_answer& answer = answers[a];
-            answer.A = submitted[a];
-            device->collect_size(answer.A, answer.passed, answer.payloads);
+            answer.A = chunk.submitted[a];
+            chunk.device->collect_size(answer.A, answer.passed, answer.payloads);
             for (std::uint32_t i = 0; i < answer.passed.size(); ++i)
                 piece_blocks[candidates[answer.passed[i].index].subframe / subframe_grain]
                     .push_back({ std::uint32_t(a), i });
@@ -895,8 +914,9 @@ struct pdcch_searcher::workspace
                                const cuda::device_block& k = candidates[b.index];
                                const std::uint8_t* payload =
                                    answer.payloads.data() + i * std::size_t(answer.A);
-                               out.push_back({ k.subframe,
-                                               plans[k.subframe].candidates[k.candidate],
+                               const std::size_t subframe = chunk.first + k.subframe;
+                               out.push_back({ subframe,
+                                               plans[subframe].candidates[k.candidate],
                                                answer.A,
                                                std::vector<std::uint8_t>(
                                                    payload, payload + answer.A),
@@ -906,8 +926,10 @@ struct pdcch_searcher::workspace
                            }
                            out = merge_duplicates(std::move(out), subframes);
                        });
-        found = gather_pieces();
-        return decoded;
+        std::vector<pdcch_detection> detections = gather_pieces();
+        found.insert(found.end(),
+                     std::make_move_iterator(detections.begin()),
+                     std::make_move_iterator(detections.end()));
     }
 #endif
 
@@ -958,7 +980,10 @@ pdcch_searcher::pdcch_searcher(std::unique_ptr<core::batch_decoder> decoder)
             "conv::make_viterbi_decoder(control_decoder_config(), "
             "backend)");
 #ifdef GPUTURBO_HAVE_CUDA
-    d_work->device = cuda::make_pdcch_device_search(*d_decoder);
+    // Two, so that the host works on one chunk of a call while the GPU works on another.
+    for (int i = 0; i < 2; ++i)
+        if (auto device = cuda::make_pdcch_device_search(*d_decoder))
+            d_work->devices.push_back(std::move(device));
 #endif
 }
 
@@ -967,7 +992,7 @@ pdcch_searcher::~pdcch_searcher() = default;
 bool pdcch_searcher::searches_on_device() const
 {
 #ifdef GPUTURBO_HAVE_CUDA
-    return d_work->device != nullptr;
+    return !d_work->devices.empty();
 #else
     return false;
 #endif
@@ -989,7 +1014,7 @@ std::vector<pdcch_detection> pdcch_searcher::search(const pdcch_subframe* subfra
     for (std::size_t s = 0; s < n; ++s)
         w.check_subframe(subframes[s], s, *d_decoder);
 #ifdef GPUTURBO_HAVE_CUDA
-    if (w.device) {
+    if (!w.devices.empty()) {
         std::vector<pdcch_detection> found;
         d_decoded = w.search_on_device(subframes, n, options, threads, found);
         return found;

@@ -142,8 +142,8 @@ struct pdcch_search_options
      * reach 0.6, asks a DCI at level 1 for 0.93 ... 1 (larger sizes more; none of 43
      * bits or more: a level-1 candidate then holds nearly every word of its length),
      * at level 2 for 0.74 ... 0.90 (sizes 15 ... 48). The bound is for LLRs of one
-     * power: a candidate where a few outweigh the others (a DCI's CCE beside empty
-     * ones; erased CCEs) takes the floor of the lower level they count for.
+     * power: a candidate whose CCEs differ (a DCI's CCE beside empty ones; erased
+     * CCEs) takes the floor of the lower level that its strong CCEs count for.
      */
     double max_false_alarm = 1e-4;
     /*!
@@ -227,11 +227,7 @@ public:
      * halves both carry it (the LLRs of each correlate with the DCI's bits sent there
      * at least half as well as the best of the detections; the half of a candidate
      * around a DCI that does not hold it, noise, zeros or another DCI, correlates
-     * about 0), or, where none does, at the best correlation. In mode exhaustive a
-     * detection whose first half alone carries its DCI is reported at that half's
-     * candidate (a lower level, where the DCI sent its first bits), as often as that
-     * holds: a level-1 DCI beyond the false-alarm floor is found through the level-2
-     * candidate around it.
+     * about 0), or, where none does, at the best correlation.
      *
      * Throws std::invalid_argument naming the subframe and what is wrong with it (its
      * LLRs, region, subframe index, an RNTI or a size) or an option out of range,
