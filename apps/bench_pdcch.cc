@@ -131,7 +131,7 @@ struct pdcch_settings
     std::uint64_t seed = 0;
     std::vector<lte::pdcch_search_mode> modes;
     double min_correlation = 0.0;
-    double max_false_alarm = 1.0;
+    double max_false_alarm = 1e-4;
     std::vector<std::size_t> subframes; // a call; 0: automatic
 };
 

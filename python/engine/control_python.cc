@@ -667,9 +667,9 @@ const char* search_doc =
 candidate of their search spaces decoded for every DCI size, each size's candidates of
 all the subframes in one decoder call.
 
-search(subframes, mode="ue", min_correlation=0.6, max_false_alarm=1e-4, n_prb=100,
-       cfi=3, antenna_ports=2, ng="1", phich_mi=1, duplex="fdd", subframe=0,
-       rntis=None, dci_sizes=None)
+search(subframes, mode="ue", min_correlation=0.6, n_prb=100, cfi=3, antenna_ports=2,
+       ng="1", phich_mi=1, duplex="fdd", subframe=0, rntis=None, dci_sizes=None,
+       max_false_alarm=1e-4)
 
 subframes: each subframe's LLRs in CCE order, 72 a CCE (the bits of its 9 REGs after
   REG de-interleaving, 36.211 §6.8.5, and descrambling, descramble_pdcch()), float32 in
@@ -691,9 +691,10 @@ min_correlation: the re-encoding check, -1 ... 1: a DCI is reported when the cor
 max_false_alarm: the false alarms allowed, 0 < p <= 1: a decoded candidate is reported
   only where noise would pass its CRC rule with a correlation as high with probability
   at most this (false_alarm_floor() gives the correlation that takes; 1: off). It
-  changes nothing where the CRC alone bounds it (a candidate tried for a few RNTIs); an
-  exhaustive search for any RNTI then asks 0.93 ... 1 of level-1 DCIs (none of 43 bits
-  or more: noise decodes to as good a word) and 0.74 ... 0.89 of level 2's.
+  changes nothing where the CRC alone bounds it (a candidate tried for at most 6 RNTIs
+  at 1e-4); an exhaustive search for any RNTI then asks 0.93 ... 1 of level-1 DCIs
+  (none of 43 bits or more: noise decodes to as good a word) and 0.74 ... 0.90 of
+  level 2's.
 n_prb (6 ... 110), cfi (1 ... 3), antenna_ports (1, 2, 4), ng ("1/6", "1/2", "1", "2",
   the PHICH's N_g) and phich_mi (m_i: 1 in FDD; 0, 1 or 2 in TDD): the control region,
   which gives N_CCE (cce_count()).
@@ -911,7 +912,6 @@ void bind_control(py::module& m)
                const py::object& subframes,
                const std::string& mode,
                double min_correlation,
-               double max_false_alarm,
                const py::object& n_prb,
                const py::object& cfi,
                const py::object& antenna_ports,
@@ -920,7 +920,8 @@ void bind_control(py::module& m)
                const py::object& duplex,
                const py::object& subframe,
                const py::object& rntis,
-               const py::object& dci_sizes) {
+               const py::object& dci_sizes,
+               double max_false_alarm) {
                 return e.search(subframes,
                                 mode,
                                 min_correlation,
@@ -938,7 +939,6 @@ void bind_control(py::module& m)
             py::arg("subframes"),
             py::arg("mode") = lte::to_string(search_defaults.mode),
             py::arg("min_correlation") = search_defaults.min_correlation,
-            py::arg("max_false_alarm") = search_defaults.max_false_alarm,
             py::arg("n_prb") = subframe_defaults.region.n_prb,
             py::arg("cfi") = subframe_defaults.region.cfi,
             py::arg("antenna_ports") = subframe_defaults.region.antenna_ports,
@@ -948,6 +948,7 @@ void bind_control(py::module& m)
             py::arg("subframe") = subframe_defaults.subframe,
             py::arg("rntis") = py::none(),
             py::arg("dci_sizes") = py::none(),
+            py::arg("max_false_alarm") = search_defaults.max_false_alarm,
             search_doc)
         .def("pbch_encode",
              &control_engine::pbch_encode,

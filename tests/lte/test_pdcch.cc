@@ -14,6 +14,7 @@
 // descrambling, the default sizes and bad arguments.
 
 #include "conv/conv_test_util.h"
+#include "lte/control_check.h"
 #include "test_util.h"
 #ifdef GPUTURBO_HAVE_CUDA
 #include "lte/cuda/pdcch_search.h"
@@ -571,14 +572,23 @@ TEST(LtePdcchCuda, TheGpuSearchFindsWhatTheCpuSearchFinds)
                                what + ", exhaustive");
         }
     }
+    // A call of 2,100 subframes goes to the GPU in 4 chunks, each of its two device
+    // searches taking two in turn: every mode, RNTIs listed and not.
     subframes many(41, qpsk_channel{ 0.0 });
-    for (int k = 0; k < 1000; ++k)
+    for (int k = 0; k < 2100; ++k)
         many.add(k % 10, 6, k % 2 == 0, true);
+    expect_same_search(
+        *cpu, *gpu, many.input(), options(pdcch_search_mode::ue), "2,100 subframes, ue");
+    expect_same_search(*cpu,
+                       *gpu,
+                       many.input(),
+                       options(pdcch_search_mode::exhaustive),
+                       "2,100 subframes, exhaustive, RNTIs listed");
     expect_same_search(*cpu,
                        *gpu,
                        without_rntis(many.input()),
                        options(pdcch_search_mode::exhaustive),
-                       "1,000 subframes, exhaustive");
+                       "2,100 subframes, exhaustive");
 }
 
 #ifdef GPUTURBO_HAVE_CUDA
@@ -902,6 +912,25 @@ TEST(LtePdcchFalseAlarms, FloorsAreTheChernoffBoundsComputedElsewhere)
     EXPECT_EQ(
         test::invalid_argument_message([] { lte::false_alarm_floor(0, 1, 1, 1e-4); }),
         "false_alarm_floor: A=0 is out of range: use 1 ... 560");
+}
+
+TEST(LtePdcchFalseAlarms, TheCrcAloneCoversExactlyTheHypothesesWithinItsShare)
+{
+    // 6 RNTIs pass noise with 6 2^-16 <= 1e-4: no floor; 7 with more, and the floor of
+    // 8 (the table's power of 2) applies.
+    const auto floors = lte::least_correlations(27, 0.6, 1e-4);
+    EXPECT_EQ(floors.crc_covered, 6);
+    for (const int level : { 1, 2, 4, 8 }) {
+        EXPECT_EQ(floors.of(level, 6), 0.6) << level;
+        EXPECT_EQ(floors.of(level, 7),
+                  std::max(0.6, lte::false_alarm_floor(27, level, 8, 1e-4)))
+            << level;
+        EXPECT_EQ(floors.of(level, lte::rnti_mask_count),
+                  std::max(0.6, lte::false_alarm_floor(27, level, 65536, 1e-4)))
+            << level;
+    }
+    EXPECT_GT(floors.of(1, 7), 0.9);
+    EXPECT_EQ(lte::least_correlations(27, -1.0, 1.0).of(1, 65536), -1.0); // off
 }
 
 TEST(LtePdcchFalseAlarms, TheFloorKeepsItsPromiseOnNoise)

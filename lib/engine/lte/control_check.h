@@ -82,7 +82,7 @@ rnti_hypotheses(bool exhaustive, int listed, bool common, int ue_count)
  * CCE beside empty ones; erased CCEs, 0s, weigh nothing): the floor bounds noise over
  * E LLRs alike. \p effective, (sum m)^2 / sum m^2 of its CCEs' sums m of |L|, is the
  * level where they are equal and about the strong ones' count where they are not; a
- * level takes it up to 1.25 times that (the sums of noise differ by some 7 %).
+ * level takes it up to 1.25 times that (the sums of noise differ by some 9 %).
  */
 inline int floor_level(int level, float effective)
 {
@@ -93,13 +93,17 @@ inline int floor_level(int level, float effective)
 
 /*!
  * The least correlation a detection of one DCI size needs: the search's
- * min_correlation or the size's false-alarm floor (false_alarm_floor()), the higher,
- * by level (1, 2, 4, 8) and by the RNTI hypotheses rounded up to a power of 2 (2^0 ...
- * 2^16), so that the CPU's and the GPU's searches compare with the same numbers.
+ * min_correlation alone where the CRC bounds the false alarms (hypotheses up to
+ * crc_covered), else the higher of it and the size's false-alarm floor
+ * (false_alarm_floor()) by level (1, 2, 4, 8) and by the RNTI hypotheses rounded up to
+ * a power of 2 (2^0 ... 2^16), so that the CPU's and the GPU's searches compare with
+ * the same numbers.
  */
 struct correlation_floors
 {
     static constexpr int levels = 4, hypothesis_steps = 17;
+    double min_correlation;
+    int crc_covered; //!< the most hypotheses whose CRC share is within max_false_alarm
     double least[levels][hypothesis_steps];
 
     //! ceil(log2(n)) for 1 <= n <= 2^16 (0 for n <= 1).
@@ -113,6 +117,8 @@ struct correlation_floors
 
     GPUTURBO_LTE_HD double of(int level, int hypotheses) const
     {
+        if (hypotheses <= crc_covered)
+            return min_correlation;
         const int l = level >= 8 ? 3 : level >= 4 ? 2 : level >= 2 ? 1 : 0;
         return least[l][hypothesis_step(hypotheses)];
     }
@@ -120,7 +126,7 @@ struct correlation_floors
 
 /*!
  * Size \p A's correlation_floors for a search's \p min_correlation and \p
- * max_false_alarm (the floors kept for the process: a size's take some 10 ms).
+ * max_false_alarm (the floors kept for the process: a size's take some 30 ms).
  */
 correlation_floors
 least_correlations(int A, double min_correlation, double max_false_alarm);

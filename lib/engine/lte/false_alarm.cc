@@ -20,13 +20,14 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 namespace gputurbo::lte {
 namespace {
 
-constexpr double ln2 = 0.69314718055994530942;
+constexpr double ln2 = 0.69314718055994530942, pi = 3.14159265358979323846;
 
 // ln E[exp(u |X|)], X standard normal: ln(2 exp(u^2 / 2) Phi(u)).
 double log_half_normal_mgf(double u)
@@ -35,7 +36,7 @@ double log_half_normal_mgf(double u)
         return std::log(std::erfc(-u / std::sqrt(2.0))) + u * u / 2.0;
     // Phi(u) ~ phi(u) / -u (1 - 1 / u^2 + 3 / u^4): erfc underflows this far out.
     const double v = 1.0 / (u * u);
-    return ln2 - std::log(-u) - 0.5 * std::log(2.0 * M_PI) + std::log1p(-v + 3.0 * v * v);
+    return ln2 - std::log(-u) - 0.5 * std::log(2.0 * pi) + std::log1p(-v + 3.0 * v * v);
 }
 
 // ln E[exp(lambda (L s - t |L|))] for L zero-mean Gaussian, s a codeword's sign (+-1,
@@ -110,29 +111,34 @@ least_correlations(int A, double min_correlation, double max_false_alarm)
 {
     constexpr int steps = correlation_floors::hypothesis_steps;
     using table = std::array<double, correlation_floors::levels * steps>;
-    static std::mutex lock;
-    static std::map<std::pair<int, double>, table> kept;
-    table floors;
+    // Kept for the process (never destroyed: searches may run while it exits).
+    static auto& lock = *new std::mutex;
+    static auto& kept = *new std::map<std::pair<int, double>, table>;
+    const std::pair key{ A, max_false_alarm };
+    std::optional<table> floors;
     {
         const std::lock_guard<std::mutex> hold(lock);
-        const auto at = kept.find({ A, max_false_alarm });
-        if (at != kept.end()) {
+        if (const auto at = kept.find(key); at != kept.end())
             floors = at->second;
-        } else {
-            for (int l = 0; l < correlation_floors::levels; ++l)
-                for (int step = 0; step < steps; ++step)
-                    floors[std::size_t(l * steps + step)] =
-                        false_alarm_floor(A, 1 << l, 1 << step, max_false_alarm);
-            if (kept.size() >= 4096) // a caller trying many thresholds
-                kept.clear();
-            kept.emplace(std::pair{ A, max_false_alarm }, floors);
-        }
+    }
+    if (!floors) { // made outside the lock: other searches go on meanwhile
+        floors.emplace();
+        for (int l = 0; l < correlation_floors::levels; ++l)
+            for (int step = 0; step < steps; ++step)
+                (*floors)[std::size_t(l * steps + step)] =
+                    false_alarm_floor(A, 1 << l, 1 << step, max_false_alarm);
+        const std::lock_guard<std::mutex> hold(lock);
+        if (kept.size() >= 4096) // a caller trying many thresholds
+            kept.clear();
+        kept.emplace(key, *floors);
     }
     correlation_floors c;
+    c.min_correlation = min_correlation;
+    c.crc_covered = int(std::floor(std::ldexp(max_false_alarm, control_crc_bits)));
     for (int l = 0; l < correlation_floors::levels; ++l)
         for (int step = 0; step < steps; ++step)
             c.least[l][step] =
-                std::max(min_correlation, floors[std::size_t(l * steps + step)]);
+                std::max(min_correlation, (*floors)[std::size_t(l * steps + step)]);
     return c;
 }
 

@@ -137,7 +137,9 @@ struct pdcch_search_options
      * at most this, 0 < max_false_alarm <= 1 (false_alarm_floor() gives the least
      * correlation that takes, by size, level and the RNTIs the rule takes; 1 turns it
      * off). The default changes nothing where the CRC alone bounds it (a candidate
-     * checked against at most 6 RNTIs) and raises the bar where the CRC cannot: mode
+     * checked against at most 6 RNTIs, counted exactly; a level-1 candidate that the
+     * spaces of 7 or more listed RNTIs share asks 0.93 or more) and raises the bar
+     * where the CRC cannot: mode
      * exhaustive with any RNTI, where about 0.7 of the decoded candidates of noise
      * reach 0.6, asks a DCI at level 1 for 0.93 ... 1 (larger sizes more; none of 43
      * bits or more: a level-1 candidate then holds nearly every word of its length),
