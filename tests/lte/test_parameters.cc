@@ -24,6 +24,8 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <vector>
 
 using namespace gputurbo;
 using gputurbo::test::invalid_argument_message;
@@ -180,22 +182,23 @@ TEST(LteControlParameters, TheTableAcceptsWhatTheEngineAccepts)
                           engine);
         }
     }
-    const core::parameter& c = lte::control_parameter("min_correlation");
-    for (const double v : { -1.5, -1.0, 0.0, 0.6, 1.0, 1.0001 }) {
-        lte::pdcch_search_options o;
-        o.min_correlation = v;
-        EXPECT_EQ(core::in_range(c, v), invalid_argument_message([&] {
-                                            searcher.search(nullptr, 0, o);
-                                        }) == "(accepted)")
-            << v;
-    }
-    const core::parameter& f = lte::control_parameter("max_false_alarm");
-    for (const double v : { -1.0, 0.0, 1e-300, 1e-4, 1.0, 1.0001 }) {
-        lte::pdcch_search_options o;
-        o.max_false_alarm = v;
-        EXPECT_EQ(core::in_range(f, v), invalid_argument_message([&] {
-                                            searcher.search(nullptr, 0, o);
-                                        }) == "(accepted)")
-            << v;
-    }
+    // The search options' reals: the table's range is what the search accepts.
+    using option = double lte::pdcch_search_options::*;
+    const std::tuple<const char*, option, std::vector<double>> reals[] = {
+        { "min_correlation",
+          &lte::pdcch_search_options::min_correlation,
+          { -1.5, -1.0, 0.0, 0.6, 1.0, 1.0001 } },
+        { "max_false_alarm",
+          &lte::pdcch_search_options::max_false_alarm,
+          { -1.0, 0.0, 1e-300, 1e-4, 1.0, 1.0001 } },
+    };
+    for (const auto& [name, member, values] : reals)
+        for (const double v : values) {
+            lte::pdcch_search_options o;
+            o.*member = v;
+            EXPECT_EQ(core::in_range(lte::control_parameter(name), v),
+                      invalid_argument_message([&] { searcher.search(nullptr, 0, o); }) ==
+                          "(accepted)")
+                << name << " " << v;
+        }
 }
