@@ -138,7 +138,8 @@ struct pdcch_search_options
      * correlation that takes, by size, level and the RNTIs the rule takes; 1 turns it
      * off). The default changes nothing where the CRC alone bounds it (a candidate
      * checked against at most 6 RNTIs, counted exactly; a level-1 candidate that the
-     * spaces of 7 or more listed RNTIs share asks 0.93 or more) and raises the bar
+     * spaces of 7 or 8 listed RNTIs share asks 0.84 ... 0.995 for sizes 15 ... 48) and
+     * raises the bar
      * where the CRC cannot: mode
      * exhaustive with any RNTI, where about 0.7 of the decoded candidates of noise
      * reach 0.6, asks a DCI at level 1 for 0.93 ... 1 (larger sizes more; none of 43
