@@ -15,7 +15,6 @@
 #include <gnuradio/gputurbo/engine/lte/parameters.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -109,13 +108,11 @@ double false_alarm_floor(int A, int level, int hypotheses, double max_false_alar
 correlation_floors
 least_correlations(int A, double min_correlation, double max_false_alarm)
 {
-    constexpr int steps = correlation_floors::hypothesis_steps;
-    using table = std::array<double, correlation_floors::levels * steps>;
     // Kept for the process (never destroyed: searches may run while it exits).
     static auto& lock = *new std::mutex;
-    static auto& kept = *new std::map<std::pair<int, double>, table>;
+    static auto& kept = *new std::map<std::pair<int, double>, correlation_floors>;
     const std::pair key{ A, max_false_alarm };
-    std::optional<table> floors;
+    std::optional<correlation_floors> floors;
     {
         const std::lock_guard<std::mutex> hold(lock);
         if (const auto at = kept.find(key); at != kept.end())
@@ -124,22 +121,20 @@ least_correlations(int A, double min_correlation, double max_false_alarm)
     if (!floors) { // made outside the lock: other searches go on meanwhile
         floors.emplace();
         for (int l = 0; l < correlation_floors::levels; ++l)
-            for (int step = 0; step < steps; ++step)
-                (*floors)[std::size_t(l * steps + step)] =
+            for (int step = 0; step < correlation_floors::hypothesis_steps; ++step)
+                floors->least[l][step] =
                     false_alarm_floor(A, 1 << l, 1 << step, max_false_alarm);
         const std::lock_guard<std::mutex> hold(lock);
         if (kept.size() >= 4096) // a caller trying many thresholds
             kept.clear();
         kept.emplace(key, *floors);
     }
-    correlation_floors c;
-    c.min_correlation = min_correlation;
-    c.crc_covered = int(std::floor(std::ldexp(max_false_alarm, control_crc_bits)));
-    for (int l = 0; l < correlation_floors::levels; ++l)
-        for (int step = 0; step < steps; ++step)
-            c.least[l][step] =
-                std::max(min_correlation, (*floors)[std::size_t(l * steps + step)]);
-    return c;
+    floors->min_correlation = min_correlation;
+    floors->crc_covered = int(std::floor(std::ldexp(max_false_alarm, control_crc_bits)));
+    for (auto& by_hypotheses : floors->least)
+        for (double& least : by_hypotheses)
+            least = std::max(min_correlation, least);
+    return *floors;
 }
 
 } // namespace gputurbo::lte

@@ -45,9 +45,9 @@ void check_transport_value(std::string_view name, long value);
  * n_prb, cfi, antenna_ports, ng and phich_mi; duplex; cell_id, the scrambling's
  * N_ID^cell), its subframe index, whether its LLRs come scrambled (descramble: the
  * receiver runs descramble_pdcch() first), and pdcch_search_options' mode,
- * min_correlation and max_false_alarm. The defaults are those structs' member initialisers, and
- * cce_count(), pdcch_c_init() and pdcch_searcher::search() accept the same values
- * (tested).
+ * min_correlation and max_false_alarm. The defaults are those structs' member
+ * initialisers, and cce_count(), pdcch_c_init() and pdcch_searcher::search() accept the
+ * same values (tested).
  */
 const std::vector<core::parameter>& control_parameters();
 
